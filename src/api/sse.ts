@@ -1,0 +1,57 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { ChatError } from './errors';
+import type { StreamEvent } from './types';
+
+/** How long a reply stream may stay silent before it counts as stalled. */
+export const STREAM_IDLE_TIMEOUT_MS = 45_000;
+
+/**
+ * Decodes a Cody reply stream (`data: [START]`, `data: {"chunk": "…"}`…, `data: [END]`) into events.
+ * Framing (CRLF, BOM, events split across reads, multibyte characters split across reads) is left to
+ * TextDecoderStream and eventsource-parser. The iterator ends after `[END]`; a stream that closes before it,
+ * carries an undecodable event or stays silent past `idleMs` throws a `ChatError('stream')`.
+ */
+export async function* readReplyStream(
+  body: ReadableStream<Uint8Array>,
+  idleMs: number = STREAM_IDLE_TIMEOUT_MS,
+): AsyncGenerator<StreamEvent> {
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .pipeThrough(new EventSourceParserStream())
+    .getReader();
+  try {
+    for (;;) {
+      const { done, value } = await readWithin(reader, idleMs);
+      if (done) throw new ChatError('stream', 'The reply stream ended before [END]');
+      const event = decode(value.data);
+      if (!event) continue;
+      yield event;
+      if (event.type === 'end') return;
+    }
+  } finally {
+    // Releases the connection on every exit: [END], an error, or the consumer breaking out early.
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+/** Returns null for a JSON event without a `chunk` string: the service may add keys, and they are not ours to fail on. */
+function decode(data: string): StreamEvent | null {
+  const trimmed = data.trim();
+  if (trimmed === '[START]') return { type: 'start' };
+  if (trimmed === '[END]') return { type: 'end' };
+  try {
+    const parsed: unknown = JSON.parse(data);
+    const chunk = parsed && typeof parsed === 'object' ? (parsed as { chunk?: unknown }).chunk : undefined;
+    return typeof chunk === 'string' ? { type: 'chunk', text: chunk } : null;
+  } catch (error) {
+    throw new ChatError('stream', 'Undecodable stream event', { cause: error });
+  }
+}
+
+function readWithin<T>(reader: ReadableStreamDefaultReader<T>, ms: number): Promise<ReadableStreamReadResult<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ChatError('stream', `No data for ${ms} ms`)), ms);
+  });
+  return Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,124 @@
+import {
+  DEFAULT_TEXT,
+  DEFAULTS,
+  MAX_DOCUMENT_IDS,
+  type Position,
+  type Theme,
+  type WidgetConfig,
+} from './schema';
+
+/** One problem found in the input, named by its config key. */
+export interface ConfigIssue {
+  key: keyof WidgetConfig;
+  message: string;
+}
+
+/** `parseConfig`'s result: a config, or every issue found (never both). */
+export type ParseResult = { config: WidgetConfig; issues?: undefined } | { config?: undefined; issues: ConfigIssue[] };
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+// SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
+// no `;`, braces, quotes, `url(` or escapes can get through these patterns.
+const COLOR = /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.,%\s/+-]{1,60}\)|[a-z]{3,30})$/i;
+const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/[^\s?#]*)$/i;
+const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
+const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
+
+type Input = Readonly<Record<string, unknown>>;
+
+/**
+ * Validates raw configuration — `data-*` attribute strings from the script tag or typed values from `mount()` —
+ * and collects every issue at once, so a site owner fixes the tag in one go. Pure: no DOM, no globals.
+ */
+export function parseConfig(input: Input): ParseResult {
+  const issues: ConfigIssue[] = [];
+  const fail = (key: keyof WidgetConfig, message: string) => issues.push({ key, message });
+
+  const botId = text(input.botId);
+  if (!botId) fail('botId', 'is required (the id of your Cody bot)');
+  else if (!ID.test(botId)) fail('botId', `"${botId}" is not a valid bot id`);
+
+  const proxyUrl = text(input.proxyUrl);
+  if (!proxyUrl) fail('proxyUrl', 'is required (the URL of your Askbox token proxy, e.g. "/askbox")');
+  else if (!PROXY_URL.test(proxyUrl)) fail('proxyUrl', `"${proxyUrl}" must be an http(s) URL or a path starting with "/"`);
+
+  const position = oneOf(input.position, POSITIONS, DEFAULTS.position, 'position', fail);
+  const theme = oneOf(input.theme, THEMES, DEFAULTS.theme, 'theme', fail);
+
+  const accent = text(input.accent) || undefined;
+  if (accent && !COLOR.test(accent)) fail('accent', `"${accent}" is not a CSS colour (use e.g. "#0b57d0")`);
+
+  const open = bool(input.open);
+  if (open === undefined) fail('open', 'must be "true" or "false"');
+
+  const documentIds = list(input.documentIds);
+  const badId = documentIds.find((id) => !ID.test(id));
+  if (badId !== undefined) fail('documentIds', `"${badId}" is not a valid document id`);
+  if (documentIds.length > MAX_DOCUMENT_IDS) fail('documentIds', `accepts at most ${MAX_DOCUMENT_IDS} ids`);
+
+  const title = bounded(input.title, DEFAULTS.title, 80, 'title', fail);
+  const welcome = bounded(input.welcome, DEFAULTS.welcome, 1000, 'welcome', fail);
+  const placeholder = bounded(input.placeholder, DEFAULTS.placeholder, 200, 'placeholder', fail);
+  const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 255, 'conversationName', fail);
+
+  if (issues.length > 0) return { issues };
+  return {
+    config: {
+      botId,
+      proxyUrl: proxyUrl.replace(/\/+$/, ''),
+      title,
+      welcome,
+      placeholder,
+      position,
+      open: open ?? false,
+      accent,
+      theme,
+      documentIds,
+      conversationName,
+      styleNonce: text(input.styleNonce) || undefined,
+      text: DEFAULT_TEXT,
+    },
+  };
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+function bool(value: unknown): boolean | undefined {
+  if (value === undefined || value === null || value === false || value === 'false') return false;
+  // A bare `data-open` attribute reads as "" and means true, like a boolean HTML attribute.
+  if (value === true || value === '' || value === 'true') return true;
+  return undefined;
+}
+
+function list(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  return items.map((item) => String(item).trim()).filter(Boolean);
+}
+
+function oneOf<T extends string>(
+  value: unknown,
+  allowed: readonly T[],
+  fallback: T,
+  key: keyof WidgetConfig,
+  fail: (key: keyof WidgetConfig, message: string) => void,
+): T {
+  const given = text(value);
+  if (!given) return fallback;
+  if ((allowed as readonly string[]).includes(given)) return given as T;
+  fail(key, `"${given}" must be one of ${allowed.join(', ')}`);
+  return fallback;
+}
+
+function bounded(
+  value: unknown,
+  fallback: string,
+  max: number,
+  key: keyof WidgetConfig,
+  fail: (key: keyof WidgetConfig, message: string) => void,
+): string {
+  const given = text(value);
+  if (given.length > max) fail(key, `is longer than ${max} characters`);
+  return given || fallback;
+}

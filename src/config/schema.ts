@@ -1,0 +1,103 @@
+/** Where the launcher sits. */
+export type Position = 'bottom-right' | 'bottom-left';
+/** Colour scheme; `auto` follows the visitor's `prefers-color-scheme`. */
+export type Theme = 'light' | 'dark' | 'auto';
+
+/** Every string the UI shows, so a site can translate or reword any of them. */
+export interface UiText {
+  launcherOpen: string;
+  launcherClose: string;
+  close: string;
+  newConversation: string;
+  send: string;
+  stop: string;
+  inputLabel: string;
+  conversationLabel: string;
+  sources: string;
+  thinking: string;
+  stopped: string;
+  retry: string;
+  dismiss: string;
+  replyFailed: string;
+  flagged: string;
+  you: string;
+  assistant: string;
+  tooLong: string;
+  errors: Record<ErrorKindText, string>;
+}
+
+/** The error kinds the UI has a sentence for (see api/errors.ts). */
+export type ErrorKindText = 'config' | 'auth' | 'network' | 'http' | 'rate_limit' | 'quota' | 'stream' | 'not_found';
+
+/** A validated widget configuration: what `parseConfig` returns and `mount()` runs on. */
+export interface WidgetConfig {
+  /** The Cody bot the conversation is created with. */
+  botId: string;
+  /** Base URL of the site owner's token proxy, without a trailing slash (e.g. `/askbox`). */
+  proxyUrl: string;
+  title: string;
+  welcome: string;
+  placeholder: string;
+  position: Position;
+  /** Open the panel as soon as the widget mounts. */
+  open: boolean;
+  /** Accent colour, already validated as a CSS colour literal; undefined keeps the default. */
+  accent: string | undefined;
+  theme: Theme;
+  /** Focus mode: restrict the bot to these documents. */
+  documentIds: readonly string[];
+  conversationName: string;
+  /** Nonce for the `<style>` fallback on pages with a strict CSP. */
+  styleNonce: string | undefined;
+  text: UiText;
+}
+
+/** The longest message the service accepts (POST /messages: `content` ≤ 2000). */
+export const MAX_MESSAGE_LENGTH = 2000;
+/** The counter appears once a draft reaches this length. */
+export const COUNTER_THRESHOLD = 1800;
+/** The service accepts at most this many focus documents. */
+export const MAX_DOCUMENT_IDS = 1000;
+
+/** Every UI string, in one frozen object. */
+export const DEFAULT_TEXT: UiText = Object.freeze({
+  launcherOpen: 'Open chat',
+  launcherClose: 'Close chat',
+  close: 'Close',
+  newConversation: 'Start a new conversation',
+  send: 'Send message',
+  stop: 'Stop generating',
+  inputLabel: 'Message',
+  conversationLabel: 'Conversation',
+  sources: 'Sources',
+  thinking: 'Thinking…',
+  stopped: 'Stopped.',
+  retry: 'Retry',
+  dismiss: 'Dismiss',
+  replyFailed: 'The assistant could not answer this time.',
+  flagged: 'This reply was flagged by the content policy.',
+  you: 'You',
+  assistant: 'Assistant',
+  tooLong: 'Your message is too long.',
+  errors: Object.freeze({
+    config: 'The chat is not set up correctly.',
+    auth: 'The chat service refused the request. Please try again later.',
+    network: 'Could not reach the chat service. Check your connection and try again.',
+    http: 'Something went wrong. Please try again.',
+    rate_limit: 'Too many messages at once. Please wait a moment and try again.',
+    quota: 'The message limit has been reached. Please try again later.',
+    stream: 'The reply was interrupted. Please try again.',
+    not_found: 'This conversation is no longer available.',
+  }),
+});
+
+/** Defaults for every optional setting, in one frozen object. */
+export const DEFAULTS = Object.freeze({
+  title: 'Ask us anything',
+  welcome: 'Hi! How can I help you today?',
+  placeholder: 'Type your question…',
+  position: 'bottom-right' as Position,
+  open: false,
+  theme: 'auto' as Theme,
+  conversationName: 'Website visitor',
+});

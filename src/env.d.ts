@@ -1,0 +1,2 @@
+/** The package version, injected by Vite's `define` at build time. */
+declare const __ASKBOX_VERSION__: string;

@@ -1,0 +1,94 @@
+import { signal } from '@preact/signals';
+import { h, render } from 'preact';
+import { createChatClient } from '../api/client';
+import { ChatError } from '../api/errors';
+import { parseConfig } from '../config/parse';
+import type { Theme, WidgetConfig } from '../config/schema';
+import { ChatModel, type WidgetEvents } from '../state/chat-model';
+import { createStorage } from '../state/storage';
+import css from '../styles/widget.css?inline';
+import { toThemeCss } from '../styles/theme';
+import { App } from '../ui/App';
+import { Widget } from '../ui/context';
+import { createShadowHost } from './shadow-host';
+
+/** Control over one mounted widget. */
+export interface WidgetHandle {
+  open(): void;
+  close(): void;
+  toggle(): void;
+  /** Opens the panel and sends `text` as the visitor. */
+  send(text: string): Promise<void>;
+  setTheme(theme: Theme): void;
+  /** Subscribes to a lifecycle event; returns the unsubscribe function. */
+  on<K extends keyof WidgetEvents>(type: K, listener: (detail: WidgetEvents[K]) => void): () => void;
+  /** Aborts any reply in flight, disposes the state and removes the widget from the page. */
+  destroy(): void;
+}
+
+/** Raw options for `mount()`: the same keys as `WidgetConfig`, as values or `data-*`-style strings. */
+export type MountOptions = Partial<Record<keyof WidgetConfig, unknown>>;
+
+/**
+ * Mounts a widget into `target` (default: `document.body`) and returns its handle.
+ * Throws one `ChatError('config')` listing every problem when the options are invalid.
+ *
+ * @example
+ * const chat = mount({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', title: 'Help' });
+ * chat.on('reply', ({ message }) => console.log(message.text));
+ */
+export function mount(options: MountOptions, target: HTMLElement = document.body): WidgetHandle {
+  const parsed = parseConfig(options);
+  if (parsed.issues) {
+    throw new ChatError('config', `Invalid Askbox config: ${parsed.issues.map((i) => `${i.key} ${i.message}`).join('; ')}`);
+  }
+  const config = parsed.config;
+  const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
+  const model = new ChatModel({
+    client: createChatClient({ proxyUrl: config.proxyUrl }),
+    storage: createStorage(() => window.localStorage, 'askbox:v1:'),
+    config,
+    emit: (type, detail) => {
+      for (const listener of listeners.get(type) ?? []) {
+        try {
+          (listener as (d: typeof detail) => void)(detail);
+        } catch (error) {
+          // A listener of the host page must not break the widget.
+          console.error('[askbox] an event listener threw', error);
+        }
+      }
+    },
+  });
+  const theme = signal<Theme>(config.theme);
+  const shadow = createShadowHost(target, { css: css + toThemeCss(config), nonce: config.styleNonce });
+  render(h(Widget.Provider, { value: { model, config, theme } }, h(App, {})), shadow.container);
+  if (config.open) model.open();
+
+  let destroyed = false;
+  return {
+    open: () => model.open(),
+    close: () => model.close(),
+    toggle: () => (model.isOpen.value ? model.close() : model.open()),
+    send: async (text) => {
+      model.open();
+      await model.send(text);
+    },
+    setTheme: (next) => {
+      theme.value = next;
+    },
+    on: (type, listener) => {
+      const set = listeners.get(type) ?? new Set();
+      listeners.set(type, set);
+      set.add(listener as (detail: never) => void);
+      return () => set.delete(listener as (detail: never) => void);
+    },
+    destroy: () => {
+      if (destroyed) return;
+      destroyed = true;
+      render(null, shadow.container);
+      model[Symbol.dispose]();
+      listeners.clear();
+      shadow.destroy();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import * as smd from 'streaming-markdown';
+
+/** Incremental markdown → HTML, one string per top-level block. */
+export interface MarkdownStream {
+  /**
+   * Renders `text` and returns each top-level block's HTML (NOT yet safe: see `sanitize()`). When `text` extends
+   * what was rendered before, only the new part is parsed; `done` flushes what the parser was holding back.
+   */
+  update(text: string, done: boolean): string[];
+}
+
+const TAGS: Partial<Record<number, string>> = {
+  [smd.BLOCKQUOTE]: 'blockquote',
+  [smd.PARAGRAPH]: 'p',
+  [smd.LINE_BREAK]: 'br',
+  [smd.RULE]: 'hr',
+  [smd.HEADING_1]: 'h1',
+  [smd.HEADING_2]: 'h2',
+  [smd.HEADING_3]: 'h3',
+  [smd.HEADING_4]: 'h4',
+  [smd.HEADING_5]: 'h5',
+  [smd.HEADING_6]: 'h6',
+  [smd.ITALIC_AST]: 'em',
+  [smd.ITALIC_UND]: 'em',
+  [smd.STRONG_AST]: 'strong',
+  [smd.STRONG_UND]: 'strong',
+  [smd.STRIKE]: 's',
+  [smd.CODE_INLINE]: 'code',
+  [smd.RAW_URL]: 'a',
+  [smd.LINK]: 'a',
+  // SECURITY: an image would load a third-party URL as soon as it renders — a known exfiltration channel for
+  // injected prompts — so a reply's image becomes a plain link to it.
+  [smd.IMAGE]: 'a',
+  [smd.LIST_UNORDERED]: 'ul',
+  [smd.LIST_ORDERED]: 'ol',
+  [smd.LIST_ITEM]: 'li',
+  // A task-list checkbox would be a form control; a glyph says the same.
+  [smd.CHECKBOX]: 'span',
+  [smd.TABLE]: 'table',
+  [smd.TABLE_CELL]: 'td',
+  [smd.EQUATION_BLOCK]: 'pre',
+  [smd.EQUATION_INLINE]: 'code',
+};
+
+/**
+ * A streaming-markdown renderer that builds plain elements in a detached root. It never creates images, inputs,
+ * classes or styles; links keep their URL for the sanitizer to judge.
+ */
+function createRenderer(root: HTMLElement): smd.Any_Renderer {
+  const doc = root.ownerDocument;
+  const nodes: Element[] = [root];
+  const top = () => nodes[nodes.length - 1] ?? root;
+  return {
+    data: undefined,
+    add_token(_data: unknown, type: number) {
+      if (type === smd.DOCUMENT) return;
+      let parent = top();
+      let tag = TAGS[type];
+      if (type === smd.CODE_BLOCK || type === smd.CODE_FENCE) {
+        parent = parent.appendChild(doc.createElement('pre'));
+        tag = 'code';
+      } else if (type === smd.TABLE_ROW) {
+        // The first row is the header; the rest go in one body.
+        const section = parent.children.length === 0 ? 'thead' : 'tbody';
+        parent = parent.querySelector(section) ?? parent.appendChild(doc.createElement(section));
+        tag = 'tr';
+      } else if (type === smd.TABLE_CELL && parent.parentElement?.tagName === 'THEAD') {
+        tag = 'th';
+      }
+      const node = parent.appendChild(doc.createElement(tag ?? 'span'));
+      if (type === smd.CHECKBOX) node.textContent = '☐ ';
+      nodes.push(node);
+    },
+    end_token() {
+      nodes.pop();
+    },
+    add_text(_data: unknown, text: string) {
+      top().appendChild(doc.createTextNode(text));
+    },
+    set_attr(_data: unknown, type: number, value: string) {
+      const node = top();
+      if (type === smd.HREF || type === smd.SRC) node.setAttribute('href', value);
+      else if (type === smd.START) node.setAttribute('start', value);
+      else if (type === smd.CHECKED) node.textContent = '☑ ';
+    },
+  };
+}
+
+/**
+ * Creates an incremental renderer. While a reply streams, every block but the last is complete, so the UI keeps
+ * their DOM untouched and replaces only the growing tail: a half-open code fence or list stays in place instead
+ * of reflowing the reply on every token, and an unmatched `*` or `` ` `` is held back rather than flashing.
+ */
+export function createMarkdownStream(doc: Document = document): MarkdownStream {
+  let root = doc.createElement('div');
+  let parser = smd.parser(createRenderer(root));
+  let rendered = '';
+  let ended = false;
+  return {
+    update(text, done) {
+      if (!text.startsWith(rendered) || (ended && text !== rendered)) {
+        root = doc.createElement('div');
+        parser = smd.parser(createRenderer(root));
+        rendered = '';
+        ended = false;
+      }
+      if (text.length > rendered.length) smd.parser_write(parser, text.slice(rendered.length));
+      rendered = text;
+      if (done && !ended) {
+        smd.parser_end(parser);
+        ended = true;
+      }
+      return Array.from(root.children, (block) => block.outerHTML);
+    },
+  };
+}
+
+/** A rough plain-text version of markdown, for screen-reader announcements. */
+export function toPlainText(source: string): string {
+  return source
+    .replace(/```[^\n]*\n?/g, '')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/(\*\*|__|~~|`)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

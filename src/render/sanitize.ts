@@ -1,0 +1,41 @@
+import createDOMPurify, { type Config } from 'dompurify';
+
+/** HTML that has been through `sanitize()`: the only kind `ui/Markdown.tsx` will set as inner HTML. */
+export type SafeHtml = string & { readonly __brand: 'SafeHtml' };
+
+/**
+ * SECURITY: a strict allowlist for bot replies. Text formatting, lists, quotes, code, tables and links only:
+ * no scripts, styles, forms, media, iframes, SVG/MathML, event handlers, ids/classes or data attributes; URLs
+ * limited to http(s), mailto, tel and relative ones (no `javascript:`, `data:`, `vbscript:`).
+ */
+const CONFIG: Config = {
+  ALLOWED_TAGS: [
+    'a', 'b', 'blockquote', 'br', 'code', 'del', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'li', 'ol',
+    'p', 'pre', 's', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul',
+  ],
+  ALLOWED_ATTR: ['href', 'title', 'start', 'align'],
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z0-9.+-]+(?:[^a-z0-9.+\-:]|$))/i,
+};
+
+let purifier: ReturnType<typeof createDOMPurify> | undefined;
+
+// A DOMPurify instance of our own, so the hook below never touches a host app's DOMPurify, and vice versa.
+function getPurifier() {
+  if (!purifier) {
+    purifier = createDOMPurify(window);
+    purifier.addHook('afterSanitizeAttributes', (node) => {
+      if (node.nodeName === 'A' && node.hasAttribute('href')) {
+        node.setAttribute('target', '_blank');
+        node.setAttribute('rel', 'noopener noreferrer');
+      }
+    });
+  }
+  return purifier;
+}
+
+/** Sanitises an HTML string with the strict reply allowlist. */
+export function sanitize(html: string): SafeHtml {
+  return getPurifier().sanitize(html, { ...CONFIG, RETURN_TRUSTED_TYPE: false }) as SafeHtml;
+}

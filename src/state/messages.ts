@@ -1,0 +1,61 @@
+import type { ApiMessage, ApiSource } from '../api/types';
+
+/** A document a reply drew on, ready to list under it. */
+export interface Source {
+  id: string;
+  title: string;
+  url: string | undefined;
+}
+
+/**
+ * A message as the UI shows it.
+ * - `pending`: sent by the visitor, not yet accepted by the service;
+ * - `stopped`: a reply the visitor stopped part-way;
+ * - `failed`: a reply the service could not produce (`failed_responding`) or that broke off.
+ */
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  text: string;
+  status: 'done' | 'pending' | 'stopped' | 'failed';
+  flagged: boolean;
+  sources: readonly Source[];
+}
+
+/** Converts a stored service message to a UI message. */
+export function toChatMessage(message: ApiMessage): ChatMessage {
+  return {
+    id: message.id,
+    role: message.machine ? 'assistant' : 'user',
+    text: typeof message.content === 'string' ? message.content : '',
+    status: message.failed_responding ? 'failed' : 'done',
+    flagged: message.flagged === true,
+    sources: toSources(message.sources?.data),
+  };
+}
+
+/** Normalises `sources.data`, which the docs show both as an array and as a single object; drops duplicates. */
+export function toSources(data: ApiSource[] | ApiSource | null | undefined): Source[] {
+  const items = Array.isArray(data) ? data : data ? [data] : [];
+  const seen = new Set<string>();
+  const sources: Source[] = [];
+  for (const item of items) {
+    const id = item.document_id ?? item.document_url ?? item.document_name;
+    if (!id || seen.has(id)) continue;
+    seen.add(id);
+    sources.push({ id, title: item.document_name || item.document_url || id, url: safeUrl(item.document_url) });
+  }
+  return sources;
+}
+
+// SECURITY: source links come from the service; only http(s) URLs become links.
+function safeUrl(url: string | undefined): string | undefined {
+  return url && /^https?:\/\//i.test(url) ? url : undefined;
+}
+
+let localIds = 0;
+/** An id for a message the service has not stored yet. */
+export function localId(): string {
+  localIds += 1;
+  return `local-${localIds}`;
+}

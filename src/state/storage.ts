@@ -1,0 +1,37 @@
+/** A tiny key/value store that never throws: private mode, blocked storage and full quotas all read as "nothing". */
+export interface KeyValueStore {
+  get(key: string): string | undefined;
+  set(key: string, value: string): void;
+  remove(key: string): void;
+}
+
+/**
+ * Wraps a Web Storage behind a namespace. `getStorage` is called lazily, on each access, because merely touching
+ * `window.localStorage` throws a SecurityError where storage is blocked — and the widget must not touch storage
+ * before the visitor engages.
+ */
+export function createStorage(getStorage: () => Storage | undefined, namespace: string): KeyValueStore {
+  const attempt = <T>(fn: (storage: Storage) => T): T | undefined => {
+    try {
+      const storage = getStorage();
+      return storage ? fn(storage) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    get: (key) => attempt((s) => s.getItem(namespace + key)) ?? undefined,
+    set: (key, value) => void attempt((s) => s.setItem(namespace + key, value)),
+    remove: (key) => void attempt((s) => s.removeItem(namespace + key)),
+  };
+}
+
+/** A store that keeps nothing, for tests and for sites that opt out of persistence. */
+export function createMemoryStorage(): KeyValueStore {
+  const map = new Map<string, string>();
+  return {
+    get: (key) => map.get(key),
+    set: (key, value) => void map.set(key, value),
+    remove: (key) => void map.delete(key),
+  };
+}

@@ -1,0 +1,16 @@
+import { toPlainText } from '../render/markdown';
+import { useWidget } from './context';
+
+/**
+ * A polite live region that reads each completed reply once. The log itself is not live: announcing every
+ * streamed token, or re-reading the history, is what makes other chat widgets unusable with a screen reader.
+ */
+export function Announcer() {
+  const { model, config } = useWidget();
+  const reply = model.announcement.value;
+  return (
+    <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
+      {reply ? `${config.text.assistant}: ${toPlainText(reply.text)}` : ''}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import type { Ref } from 'preact';
+import { useLayoutEffect } from 'preact/hooks';
+import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH } from '../config/schema';
+import { useWidget } from './context';
+import { SendIcon, StopIcon } from './icons';
+
+/** Tallest the textarea grows before it scrolls. */
+const MAX_INPUT_HEIGHT = 140;
+
+/**
+ * The message box. Enter sends, Shift+Enter adds a line, and Enter while an input method is composing (CJK) is
+ * left to the IME. Over-long text is kept, never truncated: the counter turns red and sending waits.
+ */
+export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
+  const { model, config } = useWidget();
+  const { text } = config;
+  const draft = model.draft.value;
+  const busy = model.busy.value;
+  const length = draft.length;
+  const over = length > MAX_MESSAGE_LENGTH;
+
+  // Grow with the content (CSSOM writes are allowed under a strict CSP; style attributes in markup are not).
+  useLayoutEffect(() => {
+    const el = typeof inputRef === 'object' ? inputRef?.current : null;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, MAX_INPUT_HEIGHT)}px`;
+  }, [draft]);
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    void model.send();
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && event.keyCode !== 229) submit(event);
+  };
+
+  return (
+    <form class="composer" onSubmit={submit}>
+      <textarea
+        ref={inputRef}
+        class="composer__input"
+        rows={1}
+        value={draft}
+        placeholder={config.placeholder}
+        aria-label={text.inputLabel}
+        aria-invalid={over}
+        aria-describedby={length >= COUNTER_THRESHOLD ? 'askbox-counter' : undefined}
+        onInput={(event) => model.setDraft(event.currentTarget.value)}
+        onKeyDown={onKeyDown}
+      />
+      {length >= COUNTER_THRESHOLD && (
+        <span id="askbox-counter" class={`composer__counter${over ? ' composer__counter--over' : ''}`} aria-live="polite">
+          {over && <span class="sr-only">{text.tooLong} </span>}
+          {length} / {MAX_MESSAGE_LENGTH}
+        </span>
+      )}
+      {busy && model.status.value !== 'loading' ? (
+        <button type="button" class="icon-button composer__send" aria-label={text.stop} onClick={() => model.stop()}>
+          <StopIcon />
+        </button>
+      ) : (
+        <button type="submit" class="icon-button composer__send" aria-label={text.send} disabled={!model.canSend.value}>
+          <SendIcon />
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+import type { ChatError } from '../api/errors';
+import type { UiText } from '../config/schema';
+import { useWidget } from './context';
+
+/** The sentence for an error: the service's own words where they are meant for people (402, 422), else ours. */
+export function errorText(error: ChatError, text: UiText): string {
+  if (error.detail && (error.kind === 'quota' || error.status === 422)) return error.detail;
+  return error.kind === 'aborted' ? '' : text.errors[error.kind];
+}
+
+/** The current error, announced assertively, with Retry when repeating can help. */
+export function ErrorNotice() {
+  const { model, config } = useWidget();
+  const shown = model.error.value;
+  if (!shown) return null;
+  return (
+    <div class={`notice notice--${shown.error.kind}`} role="alert">
+      <p class="notice__text">{errorText(shown.error, config.text)}</p>
+      <div class="notice__actions">
+        {shown.canRetry && (
+          <button type="button" class="link-button" onClick={() => void model.retry()}>
+            {config.text.retry}
+          </button>
+        )}
+        <button type="button" class="link-button" onClick={() => model.dismissError()}>
+          {config.text.dismiss}
+        </button>
+      </div>
+    </div>
+  );
+}

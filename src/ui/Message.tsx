@@ -1,0 +1,50 @@
+import type { ChatMessage } from '../state/messages';
+import { Markdown } from './Markdown';
+import { useWidget } from './context';
+
+/** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
+export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {
+  const { model, config } = useWidget();
+  const { text } = config;
+  const user = message.role === 'user';
+  const canRetry = isLast && message.status === 'failed' && !model.busy.value;
+  return (
+    <article
+      class={`msg msg--${user ? 'user' : 'bot'}${message.status === 'pending' ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}
+      data-id={message.id}
+    >
+      <span class="sr-only">{user ? text.you : text.assistant}: </span>
+      {user ? <p class="msg__text">{message.text}</p> : <Markdown text={message.text} />}
+      {message.flagged && <p class="msg__note">{text.flagged}</p>}
+      {message.status === 'stopped' && <p class="msg__note">{text.stopped}</p>}
+      {message.status === 'failed' && !user && (
+        <p class="msg__note msg__note--error">
+          {text.replyFailed}
+          {canRetry && (
+            <button type="button" class="link-button" onClick={() => void model.retryReply()}>
+              {text.retry}
+            </button>
+          )}
+        </p>
+      )}
+      {message.sources.length > 0 && (
+        <nav class="sources" aria-label={text.sources}>
+          <span class="sources__label">{text.sources}</span>
+          <ol class="sources__list">
+            {message.sources.map((source) => (
+              <li key={source.id}>
+                {source.url ? (
+                  <a href={source.url} target="_blank" rel="noopener noreferrer">
+                    {source.title}
+                  </a>
+                ) : (
+                  <span>{source.title}</span>
+                )}
+              </li>
+            ))}
+          </ol>
+        </nav>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,41 @@
+import type { Ref } from 'preact';
+import { Composer } from './Composer';
+import { ErrorNotice } from './ErrorNotice';
+import { MessageList } from './MessageList';
+import { useWidget } from './context';
+import { CloseIcon, NewIcon } from './icons';
+
+/** The chat panel: header, conversation log, error notice and composer. Escape closes it. */
+export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement>; onClose: () => void }) {
+  const { model, config } = useWidget();
+  const { text } = config;
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      onClose();
+    }
+  };
+  const startOver = () => {
+    model.newConversation();
+    const input = typeof inputRef === 'object' ? inputRef?.current : null;
+    input?.focus();
+  };
+  return (
+    <section id="askbox-panel" class="panel" role="dialog" aria-modal="false" aria-labelledby="askbox-title" onKeyDown={onKeyDown}>
+      <header class="panel__header">
+        <h2 id="askbox-title" class="panel__title">
+          {config.title}
+        </h2>
+        <button type="button" class="icon-button" aria-label={text.newConversation} title={text.newConversation} onClick={startOver}>
+          <NewIcon />
+        </button>
+        <button type="button" class="icon-button" aria-label={text.close} title={text.close} onClick={onClose}>
+          <CloseIcon />
+        </button>
+      </header>
+      <MessageList />
+      <ErrorNotice />
+      <Composer inputRef={inputRef} />
+    </section>
+  );
+}

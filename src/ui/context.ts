@@ -1,0 +1,21 @@
+import type { Signal } from '@preact/signals';
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import type { Theme, WidgetConfig } from '../config/schema';
+import type { ChatModelInstance } from '../state/chat-model';
+
+/** What every component of one widget shares; one per mounted widget, so several widgets can share a page. */
+export interface WidgetContext {
+  model: ChatModelInstance;
+  config: WidgetConfig;
+  theme: Signal<Theme>;
+}
+
+export const Widget = createContext<WidgetContext | null>(null);
+
+/** The enclosing widget's model and config. */
+export function useWidget(): WidgetContext {
+  const value = useContext(Widget);
+  if (!value) throw new Error('Askbox components must be rendered inside <Widget.Provider>');
+  return value;
+}

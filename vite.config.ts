@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig, type UserConfig } from 'vite';
+import { configDefaults } from 'vitest/config';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+/**
+ * One config, three library builds selected by `--mode`:
+ * - `embed`: dist/askbox.js, the self-contained IIFE for the script tag (everything bundled);
+ * - `lib`:   dist/askbox.mjs, the ESM entry with `mount()` (runtime packages stay external);
+ * - `proxy`: dist/proxy/*.js, the token proxy for Node and edge runtimes (no browser code).
+ */
+const builds: Record<string, UserConfig['build']> = {
+  embed: {
+    emptyOutDir: true,
+    target: 'es2020',
+    lib: { entry: 'src/embed.ts', formats: ['iife'], name: 'AskboxEmbed', fileName: () => 'askbox.js' },
+  },
+  lib: {
+    emptyOutDir: false,
+    target: 'es2020',
+    lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'askbox.mjs' },
+    rolldownOptions: { external: [/^preact/, /^@preact\//, 'dompurify', 'streaming-markdown', /^eventsource-parser/] },
+  },
+  proxy: {
+    emptyOutDir: false,
+    outDir: 'dist/proxy',
+    target: 'node20',
+    minify: false,
+    lib: {
+      entry: { index: 'src/proxy/index.ts', node: 'src/proxy/node.ts' },
+      formats: ['es'],
+      fileName: (_format, name) => `${name}.js`,
+    },
+    rolldownOptions: { external: [/^node:/] },
+  },
+};
+
+export default defineConfig(({ mode }) => ({
+  define: { __ASKBOX_VERSION__: JSON.stringify(version) },
+  build: builds[mode] ?? builds.embed,
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'node', environment: 'node', include: ['test/unit/**/*.test.ts'], exclude: [...configDefaults.exclude, '**/*.dom.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'happy-dom',
+          include: ['test/unit/**/*.dom.test.ts', 'test/component/**/*.test.tsx'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.spec.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'bench', environment: 'node', include: [], benchmark: { include: ['test/bench/**/*.bench.ts'] } },
+      },
+    ],
+  },
+}));
