@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createProxy } from '../src/proxy/handler';
+import { toNodeListener } from '../src/proxy/node';
+import { DEMO_BOT_ID, createSimulator, type Simulator } from './simulator/index';
+import { loadKnowledgeBase } from './simulator/knowledge';
+import { loadScenario, type Scenario } from './simulator/scenario';
+
+export interface DemoServerOptions {
+  port?: number;
+  /** Scripted replies for the simulator. */
+  scenario?: Scenario;
+  /** A real Cody API key: the proxy then talks to the real service instead of the simulator. */
+  apiKey?: string | undefined;
+  /** The real service's base URL (default https://getcody.ai/api/v1). */
+  upstream?: string | undefined;
+  /** The bot the pages embed; required with a real key. */
+  botId?: string | undefined;
+}
+
+export interface DemoServer {
+  url: string;
+  /** The simulator, when the demo runs without a real key. */
+  simulator: Simulator | undefined;
+  close(): Promise<void>;
+}
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const SIMULATOR_KEY = 'askbox-simulator-key';
+const PAGES = new Set(['index', 'csp', 'hostile', 'plain', 'misconfigured', 'dynamic', 'twice', 'left-dark']);
+
+/**
+ * The demo: host pages, the widget bundle, the token proxy at /askbox and — without a real key — the Cody API
+ * simulator at /sim, all in one Node process.
+ */
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
+  const real = Boolean(options.apiKey);
+  if (real && !options.botId) throw new Error('CODY_BOT_ID is required with CODY_API_KEY: the id of the bot the demo pages embed');
+  const botId = options.botId ?? DEMO_BOT_ID;
+  const simulator = real
+    ? undefined
+    : createSimulator({ apiKey: SIMULATOR_KEY, basePath: '/sim', knowledge: loadKnowledgeBase(here('./kb')), scenario: options.scenario });
+  let proxy: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path.startsWith('/askbox/') && proxy) return void proxy(req, res);
+    if (path.startsWith('/sim/') && simulator) return void toNodeListener(simulator.handle)(req, res);
+    if (path === '/favicon.ico') return void res.writeHead(204).end();
+    if (path === '/askbox.js') return serveFile(res, here('../dist/askbox.js'), 'text/javascript; charset=utf-8');
+    const page = path === '/' ? 'index' : path.replace(/^\/|\.html$/g, '');
+    if (PAGES.has(page)) return servePage(res, page, botId);
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 5173, resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://localhost:${port}`;
+  proxy = toNodeListener(
+    createProxy({
+      apiKey: options.apiKey ?? SIMULATOR_KEY,
+      botIds: [botId],
+      upstream: real ? options.upstream : `http://127.0.0.1:${port}/sim/api/v1`,
+      onError: (error) => console.error('[proxy]', error instanceof Error ? error.message : error),
+    }),
+  );
+  return {
+    url,
+    simulator,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function serveFile(res: ServerResponse, file: string, type: string) {
+  try {
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache' }).end(readFileSync(file));
+  } catch {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('Build the widget first: npm run build');
+  }
+}
+
+function servePage(res: ServerResponse, page: string, botId: string) {
+  const nonce = crypto.getRandomValues(new Uint8Array(16)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '');
+  const html = readFileSync(here(`./pages/${page}.html`), 'utf8').replaceAll('{{BOT_ID}}', botId).replaceAll('{{NONCE}}', nonce);
+  const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
+  if (page === 'csp') {
+    headers['content-security-policy'] =
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+  }
+  res.writeHead(200, headers).end(html);
+}
+
+function argument(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index === -1 ? undefined : process.argv[index + 1];
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const scenarioFile = argument('scenario') ?? process.env.ASKBOX_SCENARIO;
+  const demo = await startDemoServer({
+    port: Number(argument('port') ?? process.env.PORT ?? 5173),
+    scenario: scenarioFile ? loadScenario(scenarioFile) : undefined,
+    apiKey: process.env.CODY_API_KEY,
+    upstream: process.env.CODY_API_URL,
+    botId: process.env.CODY_BOT_ID,
+  });
+  console.log(`Askbox demo on ${demo.url} — ${demo.simulator ? 'using the local Cody API simulator' : 'proxying to the real Cody API'}`);
+  if (scenarioFile) console.log(`Scenario: ${scenarioFile}`);
+  process.on('SIGINT', () => void demo.close().then(() => process.exit(0)));
+}

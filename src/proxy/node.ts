@@ -1,0 +1,84 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ProxyHandler } from './handler';
+
+/** Options of `toNodeListener`. */
+export interface NodeListenerOptions {
+  /** Called when the handler throws; may return the Response to send instead of a bare 500. */
+  onError?: (error: unknown) => Response | void | Promise<Response | void>;
+}
+
+/**
+ * Turns a fetch-standard handler into a `node:http` request listener (also usable as Express/Connect
+ * middleware). The Request's signal aborts when the client disconnects, which cancels upstream streams; response
+ * bodies are streamed back chunk by chunk with backpressure, never buffered.
+ *
+ * @example
+ * http.createServer(toNodeListener(createProxy({ apiKey, botIds: ['yiu456ytyUjk'] }))).listen(8787);
+ */
+export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptions = {}) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    let response: Response;
+    try {
+      response = await handler(toRequest(req, controller.signal));
+    } catch (error) {
+      response = (await options.onError?.(error)) ?? new Response(JSON.stringify({ message: 'Internal error.' }), { status: 500, headers: { 'content-type': 'application/json' } });
+    }
+    await send(response, res, controller.signal);
+  };
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const host = req.headers.host ?? 'localhost';
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    for (const item of [value].flat()) headers.append(name, item);
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(`${protocol}://${host}${req.url ?? '/'}`, {
+    method,
+    headers,
+    signal,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    // Required by Node's fetch for streaming request bodies.
+    ...(hasBody ? { duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+async function send(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  // Flushes the headers now, so an event stream reaches the browser before its first event.
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (signal.aborted) break;
+    }
+    res.end();
+  } catch {
+    // The body broke off (an upstream cut): end the socket abruptly so the client sees an incomplete response.
+    res.destroy();
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}

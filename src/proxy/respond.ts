@@ -1,0 +1,72 @@
+/** Response helpers in the service's own envelope, so the widget has one error model whoever refused. */
+
+/** Headers every proxy response carries. */
+const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+
+/** A JSON response. */
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...BASE_HEADERS, 'content-type': 'application/json' } });
+}
+
+/** An error in the service's envelope: `{"message": "..."}`. */
+export function fail(status: number, message: string): Response {
+  return json({ message }, status);
+}
+
+/** A Laravel-style 422 for one field, worded as the service words it. */
+export function invalid(field: string, message: string): Response {
+  return json({ message, errors: { [field]: [message] } }, 422);
+}
+
+/**
+ * Re-wraps an upstream response: status and body pass through, but of its headers only the content type does
+ * (no cookies, no server or tracing headers). A non-JSON error page becomes a JSON error with the same status.
+ */
+export async function passThrough(upstream: Response): Promise<Response> {
+  const type = upstream.headers.get('content-type') ?? '';
+  if (!type.includes('json')) {
+    await upstream.body?.cancel();
+    return upstream.ok ? fail(502, 'The chat service sent an unexpected response.') : fail(upstream.status, 'The chat service could not handle the request.');
+  }
+  return new Response(upstream.body, { status: upstream.status, headers: { ...BASE_HEADERS, 'content-type': type } });
+}
+
+/** The largest request body the proxy reads (a message is ≤ 2000 characters; focus ids ≤ 1000). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Reads a JSON object body within the size limit; a Response when it is too large or not a JSON object. */
+export async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) return fail(413, 'The request body is too large.');
+  const reader = request.body?.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return fail(413, 'The request body is too large.');
+    }
+    parts.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  try {
+    const body: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+  } catch {
+    // Falls through to the 400 below.
+  }
+  return fail(400, 'The request body must be a JSON object.');
+}
+
+/** Keeps only `keys` of a body: the proxy forwards what the widget needs and nothing a visitor adds. */
+export function pick(body: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => k in body).map((k) => [k, body[k]]));
+}
