@@ -89,11 +89,11 @@ function boot() {
     send: (text: string) => new Promise<void>((resolve) => call((h) => void h.send(text).then(resolve, resolve))),
     setTheme: (theme: Parameters<WidgetHandle['setTheme']>[0]) => call((h) => h.setTheme(theme)),
     on: (type, listener) => {
-      let off = () => {};
+      let off: (() => void) | undefined;
       call((h) => {
         off = h.on(type, listener);
       });
-      return () => off();
+      return () => off?.();
     },
     destroy: () => {
       call((h) => h.destroy());

@@ -72,12 +72,6 @@ export function createSimulator(options: SimulatorOptions) {
     return scenario.messageLimit !== undefined && sent >= scenario.messageLimit;
   };
 
-  const conversationJson = (c: Conversation, includes: Set<string>) => {
-    const { document_ids, ...rest } = c;
-    // cody-api.md §5.3: the plain-array form, which the strictest client found accepts.
-    return includes.has('document_ids') ? { ...rest, document_ids } : rest;
-  };
-
   async function conversationWrite(request: Request, existing?: Conversation): Promise<Response> {
     const body = await readBody(request);
     if (body instanceof Response) return body;
@@ -232,6 +226,12 @@ export function createSimulator(options: SimulatorOptions) {
       player = createScenarioPlayer(next);
     },
   };
+}
+
+function conversationJson(c: Conversation, includes: Set<string>) {
+  const { document_ids, ...rest } = c;
+  // cody-api.md §5.3: the plain-array form, which the strictest client found accepts.
+  return includes.has('document_ids') ? { ...rest, document_ids } : rest;
 }
 
 /** One simulator instance. */

@@ -41,6 +41,18 @@ export interface Scenario {
 
 const NUMBER_KEYS = ['delayMs', 'firstByteDelayMs', 'status', 'cutAfter', 'stallAfter'] as const;
 
+function checkReply(reply: ScenarioReply, where: string) {
+  if (!reply || typeof reply !== 'object') throw new Error(`${where}: expected an object`);
+  for (const key of NUMBER_KEYS) {
+    const v = reply[key];
+    if (v !== undefined && !(typeof v === 'number' && v >= 0)) throw new Error(`${where}.${key}: expected a number ≥ 0`);
+  }
+  const sizes = reply.chunkSize === undefined ? [] : [reply.chunkSize].flat();
+  if (sizes.some((n) => !(Number.isInteger(n) && n > 0))) throw new Error(`${where}.chunkSize: expected whole numbers > 0`);
+  if (reply.text !== undefined && typeof reply.text !== 'string') throw new Error(`${where}.text: expected a string`);
+  if (reply.match !== undefined && typeof reply.match !== 'string') throw new Error(`${where}.match: expected a string`);
+}
+
 /** Checks a parsed scenario file; throws an Error naming the first bad field. */
 export function parseScenario(value: unknown): Scenario {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('scenario: expected a JSON object');
@@ -49,19 +61,8 @@ export function parseScenario(value: unknown): Scenario {
   if (scenario.messageLimit !== undefined && !(Number.isInteger(scenario.messageLimit) && scenario.messageLimit >= 0)) {
     throw new Error('scenario.messageLimit: expected a whole number');
   }
-  const check = (reply: ScenarioReply, where: string) => {
-    if (!reply || typeof reply !== 'object') throw new Error(`${where}: expected an object`);
-    for (const key of NUMBER_KEYS) {
-      const v = reply[key];
-      if (v !== undefined && !(typeof v === 'number' && v >= 0)) throw new Error(`${where}.${key}: expected a number ≥ 0`);
-    }
-    const sizes = reply.chunkSize === undefined ? [] : [reply.chunkSize].flat();
-    if (sizes.some((n) => !(Number.isInteger(n) && n > 0))) throw new Error(`${where}.chunkSize: expected whole numbers > 0`);
-    if (reply.text !== undefined && typeof reply.text !== 'string') throw new Error(`${where}.text: expected a string`);
-    if (reply.match !== undefined && typeof reply.match !== 'string') throw new Error(`${where}.match: expected a string`);
-  };
-  scenario.replies?.forEach((reply, i) => check(reply, `scenario.replies[${i}]`));
-  if (scenario.defaults) check(scenario.defaults, 'scenario.defaults');
+  scenario.replies?.forEach((reply, i) => checkReply(reply, `scenario.replies[${i}]`));
+  if (scenario.defaults) checkReply(scenario.defaults, 'scenario.defaults');
   return scenario;
 }
 

@@ -1,10 +1,11 @@
 import { attribute, type FieldErrors } from './http';
 
+const present = (value: unknown) => value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+
 /** A tiny subset of Laravel's validator, with its message wording (cody-api.md §3). */
 export function createValidator(body: Record<string, unknown>) {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
-  const present = (value: unknown) => value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
   return {
     errors,
     /** required|string|max:n — returns the trimmed value when valid. */

@@ -96,25 +96,6 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     return bots.has(bot) ? null : refuse();
   }
 
-  /** Forwards a JSON answer after checking that the resource it names belongs to an allowed bot. */
-  async function guarded(response: Response, owner: (data: Record<string, unknown>) => Promise<Response | null>): Promise<Response> {
-    if (!response.ok || !response.headers.get('content-type')?.includes('json')) return passThrough(response);
-    const body = (await response.json()) as { data?: Record<string, unknown> };
-    const refusal = await owner(body.data ?? {});
-    if (refusal) return fail(404, 'Not found.');
-    return json(body, response.status);
-  }
-
-  function query(url: URL, keys: readonly string[]): string {
-    const out = new URLSearchParams();
-    for (const key of keys) {
-      const value = url.searchParams.get(key);
-      if (value !== null) out.set(key, value);
-    }
-    const text = out.toString();
-    return text ? `?${text}` : '';
-  }
-
   async function createConversation(request: Request): Promise<Response> {
     const body = await readJson(request);
     if (body instanceof Response) return body;
@@ -220,6 +201,26 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       return fail(502, 'The chat service could not be reached.');
     }
   };
+}
+
+/** Forwards a JSON answer after checking that the resource it names belongs to an allowed bot. */
+async function guarded(response: Response, owner: (data: Record<string, unknown>) => Promise<Response | null>): Promise<Response> {
+  if (!response.ok || !response.headers.get('content-type')?.includes('json')) return passThrough(response);
+  const body = (await response.json()) as { data?: Record<string, unknown> };
+  const refusal = await owner(body.data ?? {});
+  if (refusal) return fail(404, 'Not found.');
+  return json(body, response.status);
+}
+
+/** The listed query parameters of `url`, as a query string. */
+function query(url: URL, keys: readonly string[]): string {
+  const out = new URLSearchParams();
+  for (const key of keys) {
+    const value = url.searchParams.get(key);
+    if (value !== null) out.set(key, value);
+  }
+  const text = out.toString();
+  return text ? `?${text}` : '';
 }
 
 function safeHost(origin: string): string | null {

@@ -38,18 +38,16 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) return fail(413, 'The request body is too large.');
-  const reader = request.body?.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
-  while (reader) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+  const reader = request.body?.getReader();
+  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
+    size += chunk.value.byteLength;
     if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
+      await reader?.cancel();
       return fail(413, 'The request body is too large.');
     }
-    parts.push(value);
+    parts.push(chunk.value);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
