@@ -117,7 +117,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       }
       if (!response.body) throw new ChatError('stream', 'The reply stream has no body');
       try {
-        yield* readReplyStream(response.body, options.streamIdleMs);
+        yield* readReplyStream(response.body, options.streamIdleMs, signal);
       } catch (error) {
         throw toChatError(error, signal);
       }

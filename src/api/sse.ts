@@ -14,14 +14,18 @@ export const STREAM_IDLE_TIMEOUT_MS = 45_000;
 export async function* readReplyStream(
   body: ReadableStream<Uint8Array>,
   idleMs: number = STREAM_IDLE_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): AsyncGenerator<StreamEvent> {
   const reader = body
     .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .pipeThrough(terminated())
     .pipeThrough(new EventSourceParserStream())
     .getReader();
   try {
     for (;;) {
-      const { done, value } = await readWithin(reader, idleMs);
+      // Checked here as well as by fetch: a polyfilled fetch may not tie the body to the signal.
+      if (signal?.aborted) throw new ChatError('aborted', 'Aborted');
+      const { done, value } = await readWithin(reader, idleMs, signal);
       if (done) throw new ChatError('stream', 'The reply stream ended before [END]');
       const event = decode(value.data);
       if (!event) continue;
@@ -48,10 +52,28 @@ function decode(data: string): StreamEvent | null {
   }
 }
 
-function readWithin<T>(reader: ReadableStreamDefaultReader<T>, ms: number): Promise<ReadableStreamReadResult<T>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ChatError('stream', `No data for ${ms} ms`)), ms);
+/**
+ * Ends the text with a blank line at EOF. A server that closes right after `data: [END]` (no blank line), or
+ * ends on a lone CR, would otherwise leave its last event undispatched and the reply would count as cut.
+ */
+function terminated(): TransformStream<string, string> {
+  return new TransformStream({
+    transform: (chunk, controller) => controller.enqueue(chunk),
+    flush: (controller) => controller.enqueue('\n\n'),
   });
-  return Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
+}
+
+/** One read, failing when the stream stays silent for `ms` or `signal` aborts. */
+function readWithin<T>(reader: ReadableStreamDefaultReader<T>, ms: number, signal?: AbortSignal): Promise<ReadableStreamReadResult<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const interrupted = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ChatError('stream', `No data for ${ms} ms`)), ms);
+    onAbort = () => reject(new ChatError('aborted', 'Aborted'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([reader.read(), interrupted]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  });
 }

@@ -20,7 +20,8 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
 // no `;`, braces, quotes, `url(` or escapes can get through these patterns.
 const COLOR = /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.,%\s/+-]{1,60}\)|[a-z]{3,30})$/i;
-const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/[^\s?#]*)$/i;
+// A path must not start with `//`: that is a protocol-relative URL to another host.
+const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?!\/)[^\s?#]*)$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
 const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 
