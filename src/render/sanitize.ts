@@ -35,7 +35,15 @@ function getPurifier() {
   return purifier;
 }
 
-/** Sanitises an HTML string with the strict reply allowlist. */
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * Sanitises an HTML string with the strict reply allowlist.
+ * SECURITY: DOMPurify returns its input untouched where it deems itself unsupported; we fail closed instead and
+ * show the markup as text.
+ */
 export function sanitize(html: string): SafeHtml {
-  return getPurifier().sanitize(html, { ...CONFIG, RETURN_TRUSTED_TYPE: false }) as SafeHtml;
+  const purify = getPurifier();
+  if (!purify.isSupported) return html.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c) as SafeHtml;
+  return purify.sanitize(html, { ...CONFIG, RETURN_TRUSTED_TYPE: false }) as SafeHtml;
 }

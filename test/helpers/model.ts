@@ -1,0 +1,23 @@
+import type { Scenario } from '../../demo/simulator/scenario';
+import { parseConfig } from '../../src/config/parse';
+import type { WidgetConfig } from '../../src/config/schema';
+import { ChatModel, type WidgetEvents } from '../../src/state/chat-model';
+import { createMemoryStorage, type KeyValueStore } from '../../src/state/storage';
+import { setupStack } from './stack';
+
+/** A chat model over the in-process proxy + simulator, recording its events. */
+type Overrides = Partial<Record<keyof WidgetConfig, unknown>>;
+
+export function setupModel(
+  scenario: Scenario = {},
+  overrides: Overrides | ((stack: ReturnType<typeof setupStack>) => Overrides) = {},
+  storage: KeyValueStore = createMemoryStorage(),
+) {
+  const stack = setupStack(scenario);
+  const extra = typeof overrides === 'function' ? overrides(stack) : overrides;
+  const { config } = parseConfig({ botId: stack.botId, proxyUrl: '/askbox', ...extra });
+  if (!config) throw new Error('bad test config');
+  const events: Array<{ type: keyof WidgetEvents; detail: unknown }> = [];
+  const model = new ChatModel({ client: stack.client, storage, config, emit: (type, detail) => events.push({ type, detail }) });
+  return { ...stack, model, storage, config, events };
+}

@@ -1,0 +1,74 @@
+// @vitest-environment jsdom
+// DOMPurify's own test environment: happy-dom's DOM differs in ways that make DOMPurify keep handlers, so the
+// security table runs here (and, through the real widget, in Chromium: test/e2e/xss.spec.ts).
+import { describe, expect, it } from 'vitest';
+import { createMarkdownStream } from '../../src/render/markdown';
+import { sanitize } from '../../src/render/sanitize';
+import { XSS_CASES } from '../fixtures/xss';
+
+const ALLOWED = new Set(['A', 'B', 'BLOCKQUOTE', 'BR', 'CODE', 'DEL', 'EM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HR', 'I', 'LI', 'OL', 'P', 'PRE', 'S', 'STRONG', 'TABLE', 'TBODY', 'TD', 'TH', 'THEAD', 'TR', 'UL', 'SPAN']);
+const ALLOWED_ATTRS = new Set(['href', 'title', 'start', 'align', 'target', 'rel']);
+
+/** Renders markdown exactly as the widget does, into a live element, at every chunk boundary. */
+function renderAll(markdown: string): HTMLElement[] {
+  const stream = createMarkdownStream(document);
+  const snapshots: HTMLElement[] = [];
+  for (let end = 1; end <= markdown.length; end += Math.max(1, Math.floor(markdown.length / 7))) {
+    const container = document.createElement('div');
+    container.innerHTML = stream.update(markdown.slice(0, end), false).map(sanitize).join('');
+    snapshots.push(container);
+  }
+  const final = document.createElement('div');
+  final.innerHTML = stream.update(markdown, true).map(sanitize).join('');
+  snapshots.push(final);
+  return snapshots;
+}
+
+describe('markdown → DOMPurify: hostile replies', () => {
+  it('has a table of at least 40 payloads', () => {
+    expect(XSS_CASES.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(XSS_CASES)('$title: no script, handler, style, media or dangerous URL', ({ markdown }) => {
+    for (const root of renderAll(markdown)) {
+      for (const el of root.querySelectorAll('*')) {
+        expect(ALLOWED, `<${el.tagName.toLowerCase()}> must not survive`).toContain(el.tagName);
+        for (const attr of Array.from(el.attributes)) {
+          expect(ALLOWED_ATTRS, `attribute ${attr.name} on <${el.tagName.toLowerCase()}>`).toContain(attr.name);
+          if (attr.name === 'href') expect(attr.value.replace(/[\s\u0000-\u001f]/g, '')).not.toMatch(/^(javascript|data|vbscript):/i);
+        }
+        if (el.tagName === 'A' && el.hasAttribute('href')) {
+          expect(el.getAttribute('rel')).toBe('noopener noreferrer');
+          expect(el.getAttribute('target')).toBe('_blank');
+        }
+      }
+    }
+  });
+
+  it('shows raw HTML as text instead of dropping what the bot said', () => {
+    const [root] = renderAll('Use <b>bold</b> tags').slice(-1);
+    expect(root?.textContent).toContain('<b>bold</b>');
+    expect(root?.querySelector('b')).toBeNull();
+  });
+
+  it('fails closed, escaping everything, where DOMPurify is unsupported', async () => {
+    const { vi } = await import('vitest');
+    vi.resetModules();
+    const { default: createDOMPurify } = await import('dompurify');
+    vi.doMock('dompurify', () => ({ default: () => ({ ...createDOMPurify(window), isSupported: false, addHook: () => undefined }) }));
+    const { sanitize: unsupported } = await import('../../src/render/sanitize');
+    expect(unsupported('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;');
+    vi.doUnmock('dompurify');
+  });
+
+  it('keeps safe links, relative links and mailto, and turns images into links', () => {
+    const root = renderAll('[a](https://ok.test/x) [b](/help) [c](mailto:hi@ok.test) ![logo](https://ok.test/logo.png)').at(-1);
+    expect(Array.from(root?.querySelectorAll('a') ?? [], (a) => a.getAttribute('href'))).toEqual([
+      'https://ok.test/x',
+      '/help',
+      'mailto:hi@ok.test',
+      'https://ok.test/logo.png',
+    ]);
+    expect(root?.querySelector('img')).toBeNull();
+  });
+});
