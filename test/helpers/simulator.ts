@@ -3,6 +3,10 @@ import { createSimulator, DEMO_BOT_ID } from '../../demo/simulator/index';
 import { loadKnowledgeBase } from '../../demo/simulator/knowledge';
 import type { Scenario } from '../../demo/simulator/scenario';
 
+/** Loosely typed JSON, for asserting on response bodies. */
+// oxlint-disable-next-line typescript/no-explicit-any -- test assertions walk arbitrary JSON
+type Json = Record<string, any>;
+
 export const SIM_KEY = 'test-key';
 export const SIM_ORIGIN = 'http://sim.test';
 export const API = `${SIM_ORIGIN}/api/v1`;
@@ -24,7 +28,7 @@ export function setupSimulator(scenario: Scenario = {}) {
       }),
     );
     const text = await (response.headers.get('content-type')?.includes('json') ? response.text() : Promise.resolve(''));
-    return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, any>) : undefined, response };
+    return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Json) : undefined, response };
   };
   const conversation = async () => (await api('POST', '/conversations', { name: 'Test', bot_id: DEMO_BOT_ID })).body?.data.id as string;
   /** Reads a stream URL to the end and returns its raw SSE text. */

@@ -113,7 +113,7 @@ describe('chat model', () => {
   });
 
   it('creates the conversation with the configured name and focus documents', async () => {
-    const { model, sim } = setupModel({}, ({ sim }) => ({ documentIds: sim.documents[1]?.id, conversationName: 'Checkout visitor' }));
+    const { model, sim } = setupModel({}, (stack) => ({ documentIds: stack.sim.documents[1]?.id, conversationName: 'Checkout visitor' }));
     await model.send('shipping?');
     const response = await sim.handle(
       new Request(`${API}/conversations?includes=document_ids`, { headers: { authorization: `Bearer ${SIM_KEY}` } }),

@@ -87,8 +87,9 @@ describe('chat client through the proxy and simulator', () => {
   });
 });
 
+const m = (id: string, created_at: number): ApiMessage => ({ id, content: id, conversation_id: 'c', machine: false, created_at });
+
 describe('toChronological', () => {
-  const m = (id: string, created_at: number): ApiMessage => ({ id, content: id, conversation_id: 'c', machine: false, created_at });
   it('sorts by created_at and keeps same-second ties in conversation order either way round', () => {
     const ascending = [m('q1', 1), m('a1', 1), m('q2', 2), m('a2', 2)];
     expect(toChronological(ascending).map((x) => x.id)).toEqual(['q1', 'a1', 'q2', 'a2']);

@@ -9,6 +9,13 @@ import { XSS_CASES } from '../fixtures/xss';
 const ALLOWED = new Set(['A', 'B', 'BLOCKQUOTE', 'BR', 'CODE', 'DEL', 'EM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HR', 'I', 'LI', 'OL', 'P', 'PRE', 'S', 'STRONG', 'TABLE', 'TBODY', 'TD', 'TH', 'THEAD', 'TR', 'UL', 'SPAN']);
 const ALLOWED_ATTRS = new Set(['href', 'title', 'start', 'align', 'target', 'rel']);
 
+/** Drops the whitespace and control characters a browser ignores inside a URL scheme. */
+function stripInvisible(url: string): string {
+  return Array.from(url)
+    .filter((c) => c.charCodeAt(0) > 0x20)
+    .join('');
+}
+
 /** Renders markdown exactly as the widget does, into a live element, at every chunk boundary. */
 function renderAll(markdown: string): HTMLElement[] {
   const stream = createMarkdownStream(document);
@@ -35,7 +42,7 @@ describe('markdown → DOMPurify: hostile replies', () => {
         expect(ALLOWED, `<${el.tagName.toLowerCase()}> must not survive`).toContain(el.tagName);
         for (const attr of Array.from(el.attributes)) {
           expect(ALLOWED_ATTRS, `attribute ${attr.name} on <${el.tagName.toLowerCase()}>`).toContain(attr.name);
-          if (attr.name === 'href') expect(attr.value.replace(/[\s\u0000-\u001f]/g, '')).not.toMatch(/^(javascript|data|vbscript):/i);
+          if (attr.name === 'href') expect(stripInvisible(attr.value)).not.toMatch(/^(javascript|data|vbscript):/i);
         }
         if (el.tagName === 'A' && el.hasAttribute('href')) {
           expect(el.getAttribute('rel')).toBe('noopener noreferrer');

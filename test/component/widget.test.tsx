@@ -1,0 +1,184 @@
+import { signal } from '@preact/signals';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChatError } from '../../src/api/errors';
+import { parseConfig } from '../../src/config/parse';
+import type { Theme } from '../../src/config/schema';
+import { ChatModel } from '../../src/state/chat-model';
+import { createMemoryStorage } from '../../src/state/storage';
+import { App } from '../../src/ui/App';
+import { Widget } from '../../src/ui/context';
+import { createFakeClient, storedReply } from '../helpers/fake-client';
+
+const launcher = () => screen.getByRole('button', { name: /chat/i });
+const input = () => screen.getByRole('textbox', { name: 'Message' });
+
+function setup(overrides: Record<string, unknown> = {}) {
+  const fake = createFakeClient();
+  const { config } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', welcome: 'Hello **there**', title: 'Help desk', ...overrides });
+  if (!config) throw new Error('bad config');
+  const model = new ChatModel({ client: fake.client, storage: createMemoryStorage(), config, emit: () => undefined });
+  render(
+    <Widget.Provider value={{ model, config, theme: signal<Theme>(config.theme) }}>
+      <App />
+    </Widget.Provider>,
+  );
+  const open = () => fireEvent.click(launcher());
+  const type = (text: string) => fireEvent.input(input(), { target: { value: text } });
+  return { ...fake, model, open, type };
+}
+
+afterEach(cleanup);
+
+describe('launcher and panel', () => {
+  it('opens a labelled dialog, moves focus into the composer, and shows the welcome message', async () => {
+    const { open } = setup();
+    expect(launcher().getAttribute('aria-expanded')).toBe('false');
+    expect(launcher().getAttribute('aria-label')).toBe('Open chat');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    open();
+    const dialog = screen.getByRole('dialog', { name: 'Help desk' });
+    expect(dialog).toBeTruthy();
+    expect(launcher().getAttribute('aria-expanded')).toBe('true');
+    expect(launcher().getAttribute('aria-label')).toBe('Close chat');
+    await waitFor(() => expect(document.activeElement).toBe(input()));
+    expect(dialog.querySelector('.msg--welcome strong')?.textContent).toBe('there');
+  });
+
+  it('closes on Escape and gives focus back to the launcher', async () => {
+    const { open } = setup();
+    open();
+    await waitFor(() => expect(document.activeElement).toBe(input()));
+    fireEvent.keyDown(input(), { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(launcher());
+  });
+
+  it('has accessible names on every control', () => {
+    const { open } = setup();
+    open();
+    for (const name of ['Start a new conversation', 'Close', 'Send message']) expect(screen.getByRole('button', { name })).toBeTruthy();
+    expect(screen.getByRole('log', { name: 'Conversation' })).toBeTruthy();
+  });
+});
+
+describe('sending and streaming', () => {
+  it('sends on Enter, not on Shift+Enter, and renders the reply as it streams', async () => {
+    const fake = setup();
+    fake.open();
+    fake.type('Where is my parcel?');
+    fireEvent.keyDown(input(), { key: 'Enter', shiftKey: true });
+    expect(fake.state.sent).toEqual([]);
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await waitFor(() => expect(fake.state.sent).toEqual(['Where is my parcel?']));
+    expect(screen.getByText('Where is my parcel?')).toBeTruthy();
+    expect((input() as HTMLTextAreaElement).value).toBe('');
+    expect(screen.getByRole('button', { name: 'Stop generating' })).toBeTruthy();
+
+    fake.emit({ type: 'start' });
+    fake.chunk('It is **on its');
+    await waitFor(() => expect(document.querySelector('.msg--streaming')?.textContent).toContain('It is'));
+    fake.chunk(' way**.');
+    await waitFor(() => expect(document.querySelector('.msg--streaming strong')?.textContent).toBe('on its way'));
+
+    fake.state.storedReply = storedReply('It is **on its way**.', {
+      sources: { data: [{ document_id: 'Jw31Pv6PMmro', document_name: 'Shipping', document_url: 'https://docs.test/shipping' }] },
+    });
+    fake.emit({ type: 'end' });
+    const link = await screen.findByRole('link', { name: 'Shipping' });
+    expect(link.getAttribute('href')).toBe('https://docs.test/shipping');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(document.querySelector('.msg--streaming')).toBeNull();
+    expect(screen.getByRole('status', { name: '' }).textContent).toContain('Assistant: It is on its way.');
+    expect(screen.getByRole('button', { name: 'Send message' })).toBeTruthy();
+  });
+
+  it('shows the user message as plain text, never as HTML', async () => {
+    const fake = setup();
+    fake.open();
+    fake.type('<img src=x onerror=alert(1)> **not bold**');
+    fireEvent.submit(input().closest('form')!);
+    await screen.findByText('<img src=x onerror=alert(1)> **not bold**');
+    expect(document.querySelector('.msg--user img, .msg--user strong')).toBeNull();
+  });
+
+  it('shows a counter near the 2,000-character limit and blocks sending past it, keeping the text', () => {
+    const fake = setup();
+    fake.open();
+    fake.type('x'.repeat(1799));
+    expect(screen.queryByText(/\/ 2000/)).toBeNull();
+    fake.type('x'.repeat(1850));
+    expect(screen.getByText('1850 / 2000')).toBeTruthy();
+    fake.type('x'.repeat(2001));
+    expect(screen.getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', true);
+    expect(input().getAttribute('aria-invalid')).toBe('true');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(fake.state.sent).toEqual([]);
+    expect((input() as HTMLTextAreaElement).value).toHaveLength(2001);
+  });
+
+  it('shows the quota text from the service and gives the text back', async () => {
+    const fake = setup();
+    fake.state.sendError = new ChatError('quota', 'HTTP 402', { status: 402, detail: 'You have reached the message limit for last 30 days, please wait till tomorrow or upgrade your plan.' });
+    fake.open();
+    fake.type('one more question');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('You have reached the message limit for last 30 days');
+    expect((input() as HTMLTextAreaElement).value).toBe('one more question');
+    expect(screen.queryByText('one more question', { selector: '.msg__text' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('marks a failed reply and retries it from its own Retry button', async () => {
+    const fake = setup();
+    fake.open();
+    fake.type('question');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    fake.emit({ type: 'start' });
+    fake.chunk('Sorry, something went wrong.');
+    fake.state.storedReply = storedReply('Sorry, something went wrong.', { failed_responding: true });
+    fake.emit({ type: 'end' });
+    expect(await screen.findByText('The assistant could not answer this time.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(fake.state.sent).toEqual(['question', 'question']));
+    expect(screen.getAllByText('question')).toHaveLength(1);
+  });
+
+  it('stops a streaming reply and keeps what arrived', async () => {
+    const fake = setup();
+    fake.open();
+    fake.type('long answer please');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    fake.emit({ type: 'start' });
+    fake.chunk('Part one');
+    await waitFor(() => expect(document.querySelector('.msg--streaming')).toBeTruthy());
+    fireEvent.click(screen.getByRole('button', { name: 'Stop generating' }));
+    expect(await screen.findByText('Stopped.')).toBeTruthy();
+    expect(screen.getByText('Part one')).toBeTruthy();
+  });
+
+  it('starts a new conversation from the header', async () => {
+    const fake = setup();
+    fake.open();
+    fake.type('hi');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    fake.emit({ type: 'start' });
+    fake.state.storedReply = storedReply('Hello!');
+    fake.emit({ type: 'end' });
+    await screen.findByText('Hello!');
+    fireEvent.click(screen.getByRole('button', { name: 'Start a new conversation' }));
+    expect(screen.queryByText('Hello!')).toBeNull();
+    expect(document.querySelector('.msg--welcome')).toBeTruthy();
+    expect(document.activeElement).toBe(input());
+  });
+});
+
+describe('theming and position', () => {
+  it('applies position and theme classes from config', () => {
+    setup({ position: 'bottom-left', theme: 'dark' });
+    expect(document.querySelector('.askbox--bottom-left.askbox--dark')).toBeTruthy();
+  });
+});
