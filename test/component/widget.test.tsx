@@ -12,6 +12,8 @@ import { createFakeClient, storedReply } from '../helpers/fake-client';
 
 const launcher = () => screen.getByRole('button', { name: /chat/i });
 const input = () => screen.getByRole('textbox', { name: 'Message' });
+const open = () => fireEvent.click(launcher());
+const type = (text: string) => fireEvent.input(input(), { target: { value: text } });
 
 function setup(overrides: Record<string, unknown> = {}) {
   const fake = createFakeClient();
@@ -23,16 +25,14 @@ function setup(overrides: Record<string, unknown> = {}) {
       <App />
     </Widget.Provider>,
   );
-  const open = () => fireEvent.click(launcher());
-  const type = (text: string) => fireEvent.input(input(), { target: { value: text } });
-  return { ...fake, model, open, type };
+  return { ...fake, model };
 }
 
 afterEach(cleanup);
 
 describe('launcher and panel', () => {
   it('opens a labelled dialog, moves focus into the composer, and shows the welcome message', async () => {
-    const { open } = setup();
+    setup();
     expect(launcher().getAttribute('aria-expanded')).toBe('false');
     expect(launcher().getAttribute('aria-label')).toBe('Open chat');
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -46,7 +46,7 @@ describe('launcher and panel', () => {
   });
 
   it('closes on Escape and gives focus back to the launcher', async () => {
-    const { open } = setup();
+    setup();
     open();
     await waitFor(() => expect(document.activeElement).toBe(input()));
     fireEvent.keyDown(input(), { key: 'Escape' });
@@ -55,7 +55,7 @@ describe('launcher and panel', () => {
   });
 
   it('has accessible names on every control', () => {
-    const { open } = setup();
+    setup();
     open();
     for (const name of ['Start a new conversation', 'Close', 'Send message']) expect(screen.getByRole('button', { name })).toBeTruthy();
     expect(screen.getByRole('log', { name: 'Conversation' })).toBeTruthy();
@@ -65,8 +65,8 @@ describe('launcher and panel', () => {
 describe('sending and streaming', () => {
   it('sends on Enter, not on Shift+Enter, and renders the reply as it streams', async () => {
     const fake = setup();
-    fake.open();
-    fake.type('Where is my parcel?');
+    open();
+    type('Where is my parcel?');
     fireEvent.keyDown(input(), { key: 'Enter', shiftKey: true });
     expect(fake.state.sent).toEqual([]);
     fireEvent.keyDown(input(), { key: 'Enter' });
@@ -96,8 +96,8 @@ describe('sending and streaming', () => {
 
   it('shows the user message as plain text, never as HTML', async () => {
     const fake = setup();
-    fake.open();
-    fake.type('<img src=x onerror=alert(1)> **not bold**');
+    open();
+    type('<img src=x onerror=alert(1)> **not bold**');
     fireEvent.submit(input().closest('form')!);
     await screen.findByText('<img src=x onerror=alert(1)> **not bold**');
     expect(document.querySelector('.msg--user img, .msg--user strong')).toBeNull();
@@ -105,12 +105,12 @@ describe('sending and streaming', () => {
 
   it('shows a counter near the 2,000-character limit and blocks sending past it, keeping the text', () => {
     const fake = setup();
-    fake.open();
-    fake.type('x'.repeat(1799));
+    open();
+    type('x'.repeat(1799));
     expect(screen.queryByText(/\/ 2000/)).toBeNull();
-    fake.type('x'.repeat(1850));
+    type('x'.repeat(1850));
     expect(screen.getByText('1850 / 2000')).toBeTruthy();
-    fake.type('x'.repeat(2001));
+    type('x'.repeat(2001));
     expect(screen.getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', true);
     expect(input().getAttribute('aria-invalid')).toBe('true');
     fireEvent.keyDown(input(), { key: 'Enter' });
@@ -121,8 +121,8 @@ describe('sending and streaming', () => {
   it('shows the quota text from the service and gives the text back', async () => {
     const fake = setup();
     fake.state.sendError = new ChatError('quota', 'HTTP 402', { status: 402, detail: 'You have reached the message limit for last 30 days, please wait till tomorrow or upgrade your plan.' });
-    fake.open();
-    fake.type('one more question');
+    open();
+    type('one more question');
     fireEvent.keyDown(input(), { key: 'Enter' });
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('You have reached the message limit for last 30 days');
@@ -134,8 +134,8 @@ describe('sending and streaming', () => {
 
   it('marks a failed reply and retries it from its own Retry button', async () => {
     const fake = setup();
-    fake.open();
-    fake.type('question');
+    open();
+    type('question');
     fireEvent.keyDown(input(), { key: 'Enter' });
     fake.emit({ type: 'start' });
     fake.chunk('Sorry, something went wrong.');
@@ -149,8 +149,8 @@ describe('sending and streaming', () => {
 
   it('stops a streaming reply and keeps what arrived', async () => {
     const fake = setup();
-    fake.open();
-    fake.type('long answer please');
+    open();
+    type('long answer please');
     fireEvent.keyDown(input(), { key: 'Enter' });
     fake.emit({ type: 'start' });
     fake.chunk('Part one');
@@ -162,8 +162,8 @@ describe('sending and streaming', () => {
 
   it('starts a new conversation from the header', async () => {
     const fake = setup();
-    fake.open();
-    fake.type('hi');
+    open();
+    type('hi');
     fireEvent.keyDown(input(), { key: 'Enter' });
     fake.emit({ type: 'start' });
     fake.state.storedReply = storedReply('Hello!');
