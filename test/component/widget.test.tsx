@@ -95,7 +95,7 @@ describe('sending and streaming', () => {
   });
 
   it('shows the user message as plain text, never as HTML', async () => {
-    const fake = setup();
+    setup();
     open();
     type('<img src=x onerror=alert(1)> **not bold**');
     fireEvent.submit(input().closest('form')!);
