@@ -59,7 +59,6 @@ export default defineConfig(({ mode }) => ({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.spec.ts'],
-          globalSetup: ['test/e2e/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: false,

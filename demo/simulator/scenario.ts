@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
  */
 export interface ScenarioReply {
   match?: string;
+  /** With `match`: answer only the first matching message, then step aside. */
+  once?: boolean;
   /** Markdown of the reply; default: the knowledge-base answer. */
   text?: string;
   /** Characters per stream chunk; an array is cycled through (default 12). */
@@ -78,8 +80,10 @@ export function createScenarioPlayer(scenario: Scenario) {
   return {
     next(content: string): ScenarioReply {
       const lower = content.toLowerCase();
-      const picked = matchers.find((r) => lower.includes((r.match ?? '').toLowerCase())) ?? queue.shift() ?? {};
-      return { ...scenario.defaults, ...picked };
+      const index = matchers.findIndex((r) => lower.includes((r.match ?? '').toLowerCase()));
+      const matched = matchers[index];
+      if (matched?.once) matchers.splice(index, 1);
+      return { ...scenario.defaults, ...(matched ?? queue.shift()) };
     },
   };
 }

@@ -180,12 +180,12 @@ describe('simulator: streaming', () => {
 
   it('matches scripted replies by text and consumes the others in order', async () => {
     const { api, conversation, readStream } = setupSimulator({
-      replies: [{ match: 'PING', text: 'pong' }, { text: 'first' }, { text: 'second' }],
+      replies: [{ match: 'ping', text: 'PONG!', once: true }, { match: 'PING', text: 'pong' }, { text: 'first' }, { text: 'second' }],
       defaults: { delayMs: 0 },
     });
     const id = await conversation();
     const reply = async (content: string) => chunksOf(await readStream((await api('POST', '/messages/stream', { content, conversation_id: id })).headers.get('location') ?? ''));
-    expect([await reply('a'), await reply('say ping'), await reply('b'), await reply('ping again')]).toEqual(['first', 'pong', 'second', 'pong']);
+    expect([await reply('a'), await reply('say ping'), await reply('b'), await reply('ping again'), await reply('ping')]).toEqual(['first', 'PONG!', 'second', 'pong', 'pong']);
     expect(await reply('Tell me about pricing plans')).toContain('Starter');
   });
 });

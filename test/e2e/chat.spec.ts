@@ -1,0 +1,124 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ask, deepActive, startE2E, W } from './harness';
+
+const SLOW = 'Step one of the answer.\n\n- first point\n- second point\n\n```js\nconst ready = true;\nconst done = false;\n```\n\nThat is all.';
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+
+beforeAll(async () => {
+  e2e = await startE2E({
+    defaults: { delayMs: 10 },
+    replies: [{ match: 'slow stream', text: SLOW, chunkSize: 4, delayMs: 60, sources: ['Shipping and returns', 'Pricing plans'] }],
+  });
+});
+afterAll(() => e2e?.close());
+
+describe('chatting in Chromium', () => {
+  it('costs nothing before the first click: no request, no storage, one global', async () => {
+    const { page, requests, consoleErrors } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
+    await page.waitForTimeout(400);
+    expect(requests.filter((r) => !r.endsWith('/favicon.ico'))).toEqual(['GET /plain.html', 'GET /askbox.js']);
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    const globals = await page.evaluate(() => {
+      const frame = document.createElement('iframe');
+      document.body.append(frame);
+      const standard = new Set(Object.getOwnPropertyNames(frame.contentWindow));
+      frame.remove();
+      return Object.getOwnPropertyNames(window).filter((name) => !standard.has(name));
+    });
+    expect(globals).toEqual(['Askbox']);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('streams a reply in progressively, then shows it with its sources', async () => {
+    const { page, requests } = await e2e.open('/');
+    await ask(page, 'Please give me a slow stream');
+    const snapshots: string[] = [];
+    await expect
+      .poll(
+        async () => {
+          const text = await page.evaluate(() => document.querySelector('askbox-widget')?.shadowRoot?.querySelector('.msg--streaming')?.textContent ?? null);
+          if (text && snapshots.at(-1) !== text) snapshots.push(text);
+          return page.locator(`${W.bot} .sources`).count();
+        },
+        { interval: 40, timeout: 15_000 },
+      )
+      .toBe(1);
+    // Several distinct intermediate states, each extending the one before: the reply grew in place.
+    expect(snapshots.length).toBeGreaterThanOrEqual(4);
+    for (let i = 1; i < snapshots.length; i++) expect(snapshots[i]?.startsWith((snapshots[i - 1] ?? '').replace(/▍$/, '').trimEnd().slice(0, -2))).toBe(true);
+    expect(snapshots.some((s) => s.includes('first point') && !s.includes('That is all'))).toBe(true);
+    const reply = page.locator(W.bot).last();
+    expect(await reply.locator('.md li').allTextContents()).toEqual(['first point', 'second point']);
+    expect(await reply.locator('pre code').textContent()).toContain('const ready = true;');
+    const links = reply.locator('.sources a');
+    expect(await links.allTextContents()).toEqual(['Shipping and returns', 'Pricing plans']);
+    expect(await links.first().getAttribute('rel')).toBe('noopener noreferrer');
+    expect(requests).toContain('POST /askbox/conversations');
+    expect(requests.some((r) => r.startsWith('GET /askbox/stream/'))).toBe(true);
+    expect(await page.locator('askbox-widget [role="status"][aria-live="polite"]').textContent()).toContain('Assistant: Step one of the answer.');
+
+    const shots = fileURLToPath(new URL('./artifacts/', import.meta.url));
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: `${shots}widget.png` });
+    if (process.env.ASKBOX_UPDATE_SCREENSHOT) copyFileSync(`${shots}widget.png`, fileURLToPath(new URL('../../demo/screenshot.png', import.meta.url)));
+  });
+
+  it('restores the whole conversation after a reload, and starts a new one on request', async () => {
+    const { page, requests } = await e2e.open('/');
+    await ask(page, 'How much does shipping cost?');
+    await page.locator(`${W.bot} .sources`).waitFor();
+    await ask(page, 'And returns?');
+    await expect.poll(() => page.locator(W.bot).count()).toBe(2);
+    const before = await page.locator('askbox-widget .msg:not(.msg--welcome)').allTextContents();
+    const listsBefore = requests.filter((r) => r === 'GET /askbox/messages').length;
+
+    await page.reload();
+    await page.locator(W.launcher).waitFor();
+    expect(requests.filter((r) => r === 'GET /askbox/messages')).toHaveLength(listsBefore);
+    await page.locator(W.launcher).click();
+    await expect.poll(() => page.locator('askbox-widget .msg:not(.msg--welcome)').allTextContents()).toEqual(before);
+    expect(requests.filter((r) => r === 'GET /askbox/messages')).toHaveLength(listsBefore + 1);
+
+    await page.getByRole('button', { name: 'Start a new conversation' }).click();
+    expect(await page.locator('askbox-widget .msg:not(.msg--welcome)').count()).toBe(0);
+    await page.locator(W.welcome).waitFor();
+    await ask(page, 'Tell me about pricing');
+    await page.locator(`${W.bot} .sources`).waitFor();
+    expect(requests.filter((r) => r === 'POST /askbox/conversations')).toHaveLength(2);
+    await page.reload();
+    await page.locator(W.launcher).click();
+    await expect.poll(() => page.locator(W.user).allTextContents()).toEqual(['You: Tell me about pricing']);
+  });
+
+  it('works with the keyboard alone', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
+    for (let i = 0; i < 10 && (await deepActive(page)) !== 'button.launcher'; i++) await page.keyboard.press('Tab');
+    expect(await deepActive(page)).toBe('button.launcher');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => deepActive(page)).toBe('textarea.composer__input');
+    await page.keyboard.type('Hello there');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    expect(await page.locator(W.input).inputValue()).toBe('Hello there\nsecond line');
+    await page.keyboard.press('Enter');
+    await page.locator(W.bot).waitFor();
+    expect(await page.locator(W.user).textContent()).toContain('Hello there\nsecond line');
+    await page.keyboard.press('Escape');
+    expect(await page.locator(W.panel).count()).toBe(0);
+    expect(await deepActive(page)).toBe('button.launcher');
+  });
+
+  it('is driven from the page through window.Askbox, with events', async () => {
+    const { page } = await e2e.open('/');
+    await page.locator(W.launcher).waitFor();
+    await page.getByRole('button', { name: 'Ask “How do returns work?”' }).click();
+    await page.locator(`${W.bot} .sources`).waitFor();
+    expect(await page.locator(W.user).textContent()).toContain('How do returns work?');
+    await expect.poll(() => page.locator('#events').textContent()).toMatch(/open\nsend .*\nreply /);
+    expect(await page.locator(`${W.bot}`).last().textContent()).toMatch(/return any unused item within 30 days/);
+  });
+});

@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { startDemoServer, type DemoServer } from '../../demo/server';
+import type { Scenario } from '../../demo/simulator/scenario';
+
+/** Debian's Chromium; the tests never download a browser. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const BUNDLE = fileURLToPath(new URL('../../dist/askbox.js', import.meta.url));
+
+/** A page plus what it printed, threw and requested. */
+export interface TestPage {
+  page: Page;
+  consoleErrors: string[];
+  pageErrors: string[];
+  requests: string[];
+}
+
+/**
+ * One spec file's world: the demo server (widget, proxy and simulator, exactly as `npm start` runs them) on a
+ * free port with the file's own scenario, and one headless Chromium.
+ */
+export async function startE2E(scenario: Scenario = {}) {
+  if (!existsSync(BUNDLE)) throw new Error('dist/askbox.js is missing: run `npm run build` first (npm test does)');
+  const server: DemoServer = await startDemoServer({ port: 0, scenario });
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--force-color-profile=srgb',
+      '--font-render-hinting=none',
+    ],
+  });
+  const pages: Page[] = [];
+
+  async function open(path: string, options: { width?: number; height?: number } = {}): Promise<TestPage> {
+    const context = await browser.newContext({ viewport: { width: options.width ?? 1000, height: options.height ?? 760 }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    pages.push(page);
+    const result: TestPage = { page, consoleErrors: [], pageErrors: [], requests: [] };
+    page.on('console', (message: ConsoleMessage) => message.type() === 'error' && result.consoleErrors.push(message.text()));
+    page.on('pageerror', (error) => result.pageErrors.push(error.message));
+    page.on('request', (request) => result.requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    await page.goto(server.url + path);
+    return result;
+  }
+
+  return {
+    url: server.url,
+    open,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** Selectors inside the widget (Playwright's CSS engine pierces open shadow roots). */
+export const W = {
+  launcher: 'askbox-widget .launcher',
+  panel: 'askbox-widget .panel',
+  input: 'askbox-widget textarea',
+  streaming: 'askbox-widget .msg--streaming',
+  bot: 'askbox-widget .msg--bot:not(.msg--welcome):not(.msg--streaming)',
+  user: 'askbox-widget .msg--user',
+  welcome: 'askbox-widget .msg--welcome',
+  alert: 'askbox-widget [role="alert"]',
+} as const;
+
+/** Opens the panel, types `text` and presses Enter. */
+export async function ask(page: Page, text: string) {
+  if (!(await page.locator(W.panel).isVisible())) await page.locator(W.launcher).click();
+  await page.locator(W.input).fill(text);
+  await page.locator(W.input).press('Enter');
+}
+
+/** The focused element, looking through shadow roots. */
+export function deepActive(page: Page) {
+  return page.evaluate(() => {
+    let el: Element | null = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return el ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''}` : null;
+  });
+}
