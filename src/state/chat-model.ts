@@ -203,8 +203,13 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   }
 
   function commitReply(reply: ChatMessage) {
-    append(reply);
-    announcement.value = reply;
+    // One batch: the finished reply replaces the streaming bubble and the composer is ready in the same frame.
+    batch(() => {
+      append(reply);
+      announcement.value = reply;
+      status.value = 'idle';
+      streaming.value = '';
+    });
     if (reply.status === 'failed') emit('error', { kind: 'http', message: reply.text });
     emit('reply', { message: reply });
   }

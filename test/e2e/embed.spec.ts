@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countDifferentPixels } from '../helpers/png';
+import { ask, startE2E, W } from './harness';
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+
+beforeAll(async () => {
+  e2e = await startE2E({ defaults: { delayMs: 5 }, replies: [{ match: 'styled', text: '## Heading\n\nSome **bold** text, `code` and a [link](https://example.test).\n\n- one\n- two\n\n> quote' }] });
+});
+afterAll(() => e2e?.close());
+
+describe('embedding on real pages', () => {
+  it('logs one clear error for a misconfigured tag, mounts nothing, and leaves the page working', async () => {
+    const { page, consoleErrors, pageErrors } = await e2e.open('/misconfigured.html');
+    await page.waitForLoadState('load');
+    await page.getByRole('button', { name: 'Clicked 0 times' }).click();
+    expect(await page.getByRole('button').textContent()).toBe('Clicked 1 times');
+    expect(consoleErrors).toHaveLength(1);
+    expect(consoleErrors[0]).toContain('[askbox]');
+    expect(consoleErrors[0]).toContain('data-bot-id is required');
+    expect(consoleErrors[0]).toContain('data-position "top-middle" must be one of bottom-right, bottom-left');
+    expect(pageErrors).toEqual([]);
+    expect(await page.locator('askbox-widget').count()).toBe(0);
+    expect(await page.evaluate(() => 'Askbox' in window)).toBe(false);
+  });
+
+  it('mounts one widget when the script is loaded twice', async () => {
+    const { page, consoleErrors } = await e2e.open('/twice.html');
+    await page.waitForLoadState('load');
+    await page.locator(W.launcher).waitFor();
+    await page.waitForTimeout(200);
+    expect(await page.locator('askbox-widget').count()).toBe(1);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('boots when injected after load by a tag manager', async () => {
+    const { page } = await e2e.open('/dynamic.html');
+    await page.locator(W.launcher).click();
+    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Injected');
+  });
+
+  it('works on a strict-CSP page with zero violations', async () => {
+    const { page, consoleErrors, pageErrors } = await e2e.open('/csp.html');
+    await ask(page, 'What are the delivery times?');
+    await page.locator(`${W.bot} .sources`).waitFor();
+    await page.locator(W.input).fill('x'.repeat(1900));
+    await page.locator(W.input).fill('short again');
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    const styled = await page.locator(W.launcher).evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(styled).toBe('rgb(79, 70, 229)');
+  });
+
+  it('looks identical on a page with aggressive global CSS and a 10px root font size', async () => {
+    const shots: Buffer[][] = [];
+    for (const path of ['/plain.html', '/hostile.html']) {
+      const { page } = await e2e.open(path);
+      await page.locator(W.launcher).waitFor();
+      const launcher = await page.locator(W.launcher).screenshot();
+      await ask(page, 'show me something styled');
+      await page.locator(`${W.bot} blockquote`).waitFor();
+      await page.getByRole('button', { name: 'Send message' }).waitFor();
+      await page.locator(W.input).blur();
+      await page.mouse.move(0, 0);
+      const panel = await page.locator(W.panel).screenshot();
+      const box = await page.locator(W.panel).boundingBox();
+      expect(box).toMatchObject({ width: 380 });
+      shots.push([launcher, panel]);
+    }
+    const [[plainLauncher, plainPanel] = [], [hostileLauncher, hostilePanel] = []] = shots;
+    // Identical but for rasteriser anti-aliasing noise (≤ 0.1% of pixels): a leaking reset changes thousands.
+    expect(countDifferentPixels(plainLauncher!, hostileLauncher!)).toBeLessThanOrEqual(3);
+    expect(countDifferentPixels(plainPanel!, hostilePanel!)).toBeLessThanOrEqual(228);
+  });
+
+  it('honours position, theme, accent, title, placeholder and open from data attributes', async () => {
+    const { page } = await e2e.open('/left-dark.html');
+    await page.locator(W.panel).waitFor();
+    const panel = await page.locator(W.panel).boundingBox();
+    expect(panel?.x).toBe(20);
+    expect(await page.locator(W.launcher).evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(14, 159, 110)');
+    expect(await page.locator(W.panel).evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(29, 31, 36)');
+    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Support');
+    expect(await page.locator(W.input).getAttribute('placeholder')).toBe('Ask support…');
+  });
+
+  it('fills a phone screen, with a 16px input so iOS does not zoom', async () => {
+    const { page } = await e2e.open('/plain.html', { width: 390, height: 700 });
+    await page.locator(W.launcher).click();
+    expect(await page.locator(W.panel).boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 700 });
+    expect(await page.locator(W.input).evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
+    expect(await page.locator(W.launcher).isVisible()).toBe(false);
+  });
+});
