@@ -2,15 +2,17 @@ import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { countDifferentPixels, decodePng } from '../helpers/png';
 
+/** One PNG chunk; the CRC is left zero because decodePng does not check it. */
+function chunk(type: string, body: Buffer): Buffer {
+  const out = Buffer.alloc(12 + body.length);
+  out.writeUInt32BE(body.length, 0);
+  out.write(type, 4, 'latin1');
+  body.copy(out, 8);
+  return out;
+}
+
 /** Encodes RGB rows as a PNG, with the given filter byte on every row (sub-filtered data is pre-computed). */
 function png(width: number, rows: number[][], filter = 0): Uint8Array {
-  const chunk = (type: string, body: Buffer) => {
-    const out = Buffer.alloc(12 + body.length);
-    out.writeUInt32BE(body.length, 0);
-    out.write(type, 4, 'latin1');
-    body.copy(out, 8);
-    return out;
-  };
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(rows.length, 4);

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUOTA_MESSAGE } from '../../demo/simulator/http';
+import { ask, startE2E, W } from './harness';
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+
+beforeAll(async () => {
+  e2e = await startE2E({
+    defaults: { delayMs: 10 },
+    replies: [
+      { match: 'quota please', status: 402 },
+      { match: 'flaky question', failedResponding: true, once: true },
+      { match: 'flaky question', text: 'Second time lucky.' },
+      { match: 'cut please', text: 'This reply arrives whole after a cut.', chunkSize: 5, cutAfter: 2 },
+      { match: 'lost please', text: 'Only part of this ever arrives.', chunkSize: 5, cutAfter: 2, stored: false, once: true },
+      { match: 'lost please', text: 'And this is the retry.' },
+      { match: 'very long', text: 'word '.repeat(300), chunkSize: 5, delayMs: 40 },
+      { match: 'slow start', text: 'Worth the wait.', firstByteDelayMs: 800 },
+    ],
+  });
+});
+afterAll(() => e2e?.close());
+
+describe('failures, as a visitor sees them', () => {
+  it('shows the quota message from the service and keeps the unsent text', async () => {
+    const { page } = await e2e.open('/');
+    await ask(page, 'quota please, one more');
+    await page.locator(W.alert).waitFor();
+    expect(await page.locator(W.alert).textContent()).toContain(QUOTA_MESSAGE);
+    expect(await page.locator(W.input).inputValue()).toBe('quota please, one more');
+    expect(await page.locator(W.user).count()).toBe(0);
+  });
+
+  it('marks a failed_responding reply and retries it without repeating the question', async () => {
+    const { page } = await e2e.open('/');
+    await ask(page, 'a flaky question');
+    await page.locator('askbox-widget .msg--failed', { hasText: 'The assistant could not answer this time.' }).waitFor();
+    await page.locator('askbox-widget .msg--failed').getByRole('button', { name: 'Retry' }).click();
+    await page.locator(W.bot, { hasText: 'Second time lucky.' }).waitFor();
+    expect(await page.locator(W.user).count()).toBe(1);
+    expect(await page.locator('askbox-widget .msg--failed').count()).toBe(0);
+  });
+
+  it('recovers the stored reply when the stream is cut', async () => {
+    const { page } = await e2e.open('/');
+    await ask(page, 'cut please');
+    await page.locator(W.bot, { hasText: 'This reply arrives whole after a cut.' }).waitFor();
+    expect(await page.locator(W.alert).count()).toBe(0);
+  });
+
+  it('keeps the partial reply and offers a retry when a cut reply is lost', async () => {
+    const { page } = await e2e.open('/');
+    await ask(page, 'lost please');
+    await page.locator(W.alert).waitFor();
+    expect(await page.locator(W.alert).textContent()).toContain('The reply was interrupted.');
+    expect(await page.locator('askbox-widget .msg--failed').textContent()).toContain('Only part');
+    await page.locator(W.alert).getByRole('button', { name: 'Retry' }).click();
+    await page.locator(W.bot, { hasText: 'And this is the retry.' }).waitFor();
+    expect(await page.locator(W.alert).count()).toBe(0);
+  });
+
+  it('stops a long reply on request and keeps what arrived', async () => {
+    const { page } = await e2e.open('/');
+    await ask(page, 'a very long answer please');
+    await page.locator(W.streaming).waitFor();
+    await page.getByRole('button', { name: 'Stop generating' }).click();
+    await page.locator(W.bot, { hasText: 'Stopped.' }).waitFor();
+    const kept = (await page.locator(W.bot).last().textContent()) ?? '';
+    expect(kept.length).toBeGreaterThan(5);
+    expect(kept.length).toBeLessThan(1000);
+    expect(await page.getByRole('button', { name: 'Send message' }).count()).toBe(1);
+  });
+
+  it('shows the typing indicator while the first byte is slow', async () => {
+    const { page } = await e2e.open('/');
+    await ask(page, 'slow start');
+    await page.locator('askbox-widget .typing').waitFor();
+    await page.locator(W.bot, { hasText: 'Worth the wait.' }).waitFor();
+    expect(await page.locator('askbox-widget .typing').count()).toBe(0);
+  });
+
+  it('shows a network error and keeps the text when the proxy is unreachable', async () => {
+    const { page } = await e2e.open('/');
+    await page.route('**/askbox/**', (route) => route.abort('connectionrefused'));
+    await ask(page, 'anyone there?');
+    await page.locator(W.alert).waitFor();
+    expect(await page.locator(W.alert).textContent()).toContain('Could not reach the chat service');
+    expect(await page.locator(W.input).inputValue()).toBe('anyone there?');
+  });
+});

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { XSS_CASES } from '../fixtures/xss';
+import { ask, startE2E, W } from './harness';
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+
+beforeAll(async () => {
+  // Each payload arrives as its own bot reply, streamed in small chunks so half-open tags cross chunk borders.
+  e2e = await startE2E({
+    defaults: { delayMs: 0, chunkSize: [3, 7, 2] },
+    replies: XSS_CASES.map((xss, index) => ({ match: `payload ${index}.`, text: `${xss.markdown}\n\n<img src=x onerror="window.pwned=${index}">` })),
+  });
+});
+afterAll(() => e2e?.close());
+
+describe('hostile replies in the real widget, in Chromium', () => {
+  it(`renders all ${XSS_CASES.length} payloads without running any of them`, async () => {
+    const { page, pageErrors } = await e2e.open('/');
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    for (let index = 0; index < XSS_CASES.length; index++) {
+      await ask(page, `payload ${index}.`);
+      await expect.poll(() => page.locator(W.bot).count()).toBe(index + 1);
+      await page.getByRole('button', { name: 'Send message' }).waitFor();
+    }
+    const found = await page.evaluate(() => {
+      const root = document.querySelector('askbox-widget')?.shadowRoot;
+      const replies = Array.from(root?.querySelectorAll('.md') ?? []);
+      const elements = replies.flatMap((r) => Array.from(r.querySelectorAll('*')));
+      return {
+        pwned: (window as unknown as { pwned?: number }).pwned,
+        tags: [...new Set(elements.map((el) => el.tagName.toLowerCase()))].sort(),
+        attributes: [...new Set(elements.flatMap((el) => Array.from(el.attributes, (a) => a.name)))].sort(),
+        hrefs: elements.flatMap((el) => (el.getAttribute('href') ? [el.getAttribute('href') ?? ''] : [])),
+      };
+    });
+    expect(found.pwned).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    const allowedTags = ['a', 'blockquote', 'br', 'code', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'ol', 'p', 'pre', 's', 'span', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul'];
+    for (const tag of found.tags) expect(allowedTags).toContain(tag);
+    for (const attribute of found.attributes) expect(['class', 'href', 'rel', 'start', 'target', 'title']).toContain(attribute);
+    for (const href of found.hrefs) expect(href).not.toMatch(/^\s*(javascript|data|vbscript):/i);
+  }, 120_000);
+});
