@@ -39,6 +39,31 @@ describe('embedding on real pages', () => {
     expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Injected');
   });
 
+  it('finds its own tag when document.currentScript is null (Rocket Loader-style loaders)', async () => {
+    const { page } = await e2e.open('/');
+    await page.addInitScript(() => Object.defineProperty(Document.prototype, 'currentScript', { get: () => null }));
+    await page.reload();
+    await page.locator(W.launcher).click();
+    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Northwind help');
+  });
+
+  it('survives patched built-ins: polluted prototypes, Prototype.js toJSON, a wrapped fetch', async () => {
+    const { page, pageErrors } = await e2e.open('/');
+    await page.addInitScript(() => {
+      // oxlint-disable-next-line no-extend-native -- this test plays a hostile page that patches built-ins
+      Object.defineProperty(Object.prototype, 'polluted', { value: 'x', enumerable: true, configurable: true, writable: true });
+      (Array.prototype as unknown as { toJSON: () => string }).toJSON = function () {
+        return JSON.stringify(Array.from(this as unknown as unknown[]));
+      };
+      const original = window.fetch;
+      window.fetch = (...args) => original(...args);
+    });
+    await page.reload();
+    await ask(page, 'What are the delivery times?');
+    await page.locator(`${W.bot} .sources`).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('works on a strict-CSP page with zero violations', async () => {
     const { page, consoleErrors, pageErrors } = await e2e.open('/csp.html');
     await ask(page, 'What are the delivery times?');
