@@ -16,6 +16,7 @@ beforeAll(async () => {
       { match: 'lost please', text: 'And this is the retry.' },
       { match: 'very long', text: 'word '.repeat(300), chunkSize: 5, delayMs: 40 },
       { match: 'slow start', text: 'Worth the wait.', firstByteDelayMs: 800 },
+      { match: 'flag me', text: 'A reply the policy flagged.', flagged: true },
     ],
   });
 });
@@ -77,6 +78,27 @@ describe('failures, as a visitor sees them', () => {
     await page.locator('askbox-widget .typing').waitFor();
     await page.locator(W.bot, { hasText: 'Worth the wait.' }).waitFor();
     expect(await page.locator('askbox-widget .typing').count()).toBe(0);
+  });
+
+  it('marks a flagged reply', async () => {
+    const { page } = await e2e.open('/');
+    await ask(page, 'flag me');
+    await page.locator(W.bot, { hasText: 'This reply was flagged by the content policy.' }).waitFor();
+  });
+
+  it('keeps working when the browser blocks storage (private mode, strict settings)', async () => {
+    const { page, pageErrors } = await e2e.open('/');
+    await page.addInitScript(() =>
+      Object.defineProperty(window, 'localStorage', {
+        get() {
+          throw new DOMException('The operation is insecure.', 'SecurityError');
+        },
+      }),
+    );
+    await page.reload();
+    await ask(page, 'What are the delivery times?');
+    await page.locator(`${W.bot} .sources`).waitFor();
+    expect(pageErrors).toEqual([]);
   });
 
   it('shows a network error and keeps the text when the proxy is unreachable', async () => {
