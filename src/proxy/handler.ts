@@ -147,8 +147,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   async function route(request: Request, url: URL, path: string[]): Promise<Response> {
     const [resource, id, extra] = path;
     const method = request.method;
-    const only = (allowed: string, run: () => Promise<Response>) =>
-      method === allowed ? run() : Promise.resolve(new Response(JSON.stringify({ message: 'Method not allowed.' }), { status: 405, headers: { allow: allowed, 'content-type': 'application/json' } }));
+    const only = (allowed: string, run: () => Promise<Response>) => (method === allowed ? run() : Promise.resolve(notAllowed(allowed)));
     if (extra !== undefined) return fail(404, 'Not found.');
     if (resource === 'conversations' && id === undefined) return only('POST', () => createConversation(request));
     if (resource === 'conversations' && id !== undefined) {
@@ -169,7 +168,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       const refusal = await checkOwner(body.conversation_id);
       return refusal ?? passThrough(await call('/messages', { method: 'POST', body: pick(body, ['content', 'conversation_id']) }));
     }
-    if (resource === 'messages') return only('GET', () => Promise.resolve(fail(404, 'Not found.')));
+    if (resource === 'messages') return notAllowed('GET, POST');
     if (resource === 'stream' && id !== undefined) return only('GET', () => stream(id, request));
     return fail(404, 'Not found.');
   }
@@ -210,6 +209,13 @@ async function guarded(response: Response, owner: (data: Record<string, unknown>
   const refusal = await owner(body.data ?? {});
   if (refusal) return fail(404, 'Not found.');
   return json(body, response.status);
+}
+
+/** A 405 in the service's envelope, naming the methods the route takes. */
+function notAllowed(allow: string): Response {
+  const response = fail(405, 'Method not allowed.');
+  response.headers.set('allow', allow);
+  return response;
 }
 
 /** The listed query parameters of `url`, as a query string. */

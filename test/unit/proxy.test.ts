@@ -129,6 +129,12 @@ describe('proxy: refusals', () => {
     expect(upstreamCalls).toHaveLength(0);
   });
 
+  it('names the allowed methods on a 405', async () => {
+    const { call } = setup();
+    expect((await call('PUT', '/messages', {})).headers.get('allow')).toBe('GET, POST');
+    expect((await call('GET', '/messages/stream')).headers.get('allow')).toBe('POST');
+  });
+
   it('refuses paths outside its base path', async () => {
     const { proxy } = setup();
     expect((await proxy(new Request('http://shop.test/api/v1/bots'))).status).toBe(404);
