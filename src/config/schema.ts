@@ -13,6 +13,7 @@ export interface UiText {
   stop: string;
   inputLabel: string;
   conversationLabel: string;
+  jumpToLatest: string;
   sources: string;
   thinking: string;
   stopped: string;
@@ -69,6 +70,7 @@ export const DEFAULT_TEXT: UiText = Object.freeze({
   stop: 'Stop generating',
   inputLabel: 'Message',
   conversationLabel: 'Conversation',
+  jumpToLatest: 'Jump to the latest message',
   sources: 'Sources',
   thinking: 'Thinking…',
   stopped: 'Stopped.',

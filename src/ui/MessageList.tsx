@@ -73,7 +73,7 @@ export function MessageList() {
         )}
       </div>
       {behind && (
-        <button type="button" class="jump" onClick={jump} aria-label="Jump to latest message">
+        <button type="button" class="jump" onClick={jump} aria-label={text.jumpToLatest}>
           <DownIcon />
         </button>
       )}
