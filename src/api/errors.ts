@@ -19,13 +19,16 @@ export class ChatError extends Error {
   readonly status: number | undefined;
   /** The service's own `message` (e.g. the 402 quota text or a 422 rule), safe to show as plain text. */
   readonly detail: string | undefined;
+  /** The input fields a 422 names (the keys of its `errors`). */
+  readonly fields: readonly string[];
   readonly retryable: boolean;
 
-  constructor(kind: ChatErrorKind, message: string, options: { status?: number; detail?: string; cause?: unknown } = {}) {
+  constructor(kind: ChatErrorKind, message: string, options: { status?: number; detail?: string; fields?: readonly string[]; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.kind = kind;
     this.status = options.status;
     this.detail = options.detail;
+    this.fields = options.fields ?? [];
     this.retryable = RETRYABLE.has(kind) && options.status !== 422;
   }
 }
@@ -47,15 +50,15 @@ export function kindForStatus(status: number): ChatErrorKind {
 /** Turns a non-2xx response into a ChatError, reading the service's `{message}` body when there is one. */
 export async function toHttpError(response: Response): Promise<ChatError> {
   let detail: string | undefined;
+  let fields: string[] = [];
   try {
-    const body: unknown = await response.json();
-    if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
-      detail = (body as { message: string }).message;
-    }
+    const body = (await response.json()) as { message?: unknown; errors?: unknown } | null;
+    if (typeof body?.message === 'string') detail = body.message;
+    if (body?.errors && typeof body.errors === 'object') fields = Object.keys(body.errors);
   } catch {
     // Not JSON (an HTML error page from a CDN, say): the status alone decides.
   }
-  return new ChatError(kindForStatus(response.status), `HTTP ${response.status}`, { status: response.status, detail });
+  return new ChatError(kindForStatus(response.status), `HTTP ${response.status}`, { status: response.status, detail, fields });
 }
 
 /** Maps anything thrown by fetch or a stream read to a ChatError. */

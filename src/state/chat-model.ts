@@ -98,8 +98,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       const err = toChatError(caught);
       if (err.kind === 'not_found') {
         // The conversation was deleted upstream: start afresh rather than show an error.
-        storage.remove(storageKey);
-        conversationId = undefined;
+        forgetConversation();
         history = 'loaded';
       } else {
         history = 'unloaded';
@@ -118,6 +117,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       documentIds: config.documentIds,
     });
     conversationId = created.id;
+    // A conversation created here has no earlier history to fetch.
+    history = 'loaded';
     storage.set(storageKey, created.id);
     return created.id;
   }
@@ -126,7 +127,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
    * Asks the service for a reply to `content`. `pendingUser` is the visitor's new bubble; it is absent when a
    * failed reply is asked again, in which case the visitor's message is already shown and is not duplicated.
    */
-  async function ask(content: string, pendingUser: ChatMessage | undefined): Promise<void> {
+  async function ask(content: string, pendingUser: ChatMessage | undefined, afresh = false): Promise<void> {
     const gen = generation;
     const ctrl = new AbortController();
     controller = ctrl;
@@ -155,6 +156,13 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     } catch (caught) {
       if (gen !== generation) return;
       const err = toChatError(caught, ctrl.signal);
+      if (!accepted && !afresh && conversationId && err.status === 422 && err.fields.includes('conversation_id')) {
+        // The conversation was deleted upstream since it was stored: start a new one and deliver the message there.
+        forgetConversation();
+        if (controller === ctrl) controller = undefined;
+        await ask(content, pendingUser, true);
+        return;
+      }
       if (!accepted) {
         // The service never took the message: give the visitor their text back instead of losing it.
         if (pendingUser) {
@@ -179,6 +187,11 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   }
 
   const knownIds = () => new Set(messages.value.map((m) => m.id));
+
+  function forgetConversation() {
+    conversationId = undefined;
+    storage.remove(storageKey);
+  }
 
   /** Replaces the streamed text with the stored reply, which carries the real id, sources and flags. */
   async function finishReply(gen: number, id: string, text: string): Promise<void> {
@@ -284,10 +297,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       generation += 1;
       controller?.abort();
       controller = undefined;
-      conversationId = undefined;
+      forgetConversation();
       retryLast = undefined;
       history = 'loaded';
-      storage.remove(storageKey);
       batch(() => {
         messages.value = [];
         streaming.value = '';

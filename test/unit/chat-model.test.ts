@@ -112,6 +112,25 @@ describe('chat model', () => {
     expect(storage.get(`conversation:${config.botId}@/askbox`)).toBeUndefined();
   });
 
+  it('delivers the message in a new conversation when the stored one was deleted mid-session', async () => {
+    const { model, sim, storage, config, requests } = setupModel();
+    await model.send('first');
+    const old = storage.get(`conversation:${config.botId}@/askbox`);
+    await sim.handle(new Request(`${API}/conversations/${old}`, { method: 'DELETE', headers: { authorization: `Bearer ${SIM_KEY}` } }));
+    await model.send('second');
+    expect(requests.filter((r) => r === 'GET /askbox/messages')).toHaveLength(2);
+    const fresh = storage.get(`conversation:${config.botId}@/askbox`);
+    expect(fresh).toMatch(/^[A-Za-z0-9]{12}$/);
+    expect(fresh).not.toBe(old);
+    expect(model.messages.value.map((m) => [m.role, m.status])).toEqual([
+      ['user', 'done'],
+      ['assistant', 'done'],
+      ['user', 'done'],
+      ['assistant', 'done'],
+    ]);
+    expect(model.error.value).toBeNull();
+  });
+
   it('creates the conversation with the configured name and focus documents', async () => {
     const { model, sim } = setupModel({}, (stack) => ({ documentIds: stack.sim.documents[1]?.id, conversationName: 'Checkout visitor' }));
     await model.send('shipping?');

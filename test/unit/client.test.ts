@@ -42,7 +42,7 @@ describe('chat client through the proxy and simulator', () => {
     const { id } = await client.createConversation({ name: 'x', botId, documentIds: [] });
     await expect(ask(client, id, 'quota')).rejects.toMatchObject({ kind: 'quota', status: 402, detail: expect.stringContaining('message limit') });
     await expect(ask(client, id, 'busy')).rejects.toMatchObject({ kind: 'rate_limit', retryable: true });
-    await expect(ask(client, id, 'x'.repeat(2001))).rejects.toMatchObject({ kind: 'http', status: 422, retryable: false });
+    await expect(ask(client, id, 'x'.repeat(2001))).rejects.toMatchObject({ kind: 'http', status: 422, retryable: false, fields: ['content'] });
     await expect(client.listAllMessages('zzzzzzzzzzzz')).rejects.toMatchObject({ kind: 'not_found' });
     await expect(client.createConversation({ name: 'x', botId: 'otherBot0002', documentIds: [] })).rejects.toMatchObject({ status: 422 });
   });
