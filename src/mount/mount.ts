@@ -12,6 +12,8 @@ import { App } from '../ui/App';
 import { Widget } from '../ui/context';
 import { createShadowHost } from './shadow-host';
 
+const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
+
 /** Control over one mounted widget. */
 export interface WidgetHandle {
   open(): void;
@@ -70,10 +72,12 @@ export function mount(options: MountOptions, target: HTMLElement = document.body
     close: () => model.close(),
     toggle: () => (model.isOpen.value ? model.close() : model.open()),
     send: async (text) => {
+      if (typeof text !== 'string') return void console.error('[askbox] send() takes the message text as a string');
       model.open();
       await model.send(text);
     },
     setTheme: (next) => {
+      if (!THEMES.includes(next)) return void console.error(`[askbox] setTheme() takes one of ${THEMES.join(', ')}`);
       theme.value = next;
     },
     on: (type, listener) => {

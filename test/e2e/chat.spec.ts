@@ -121,4 +121,18 @@ describe('chatting in Chromium', () => {
     await expect.poll(() => page.locator('#events').textContent()).toMatch(/open\nsend .*\nreply /);
     expect(await page.locator(`${W.bot}`).last().textContent()).toMatch(/return any unused item within 30 days/);
   });
+
+  it('answers bad calls from the page with a clear console error, changing nothing', async () => {
+    const { page, consoleErrors, pageErrors } = await e2e.open('/');
+    await page.locator(W.launcher).waitFor();
+    await page.evaluate(async () => {
+      const askbox = window.Askbox as unknown as { setTheme(t: unknown): void; send(t: unknown): Promise<void> };
+      askbox.setTheme('neon');
+      await askbox.send(42);
+    });
+    expect(consoleErrors).toEqual(['[askbox] setTheme() takes one of light, dark, auto', '[askbox] send() takes the message text as a string']);
+    expect(pageErrors).toEqual([]);
+    expect(await page.locator('askbox-widget .askbox--auto').count()).toBe(1);
+    expect(await page.locator(W.panel).count()).toBe(0);
+  });
 });
