@@ -80,20 +80,33 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   async function checkOwner(conversationId: unknown, as: 'body' | 'read' = 'body'): Promise<Response | null> {
     const refuse = () => (as === 'read' ? fail(404, 'Conversation not found.') : invalid('conversation_id', 'The selected conversation id is invalid.'));
     if (typeof conversationId !== 'string' || !ID.test(conversationId)) return refuse();
-    let bot = owners.get(conversationId);
-    if (bot === undefined) {
-      const response = await call(`/conversations/${conversationId}`);
-      if (response.status === 404 || response.status === 422) {
-        await response.body?.cancel();
-        return refuse();
-      }
-      if (!response.ok) return passThrough(response);
-      const body = (await response.json()) as { data?: { bot_id?: unknown } };
-      bot = String(body.data?.bot_id ?? '');
-      remember(conversationId, bot);
+    const bot = owners.get(conversationId);
+    if (bot !== undefined) return ownedBy(conversationId, bot) ? null : refuse();
+    const response = await call(`/conversations/${conversationId}`);
+    if (response.status === 404 || response.status === 422) {
+      await response.body?.cancel();
+      return refuse();
     }
-    // SECURITY: a visitor must not read or write another bot's conversations through this proxy.
-    return bots.has(bot) ? null : refuse();
+    if (!response.ok) return passThrough(response);
+    const body = (await response.json()) as { data?: { bot_id?: unknown } };
+    return ownedBy(conversationId, body.data?.bot_id) ? null : refuse();
+  }
+
+  /**
+   * Remembers which bot a conversation belongs to and says whether it is one of ours.
+   * SECURITY: a visitor must not read or write another bot's conversations through this proxy.
+   */
+  function ownedBy(conversationId: string, botId: unknown): boolean {
+    const bot = String(botId ?? '');
+    remember(conversationId, bot);
+    return bots.has(bot);
+  }
+
+  /** The JSON body of a message request, once its conversation is known to be ours; else the refusal. */
+  async function readOwnedBody(request: Request): Promise<Record<string, unknown> | Response> {
+    const body = await readJson(request);
+    if (body instanceof Response) return body;
+    return (await checkOwner(body.conversation_id)) ?? body;
   }
 
   async function createConversation(request: Request): Promise<Response> {
@@ -110,10 +123,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   }
 
   async function sendForStream(request: Request, url: URL): Promise<Response> {
-    const body = await readJson(request);
+    const body = await readOwnedBody(request);
     if (body instanceof Response) return body;
-    const refusal = await checkOwner(body.conversation_id);
-    if (refusal) return refusal;
     const wantsRedirect = ![false, 0, '0', 'false'].includes(body.redirect as never);
     const response = await call('/messages/stream', { method: 'POST', body: { ...pick(body, ['content', 'conversation_id']), redirect: false } });
     let streamUrl: unknown;
@@ -151,7 +162,9 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (extra !== undefined) return fail(404, 'Not found.');
     if (resource === 'conversations' && id === undefined) return only('POST', () => createConversation(request));
     if (resource === 'conversations' && id !== undefined) {
-      return only('GET', async () => (ID.test(id) ? guarded(await call(`/conversations/${id}${query(url, ['includes'])}`), (d) => checkOwner(d.id)) : fail(404, 'Not found.')));
+      // The conversation itself names its bot: no second upstream call to check it.
+      const owned = async (d: Record<string, unknown>) => (ownedBy(id, d.bot_id) ? null : fail(404, 'Not found.'));
+      return only('GET', async () => (ID.test(id) ? guarded(await call(`/conversations/${id}${query(url, ['includes'])}`), owned) : fail(404, 'Not found.')));
     }
     if (resource === 'messages' && id === 'stream') return only('POST', () => sendForStream(request, url));
     if (resource === 'messages' && id !== undefined) {
@@ -163,10 +176,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       return refusal ?? passThrough(await call(`/messages${query(url, ['conversation_id', 'includes', 'page', 'per_page'])}`));
     }
     if (resource === 'messages' && method === 'POST') {
-      const body = await readJson(request);
-      if (body instanceof Response) return body;
-      const refusal = await checkOwner(body.conversation_id);
-      return refusal ?? passThrough(await call('/messages', { method: 'POST', body: pick(body, ['content', 'conversation_id']) }));
+      const body = await readOwnedBody(request);
+      return body instanceof Response ? body : passThrough(await call('/messages', { method: 'POST', body: pick(body, ['content', 'conversation_id']) }));
     }
     if (resource === 'messages') return notAllowed('GET, POST');
     if (resource === 'stream' && id !== undefined) return only('GET', () => stream(id, request));
@@ -178,13 +189,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       const url = new URL(request.url);
       if (!url.pathname.startsWith(`${base}/`)) return fail(404, 'Not found.');
       const origin = request.headers.get('origin');
-      let cors: Record<string, string> = { vary: 'Origin' };
-      if (origin && origin !== 'null' && safeHost(origin) !== url.host) {
-        if (!origins.has(origin)) return fail(403, 'This site is not allowed to use this chat.');
-        cors = { ...cors, 'access-control-allow-origin': origin };
-      } else if (origin === 'null') {
-        return fail(403, 'This site is not allowed to use this chat.');
-      }
+      // An opaque origin ("null": sandboxed frames, data: URLs) is never same-host, and can never be listed.
+      const crossSite = origin !== null && safeHost(origin) !== url.host;
+      if (crossSite && !origins.has(origin)) return fail(403, 'This site is not allowed to use this chat.');
+      const cors: Record<string, string> = crossSite ? { vary: 'Origin', 'access-control-allow-origin': origin } : { vary: 'Origin' };
       if (request.method === 'OPTIONS') {
         return new Response(null, {
           status: 204,

@@ -81,12 +81,13 @@ describe('proxy: allowed routes', () => {
   });
 
   it("refuses to read or write another bot's conversations", async () => {
-    const { call, sim } = setup();
+    const { call, sim, upstreamCalls } = setup();
     const foreign = await sim.handle(
       new Request(`${API}/conversations`, { method: 'POST', headers: { authorization: `Bearer ${SIM_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'internal', bot_id: OTHER_BOT_ID }) }),
     );
     const id = ((await foreign.json()) as { data: { id: string } }).data.id;
     expect((await call('GET', `/conversations/${id}`)).status).toBe(404);
+    expect(upstreamCalls).toHaveLength(1);
     expect((await call('GET', `/messages?conversation_id=${id}`)).status).toBe(404);
     expect((await call('POST', '/messages', { content: 'x', conversation_id: id })).status).toBe(422);
     expect((await call('POST', '/messages/stream', { content: 'x', conversation_id: id })).status).toBe(422);
