@@ -1,4 +1,5 @@
 /** Response helpers that speak the Cody API's envelopes (cody-api.md §0 and §3). */
+import { readText } from '../../src/proxy/respond';
 
 export const QUOTA_MESSAGE =
   'You have reached the message limit for last 30 days, please wait till tomorrow or upgrade your plan.';
@@ -37,36 +38,12 @@ export const MAX_BODY_BYTES = 1_000_000;
 
 /** Reads a JSON object body. Malformed or non-object JSON reads as `{}`, as Laravel's request input does. */
 export async function readBody(request: Request): Promise<Record<string, unknown> | Response> {
-  const length = Number(request.headers.get('content-length') ?? 0);
-  if (length > MAX_BODY_BYTES) return error(413, 'The request body is too large.');
-  let text: string;
-  try {
-    text = await readLimited(request, MAX_BODY_BYTES);
-  } catch {
-    return error(413, 'The request body is too large.');
-  }
+  const text = await readText(request, MAX_BODY_BYTES);
+  if (text === null) return error(413, 'The request body is too large.');
   try {
     const parsed: unknown = text ? JSON.parse(text) : {};
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   } catch {
     return {};
-  }
-}
-
-async function readLimited(request: Request, limit: number): Promise<string> {
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new Error('too large');
-    }
-    text += decoder.decode(value, { stream: true });
   }
 }

@@ -34,29 +34,33 @@ export async function passThrough(upstream: Response): Promise<Response> {
 /** The largest request body the proxy reads (a message is ≤ 2000 characters; focus ids ≤ 1000). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** Reads a JSON object body within the size limit; a Response when it is too large or not a JSON object. */
-export async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) return fail(413, 'The request body is too large.');
-  const parts: Uint8Array[] = [];
-  let size = 0;
+/**
+ * Reads a request body as text, giving up (null) as soon as it passes `limit` bytes, whether declared by
+ * `content-length` or found while streaming: an oversized body is never buffered whole.
+ */
+export async function readText(request: Request, limit: number): Promise<string | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > limit) return null;
   const reader = request.body?.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
   for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read()) {
     size += chunk.value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > limit) {
       await reader?.cancel();
-      return fail(413, 'The request body is too large.');
+      return null;
     }
-    parts.push(chunk.value);
+    text += decoder.decode(chunk.value, { stream: true });
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
+  return text + decoder.decode();
+}
+
+/** Reads a JSON object body within the size limit; a Response when it is too large or not a JSON object. */
+export async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
+  const text = await readText(request, MAX_BODY_BYTES);
+  if (text === null) return fail(413, 'The request body is too large.');
   try {
-    const body: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const body: unknown = JSON.parse(text);
     if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
   } catch {
     // Falls through to the 400 below.
