@@ -2,8 +2,8 @@ import {
   DEFAULT_TEXT,
   DEFAULTS,
   MAX_DOCUMENT_IDS,
+  THEMES,
   type Position,
-  type Theme,
   type WidgetConfig,
 } from './schema';
 
@@ -23,7 +23,6 @@ const COLOR = /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|l
 // A path must not start with `//`: that is a protocol-relative URL to another host.
 const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?!\/)[^\s?#]*)$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
-const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 
 type Input = Readonly<Record<string, unknown>>;
 

@@ -2,6 +2,8 @@
 export type Position = 'bottom-right' | 'bottom-left';
 /** Colour scheme; `auto` follows the visitor's `prefers-color-scheme`. */
 export type Theme = 'light' | 'dark' | 'auto';
+/** Every theme, for validating input. */
+export const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 
 /** Every string the UI shows, so a site can translate or reword any of them. */
 export interface UiText {

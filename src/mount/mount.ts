@@ -3,7 +3,7 @@ import { h, render } from 'preact';
 import { createChatClient } from '../api/client';
 import { ChatError } from '../api/errors';
 import { parseConfig } from '../config/parse';
-import type { Theme, WidgetConfig } from '../config/schema';
+import { THEMES, type Theme, type WidgetConfig } from '../config/schema';
 import { ChatModel, type WidgetEvents } from '../state/chat-model';
 import { createStorage } from '../state/storage';
 import css from '../styles/widget.css?inline';
@@ -11,8 +11,6 @@ import { toThemeCss } from '../styles/theme';
 import { App } from '../ui/App';
 import { Widget } from '../ui/context';
 import { createShadowHost } from './shadow-host';
-
-const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 
 /** Control over one mounted widget. */
 export interface WidgetHandle {

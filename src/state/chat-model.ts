@@ -159,7 +159,6 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       if (!accepted && !afresh && conversationId && err.status === 422 && err.fields.includes('conversation_id')) {
         // The conversation was deleted upstream since it was stored: start a new one and deliver the message there.
         forgetConversation();
-        if (controller === ctrl) controller = undefined;
         await ask(content, pendingUser, true);
         return;
       }
