@@ -43,7 +43,7 @@ export default defineConfig(({ mode }) => ({
     projects: [
       {
         extends: true,
-        test: { name: 'node', environment: 'node', include: ['test/unit/**/*.test.ts'], exclude: [...configDefaults.exclude, '**/*.dom.test.ts'] },
+        test: { name: 'node', environment: 'node', include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], exclude: [...configDefaults.exclude, '**/*.dom.test.ts'] },
       },
       {
         extends: true,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createProxy } from '../src/proxy/handler';
+import { createProxy, type ProxyOptions } from '../src/proxy/handler';
 import { toNodeListener } from '../src/proxy/node';
 import { DEMO_BOT_ID, createSimulator, type Simulator } from './simulator/index';
 import { loadKnowledgeBase } from './simulator/knowledge';
@@ -10,6 +10,10 @@ import { loadScenario, type Scenario } from './simulator/scenario';
 
 export interface DemoServerOptions {
   port?: number;
+  /** The interface to listen on (default `127.0.0.1`: the simulator's fixed key must not reach the network). */
+  host?: string;
+  /** Proxy options over the demo's own (limits, timeouts…), for tests. */
+  proxy?: Partial<ProxyOptions>;
   /** Scripted replies for the simulator. */
   scenario?: Scenario;
   /** A real Cody API key: the proxy then talks to the real service instead of the simulator. */
@@ -54,15 +58,17 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     if (PAGES.has(page)) return servePage(res, page, botId);
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 5173, resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(options.port ?? 5173, host, resolve));
   const { port } = server.address() as AddressInfo;
-  const url = `http://localhost:${port}`;
+  const url = `http://${host === '127.0.0.1' || host === '::1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
   proxy = toNodeListener(
     createProxy({
       apiKey: options.apiKey ?? SIMULATOR_KEY,
       botIds: [botId],
       upstream: real ? options.upstream : `http://127.0.0.1:${port}/sim/api/v1`,
-      onError: (error) => console.error('[proxy]', error instanceof Error ? error.message : error),
+      log: (entry) => entry.level !== 'info' && console.error('[proxy]', JSON.stringify(entry)),
+      ...options.proxy,
     }),
   );
   return {
@@ -104,6 +110,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const scenarioFile = argument('scenario') ?? process.env.ASKBOX_SCENARIO;
   const demo = await startDemoServer({
     port: Number(argument('port') ?? process.env.PORT ?? 5173),
+    host: argument('host') ?? process.env.HOST,
     scenario: scenarioFile ? loadScenario(scenarioFile) : undefined,
     apiKey: process.env.CODY_API_KEY,
     upstream: process.env.CODY_API_URL,

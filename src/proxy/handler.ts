@@ -1,222 +1,238 @@
-import { fail, invalid, json, passThrough, pick, readJson } from './respond';
+import { clientIp } from './client-ip';
+import { newVisitorId } from './grant';
+import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOptions } from './options';
+import { createPolicy, GRANT_HEADER } from './policy';
+import { BASE_HEADERS, fail, invalid, json, passThrough, readJson } from './respond';
 import { createSealer } from './seal';
+import { fetchWithin, UpstreamTimeout, watchBody } from './upstream';
 
-/** Options of `createProxy`. */
-export interface ProxyOptions {
-  /** The Cody API key. SECURITY: it is added to upstream requests only and never appears in a response. */
-  apiKey: string;
-  /** The bots visitors may talk to; conversations of any other bot are refused. */
-  botIds: readonly string[];
-  /** The service's base URL (default `https://getcody.ai/api/v1`). */
-  upstream?: string;
-  /** Where the proxy is mounted (default `/askbox`); requests outside it get a 404. */
-  basePath?: string;
-  /** Origins of pages on other hosts that may call the proxy (CORS). `*` is refused. Same-host pages always may. */
-  allowedOrigins?: readonly string[];
-  /** Key for sealing stream URLs; set it when several proxy instances serve one site. Default: random per process. */
-  secret?: string;
-  /** The proxy's public origin (e.g. `https://example.com`), for `stream_url` behind a TLS-terminating proxy. */
-  publicUrl?: string;
-  fetch?: typeof fetch;
-  /** Called with unexpected errors (upstream unreachable, bugs); never given the key. */
-  onError?: (error: unknown) => void;
+export type { ProxyContext, ProxyOptions } from './options';
+
+/** A fetch-standard handler: the whole proxy. The context carries what only the runtime knows (the socket's IP). */
+export type ProxyHandler = (request: Request, context?: ProxyContext) => Promise<Response>;
+
+/** The longest conversation name forwarded. */
+const MAX_NAME_LENGTH = 100;
+const DEFAULT_NAME = 'Website visitor';
+const ALLOW_HEADERS = `content-type, ${GRANT_HEADER}`;
+
+/** A request on its way through the proxy. */
+interface Call {
+  request: Request;
+  url: URL;
+  ip: string;
 }
-
-/** A fetch-standard handler: the whole proxy. */
-export type ProxyHandler = (request: Request) => Promise<Response>;
-
-const DEFAULT_UPSTREAM = 'https://getcody.ai/api/v1';
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
-const STREAM_TTL_MS = 5 * 60_000;
-/** How many conversation → bot answers are remembered, to spare an upstream call per message. */
-const OWNER_CACHE_SIZE = 10_000;
 
 /**
  * Creates the token proxy: a policy gateway in front of the Cody API that exposes only the routes the widget
- * needs, under the service's own paths and shapes, adds the key, pins the bot and serves reply streams from its
- * own sealed route. Throws at once on a misconfiguration.
+ * needs, under the service's own paths and shapes, adds the key, pins the bot, binds every conversation to the
+ * visitor who created it (signed grants), limits abuse, and serves reply streams from its own sealed route.
+ * Throws at once on a misconfiguration.
  *
  * @example
- * const proxy = createProxy({ apiKey: process.env.CODY_API_KEY!, botIds: ['yiu456ytyUjk'] });
- * export default { fetch: proxy }; // Cloudflare Workers, Deno, Bun
+ * const proxy = createProxy({ apiKey: env.CODY_API_KEY, botIds: ['yiu456ytyUjk'], secret: env.ASKBOX_SECRET });
+ * export default { fetch: (request) => proxy(request) }; // Cloudflare Workers, Deno, Bun
  */
 export function createProxy(options: ProxyOptions): ProxyHandler {
-  if (!options.apiKey) throw new Error('createProxy: apiKey is required');
-  if (!options.botIds.length || !options.botIds.every((id) => ID.test(id))) throw new Error('createProxy: botIds must list at least one valid bot id');
-  const origins = new Set(options.allowedOrigins ?? []);
-  if (origins.has('*')) throw new Error('createProxy: "*" is not allowed in allowedOrigins; list the sites that embed the widget');
-  for (const origin of origins) if (new URL(origin).origin !== origin) throw new Error(`createProxy: "${origin}" is not an origin (scheme://host[:port])`);
-
-  const upstream = (options.upstream ?? DEFAULT_UPSTREAM).replace(/\/+$/, '');
-  const upstreamOrigin = new URL(upstream).origin;
-  const base = `/${(options.basePath ?? '/askbox').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
-  const bots = new Set(options.botIds);
+  const config = resolveOptions(options);
+  const { timeouts, base } = config;
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const sealer = createSealer(options.secret);
-  const owners = new Map<string, string>();
+  const sealer = createSealer(config.secrets, config.now);
+  const policy = createPolicy(config, options.onLimit);
+  const log = options.log ?? (() => undefined);
+  // SECURITY: whatever an error says, the key and the secrets never reach a log line.
+  const redact = (text: string) => [config.apiKey, ...config.secrets].reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+  if (options.secret === undefined) {
+    log({ level: 'warn', event: 'config', message: 'No secret set: conversations and stream tokens will not survive a restart, nor be shared by several instances.' });
+  }
 
-  const call = (path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}) =>
-    doFetch(upstream + path, {
-      method: init.method ?? 'GET',
-      headers: {
-        authorization: `Bearer ${options.apiKey}`,
-        accept: 'application/json',
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+  const watch = (firstMs: number, totalMs: number) => (body: ReadableStream<Uint8Array>) =>
+    watchBody(body, { firstMs, idleMs: timeouts.idleMs, totalMs }, (what) => log({ level: 'warn', event: 'upstream', message: `Upstream ${what}.` }));
+  const watchJson = watch(timeouts.idleMs, timeouts.maxStreamMs);
+
+  /** One upstream call with the key; `slow` for a synchronous reply, which the bot must think through first. */
+  const upstream = (call: Call, path: string, init: { method?: string; body?: unknown; slow?: boolean } = {}) =>
+    fetchWithin(
+      doFetch,
+      config.upstream + path,
+      {
+        method: init.method ?? 'GET',
+        headers: {
+          authorization: `Bearer ${config.apiKey}`,
+          accept: 'application/json',
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        redirect: 'manual',
       },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      redirect: 'manual',
-      signal: init.signal,
-    });
+      init.slow ? timeouts.firstByteMs : timeouts.connectMs,
+      call.request.signal,
+    );
 
-  const remember = (conversationId: string, botId: string) => {
-    if (owners.size >= OWNER_CACHE_SIZE) owners.delete(owners.keys().next().value as string);
-    owners.set(conversationId, botId);
-  };
-
-  /**
-   * Null when the conversation belongs to an allowed bot; otherwise the refusal to send: a 422 in the service's
-   * wording for a message body, a 404 for a read.
-   */
-  async function checkOwner(conversationId: unknown, as: 'body' | 'read' = 'body'): Promise<Response | null> {
-    const refuse = () => (as === 'read' ? fail(404, 'Conversation not found.') : invalid('conversation_id', 'The selected conversation id is invalid.'));
-    if (typeof conversationId !== 'string' || !ID.test(conversationId)) return refuse();
-    const bot = owners.get(conversationId);
-    if (bot !== undefined) return ownedBy(conversationId, bot) ? null : refuse();
-    const response = await call(`/conversations/${conversationId}`);
-    if (response.status === 404 || response.status === 422) {
-      await response.body?.cancel();
-      return refuse();
-    }
-    if (!response.ok) return passThrough(response);
-    const body = (await response.json()) as { data?: { bot_id?: unknown } };
-    return ownedBy(conversationId, body.data?.bot_id) ? null : refuse();
-  }
-
-  /**
-   * Remembers which bot a conversation belongs to and says whether it is one of ours.
-   * SECURITY: a visitor must not read or write another bot's conversations through this proxy.
-   */
-  function ownedBy(conversationId: string, botId: unknown): boolean {
-    const bot = String(botId ?? '');
-    remember(conversationId, bot);
-    return bots.has(bot);
-  }
-
-  /** The JSON body of a message request, once its conversation is known to be ours; else the refusal. */
-  async function readOwnedBody(request: Request): Promise<Record<string, unknown> | Response> {
-    const body = await readJson(request);
+  async function createConversation(call: Call): Promise<Response> {
+    const body = await readJson(call.request);
     if (body instanceof Response) return body;
-    return (await checkOwner(body.conversation_id)) ?? body;
+    const botId = body.bot_id ?? config.defaultBot;
+    if (typeof botId !== 'string' || !config.bots.has(botId)) return invalid('bot_id', 'The selected bot id is invalid.');
+    // A visitor keeps its id across conversations, so starting afresh does not reset its limits.
+    const visitorId = (await policy.visitorOf(call.request)) ?? newVisitorId();
+    const refusal = await policy.limit('conversation', call.ip, visitorId);
+    if (refusal) return refusal;
+    const name = typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, MAX_NAME_LENGTH) : DEFAULT_NAME;
+    const documentIds = focus(body.document_ids, config.documentIds);
+    const response = await upstream(call, '/conversations', { method: 'POST', body: { name, bot_id: botId, ...(documentIds && { document_ids: documentIds }) } });
+    if (!response.ok) return passThrough(response, watchJson);
+    const created = (await response.json().catch(() => null)) as { data?: { id?: unknown } } | null;
+    const id = created?.data?.id;
+    if (typeof id !== 'string' || !ID.test(id)) return fail(502, 'The chat service sent an unexpected response.');
+    return json({ data: created?.data, meta: { grant: await policy.mint(id, botId, visitorId) } });
   }
 
-  async function createConversation(request: Request): Promise<Response> {
-    const body = await readJson(request);
+  /** A message body whose conversation the visitor holds a grant for, past the limits; else the refusal. */
+  async function readMessage(call: Call) {
+    const body = await readJson(call.request);
     if (body instanceof Response) return body;
-    // With a single bot configured, the widget may leave bot_id out.
-    const botId = body.bot_id ?? (bots.size === 1 ? options.botIds[0] : undefined);
-    if (typeof botId !== 'string' || !bots.has(botId)) return invalid('bot_id', 'The selected bot id is invalid.');
-    const response = await call('/conversations', { method: 'POST', body: { ...pick(body, ['name', 'document_ids']), bot_id: botId } });
-    return guarded(response, async (data) => {
-      if (typeof data.id === 'string') remember(data.id, botId);
-      return null;
-    });
+    const grant = await policy.grantFor(call.request, body.conversation_id);
+    if (!grant) return fail(404, 'Conversation not found.');
+    if (typeof body.content !== 'string') return invalid('content', 'The content field must be a string.');
+    return (await policy.limit('message', call.ip, grant.visitorId)) ?? { content: body.content, conversation_id: grant.conversationId, redirect: body.redirect };
   }
 
-  async function sendForStream(request: Request, url: URL): Promise<Response> {
-    const body = await readOwnedBody(request);
+  async function sendForStream(call: Call): Promise<Response> {
+    const body = await readMessage(call);
     if (body instanceof Response) return body;
-    const wantsRedirect = ![false, 0, '0', 'false'].includes(body.redirect as never);
-    const response = await call('/messages/stream', { method: 'POST', body: { ...pick(body, ['content', 'conversation_id']), redirect: false } });
+    const response = await upstream(call, '/messages/stream', { method: 'POST', body: { content: body.content, conversation_id: body.conversation_id, redirect: false } });
     let streamUrl: unknown;
     if (response.status >= 300 && response.status < 400) streamUrl = response.headers.get('location');
     else if (response.ok) streamUrl = ((await response.json().catch(() => null)) as { data?: { stream_url?: unknown } } | null)?.data?.stream_url;
-    else return passThrough(response);
-    if (typeof streamUrl !== 'string') return fail(502, 'The chat service did not return a stream.');
-    const token = await sealer.seal(new URL(streamUrl, upstream).href, STREAM_TTL_MS);
+    else return passThrough(response, watchJson);
+    const target = typeof streamUrl === 'string' ? safeUrl(streamUrl, config.upstream) : undefined;
+    if (!target) return fail(502, 'The chat service did not return a stream.');
+    const token = await sealer.seal({ url: target, conversationId: body.conversation_id }, config.streamTtlMs);
     const path = `${base}/stream/${token}`;
-    // A path-relative Location survives TLS-terminating reverse proxies; `stream_url` must be absolute.
-    if (wantsRedirect) return new Response(null, { status: 302, headers: { location: path, 'cache-control': 'no-store' } });
-    return json({ data: { stream_url: `${(options.publicUrl ?? url.origin).replace(/\/+$/, '')}${path}` } });
+    // SECURITY: relative unless publicUrl is set, so a forged Host header cannot point the visitor elsewhere.
+    if ([false, 0, '0', 'false'].includes(body.redirect as never)) return json({ data: { stream_url: `${config.publicOrigin ?? ''}${path}` } });
+    return new Response(null, { status: 302, headers: { location: path } });
   }
 
-  async function stream(token: string, request: Request): Promise<Response> {
-    const target = await sealer.open(token);
-    if (!target) return fail(404, 'This stream does not exist or has expired.');
-    const sameOrigin = new URL(target).origin === upstreamOrigin;
-    const response = await doFetch(target, {
+  async function stream(call: Call, token: string): Promise<Response> {
+    const sealed = await sealer.open(token);
+    // SECURITY: a stream URL alone is not enough; the visitor's grant for its conversation must come with it.
+    if (!sealed || !(await policy.grantFor(call.request, sealed.conversationId))) return fail(404, 'This stream does not exist or has expired.');
+    const sameOrigin = new URL(sealed.url).origin === config.upstreamOrigin;
+    const response = await fetchWithin(
+      doFetch,
+      sealed.url,
       // SECURITY: the key goes only to the service's own origin; a separate stream host gets the sealed URL alone.
-      headers: { accept: 'text/event-stream', ...(sameOrigin ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-      signal: request.signal,
-    });
-    if (!response.ok || !response.body) return passThrough(response);
-    return new Response(response.body, {
+      { headers: { accept: 'text/event-stream', ...(sameOrigin ? { authorization: `Bearer ${config.apiKey}` } : {}) } },
+      timeouts.connectMs,
+      call.request.signal,
+    );
+    if (!response.ok || !response.body) return passThrough(response, watchJson);
+    return new Response(watch(timeouts.firstByteMs, timeouts.maxStreamMs)(response.body), {
       status: 200,
-      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-store', 'x-accel-buffering': 'no' },
+      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'x-accel-buffering': 'no' },
     });
   }
 
-  async function route(request: Request, url: URL, path: string[]): Promise<Response> {
+  /** A read of one conversation's data: only with the visitor's grant for it. */
+  async function read(call: Call, conversationId: string | null, path: string, keys: readonly string[]): Promise<Response> {
+    if (!(await policy.grantFor(call.request, conversationId))) return fail(404, 'Conversation not found.');
+    return passThrough(await upstream(call, `${path}${query(call.url, keys)}`), watchJson);
+  }
+
+  async function readMessageById(call: Call, id: string): Promise<Response> {
+    // Without any grant there is nothing this visitor may read: no upstream call at all.
+    if (!(await policy.visitorOf(call.request))) return fail(404, 'Not found.');
+    const response = await upstream(call, `/messages/${id}${query(call.url, ['includes'])}`);
+    if (!response.ok) return passThrough(response, watchJson);
+    const body = (await response.json().catch(() => null)) as { data?: { conversation_id?: unknown } } | null;
+    // SECURITY: a message is readable only by the visitor holding the grant for its conversation.
+    if (!(await policy.grantFor(call.request, body?.data?.conversation_id))) return fail(404, 'Not found.');
+    return json(body);
+  }
+
+  function route(call: Call, path: string[]): Promise<Response> | Response {
     const [resource, id, extra] = path;
-    const method = request.method;
-    const only = (allowed: string, run: () => Promise<Response>) => (method === allowed ? run() : Promise.resolve(notAllowed(allowed)));
-    if (extra !== undefined) return fail(404, 'Not found.');
-    if (resource === 'conversations' && id === undefined) return only('POST', () => createConversation(request));
-    if (resource === 'conversations' && id !== undefined) {
-      // The conversation itself names its bot: no second upstream call to check it.
-      const owned = async (d: Record<string, unknown>) => (ownedBy(id, d.bot_id) ? null : fail(404, 'Not found.'));
-      return only('GET', async () => (ID.test(id) ? guarded(await call(`/conversations/${id}${query(url, ['includes'])}`), owned) : fail(404, 'Not found.')));
-    }
-    if (resource === 'messages' && id === 'stream') return only('POST', () => sendForStream(request, url));
-    if (resource === 'messages' && id !== undefined) {
-      return only('GET', async () => (ID.test(id) ? guarded(await call(`/messages/${id}${query(url, ['includes'])}`), (d) => checkOwner(d.conversation_id)) : fail(404, 'Not found.')));
-    }
+    const method = call.request.method;
+    const only = (allowed: string, run: () => Promise<Response>) => (method === allowed ? run() : notAllowed(allowed));
+    if (extra !== undefined || (id !== undefined && !ID.test(id) && resource !== 'stream')) return fail(404, 'Not found.');
+    if (resource === 'health' && id === undefined) return only('GET', async () => json({ status: 'ok' }));
+    if (resource === 'conversations' && id === undefined) return only('POST', () => createConversation(call));
+    if (resource === 'conversations' && id !== undefined) return only('GET', () => read(call, id, `/conversations/${id}`, ['includes']));
+    if (resource === 'messages' && id === 'stream') return only('POST', () => sendForStream(call));
+    if (resource === 'messages' && id !== undefined) return only('GET', () => readMessageById(call, id));
     if (resource === 'messages' && method === 'GET') {
-      if (!url.searchParams.get('conversation_id')) return invalid('conversation_id', 'The conversation id field is required.');
-      const refusal = await checkOwner(url.searchParams.get('conversation_id'), 'read');
-      return refusal ?? passThrough(await call(`/messages${query(url, ['conversation_id', 'includes', 'page', 'per_page'])}`));
+      const conversationId = call.url.searchParams.get('conversation_id');
+      if (!conversationId) return invalid('conversation_id', 'The conversation id field is required.');
+      return read(call, conversationId, '/messages', ['conversation_id', 'includes', 'page', 'per_page']);
     }
     if (resource === 'messages' && method === 'POST') {
-      const body = await readOwnedBody(request);
-      return body instanceof Response ? body : passThrough(await call('/messages', { method: 'POST', body: pick(body, ['content', 'conversation_id']) }));
+      return (async () => {
+        const body = await readMessage(call);
+        if (body instanceof Response) return body;
+        return passThrough(await upstream(call, '/messages', { method: 'POST', body: { content: body.content, conversation_id: body.conversation_id }, slow: true }), watchJson);
+      })();
     }
     if (resource === 'messages') return notAllowed('GET, POST');
-    if (resource === 'stream' && id !== undefined) return only('GET', () => stream(id, request));
+    if (resource === 'stream' && id !== undefined) return only('GET', () => stream(call, id));
     return fail(404, 'Not found.');
   }
 
-  return async function proxy(request: Request): Promise<Response> {
-    try {
-      const url = new URL(request.url);
-      if (!url.pathname.startsWith(`${base}/`)) return fail(404, 'Not found.');
-      const origin = request.headers.get('origin');
-      // An opaque origin ("null": sandboxed frames, data: URLs) is never same-host, and can never be listed.
-      const crossSite = origin !== null && safeHost(origin) !== url.host;
-      if (crossSite && !origins.has(origin)) return fail(403, 'This site is not allowed to use this chat.');
-      const cors: Record<string, string> = crossSite ? { vary: 'Origin', 'access-control-allow-origin': origin } : { vary: 'Origin' };
-      if (request.method === 'OPTIONS') {
-        return new Response(null, {
-          status: 204,
-          headers: { ...cors, 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '600' },
-        });
-      }
-      const response = await route(request, url, url.pathname.slice(base.length).split('/').filter(Boolean));
-      for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
-      return response;
-    } catch (error) {
-      if (request.signal.aborted) return fail(499, 'The client went away.');
-      options.onError?.(error);
-      return fail(502, 'The chat service could not be reached.');
+  async function handle(request: Request, url: URL, ip: string): Promise<Response> {
+    if (!url.pathname.startsWith(`${base}/`)) return fail(404, 'Not found.');
+    const origin = request.headers.get('origin');
+    // Same host (and port) as the proxy's public address; an opaque origin ("null") is never same-host or listed.
+    const crossSite = origin !== null && safeHost(origin) !== (config.publicHost ?? url.host);
+    if (crossSite && !config.origins.has(origin)) return fail(403, 'This site is not allowed to use this chat.');
+    const cors: Record<string, string> = crossSite ? { vary: 'Origin', 'access-control-allow-origin': origin } : { vary: 'Origin' };
+    let response: Response;
+    if (request.method === 'OPTIONS') {
+      response = new Response(null, {
+        status: 204,
+        headers: { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': ALLOW_HEADERS, 'access-control-max-age': '600' },
+      });
+    } else {
+      // The health route answers load balancers, which carry no login or captcha.
+      const open = url.pathname === `${base}/health`;
+      const verdict = options.authorize && !open ? await options.authorize(request) : true;
+      if (verdict instanceof Response) response = new Response(verdict.body, verdict);
+      else if (verdict !== true) response = fail(403, 'You are not allowed to use this chat.');
+      else response = await route({ request, url, ip }, url.pathname.slice(base.length).split('/').filter(Boolean));
     }
+    for (const [name, value] of Object.entries({ ...BASE_HEADERS, ...cors })) response.headers.set(name, value);
+    return response;
+  }
+
+  return async function proxy(request: Request, context?: ProxyContext): Promise<Response> {
+    const started = Date.now();
+    const ip = clientIp(request, context, options.clientIp);
+    const url = new URL(request.url);
+    let response: Response;
+    try {
+      response = await handle(request, url, ip);
+    } catch (error) {
+      if (request.signal.aborted) response = fail(499, 'The client went away.');
+      else if (error instanceof UpstreamTimeout) response = fail(504, 'The chat service did not answer in time.');
+      else response = fail(502, 'The chat service could not be reached.');
+      const message = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+      log({ level: 'error', event: 'upstream', method: request.method, path: logPath(url), message });
+    }
+    const entry: ProxyLogEntry = { level: 'info', event: 'request', method: request.method, path: logPath(url), status: response.status, ms: Date.now() - started, ip };
+    log(response.status === 429 ? { ...entry, level: 'warn', event: 'limit' } : entry);
+    return response;
   };
 }
 
-/** Forwards a JSON answer after checking that the resource it names belongs to an allowed bot. */
-async function guarded(response: Response, owner: (data: Record<string, unknown>) => Promise<Response | null>): Promise<Response> {
-  if (!response.ok || !response.headers.get('content-type')?.includes('json')) return passThrough(response);
-  const body = (await response.json()) as { data?: Record<string, unknown> };
-  const refusal = await owner(body.data ?? {});
-  if (refusal) return fail(404, 'Not found.');
-  return json(body, response.status);
+/**
+ * The focus documents to forward: the visitor's choice when every id is in the allowlist; otherwise the
+ * configured set, or none.
+ * SECURITY: a visitor must not focus the bot on documents the site owner did not offer.
+ */
+function focus(requested: unknown, allowed: readonly string[]): readonly string[] | undefined {
+  const chosen = Array.isArray(requested) && requested.length > 0 && requested.every((id) => typeof id === 'string' && allowed.includes(id));
+  if (chosen) return requested as string[];
+  return allowed.length ? allowed : undefined;
 }
 
 /** A 405 in the service's envelope, naming the methods the route takes. */
@@ -237,10 +253,25 @@ function query(url: URL, keys: readonly string[]): string {
   return text ? `?${text}` : '';
 }
 
+/** An absolute http(s) URL for `text` (resolved against the service), or undefined. */
+function safeUrl(text: string, against: string): string | undefined {
+  try {
+    const url = new URL(text, against);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function safeHost(origin: string): string | null {
   try {
     return new URL(origin).host;
   } catch {
     return null;
   }
+}
+
+/** The path for a log line: stream tokens are capabilities, so they are left out. */
+function logPath(url: URL): string {
+  return url.pathname.replace(/\/stream\/[^/]*/, '/stream/:token');
 }

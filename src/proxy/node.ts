@@ -24,7 +24,8 @@ export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptio
     });
     let response: Response;
     try {
-      response = await handler(toRequest(req, controller.signal));
+      const request = toRequest(req, controller.signal);
+      response = request instanceof Response ? request : await handler(request, { clientIp: req.socket.remoteAddress });
     } catch (error) {
       response = (await options.onError?.(error)) ?? new Response(JSON.stringify({ message: 'Internal error.' }), { status: 500, headers: { 'content-type': 'application/json' } });
     }
@@ -32,17 +33,40 @@ export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptio
   };
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const host = req.headers.host ?? 'localhost';
+/** Methods fetch's Request refuses to represent (TRACE, CONNECT, TRACK): they never reach the handler. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+/** A Host header that is a host name or address with an optional port, and nothing else. */
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** A refusal in the service's envelope, for requests that never reach the handler. */
+function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ message }), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers },
+  });
+}
+
+/** The fetch Request for a node request, or the refusal of one fetch cannot carry. */
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Response {
+  const method = req.method ?? 'GET';
+  if (FORBIDDEN_METHODS.has(method.toUpperCase())) return refuse(405, 'Method not allowed.', { allow: 'GET, POST, OPTIONS' });
+  // SECURITY: a malformed Host header must not rewrite the URL's path; it falls back to localhost.
+  const host = HOST.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  let target: URL;
+  try {
+    // An absolute-form target (`GET http://other/x HTTP/1.1`) keeps its path and query only.
+    target = new URL(req.url ?? '/', 'http://localhost');
+  } catch {
+    return refuse(400, 'The request target is malformed.');
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (name.startsWith(':') || value === undefined) continue;
     for (const item of [value].flat()) headers.append(name, item);
   }
-  const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(`${protocol}://${host}${req.url ?? '/'}`, {
+  return new Request(`${protocol}://${host}${target.pathname}${target.search}`, {
     method,
     headers,
     signal,

@@ -1,7 +1,11 @@
 /** Response helpers in the service's own envelope, so the widget has one error model whoever refused. */
 
 /** Headers every proxy response carries. */
-const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+export const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+});
 
 /** A JSON response. */
 export function json(body: unknown, status = 200): Response {
@@ -22,13 +26,13 @@ export function invalid(field: string, message: string): Response {
  * Re-wraps an upstream response: status and body pass through, but of its headers only the content type does
  * (no cookies, no server or tracing headers). A non-JSON error page becomes a JSON error with the same status.
  */
-export async function passThrough(upstream: Response): Promise<Response> {
+export async function passThrough(upstream: Response, watch: (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array> = (body) => body): Promise<Response> {
   const type = upstream.headers.get('content-type') ?? '';
   if (!type.includes('json')) {
     await upstream.body?.cancel();
     return upstream.ok ? fail(502, 'The chat service sent an unexpected response.') : fail(upstream.status, 'The chat service could not handle the request.');
   }
-  return new Response(upstream.body, { status: upstream.status, headers: { ...BASE_HEADERS, 'content-type': type } });
+  return new Response(upstream.body && watch(upstream.body), { status: upstream.status, headers: { ...BASE_HEADERS, 'content-type': type } });
 }
 
 /** The largest request body the proxy reads (a message is ≤ 2000 characters; focus ids ≤ 1000). */
@@ -55,10 +59,19 @@ export async function readText(request: Request, limit: number): Promise<string 
   return text + decoder.decode();
 }
 
-/** Reads a JSON object body within the size limit; a Response when it is too large or not a JSON object. */
+/** The deepest JSON the proxy parses: its bodies are flat objects with at most a list of ids. */
+const MAX_JSON_DEPTH = 4;
+
+/**
+ * Reads a JSON object body: `application/json` (415 otherwise), within the size limit (413), no deeper than the
+ * widget ever sends (400), and an object (400). A Response when it is refused.
+ */
 export async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) return fail(415, 'The request body must be application/json.');
   const text = await readText(request, MAX_BODY_BYTES);
   if (text === null) return fail(413, 'The request body is too large.');
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return fail(400, 'The request body is nested too deeply.');
   try {
     const body: unknown = JSON.parse(text);
     if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
@@ -66,6 +79,23 @@ export async function readJson(request: Request): Promise<Record<string, unknown
     // Falls through to the 400 below.
   }
   return fail(400, 'The request body must be a JSON object.');
+}
+
+/** The deepest nesting of brackets outside strings, found without parsing (so a hostile body cannot recurse). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') deepest = Math.max(deepest, ++depth);
+    else if (c === '}' || c === ']') depth--;
+  }
+  return deepest;
 }
 
 /** Keeps only `keys` of a body: the proxy forwards what the widget needs and nothing a visitor adds. */

@@ -1,54 +1,62 @@
+import { fromBase64Url, toBase64Url } from './grant';
+
 /**
- * Seals an upstream stream URL into an opaque token for the proxy's own stream route, so the browser never sees
- * (or can choose) the upstream URL. AES-GCM authenticates the token: a forged or altered one does not open.
+ * Seals an upstream stream URL, with the conversation it belongs to, into an opaque token for the proxy's own
+ * stream route, so the browser never sees (or can choose) the upstream URL. AES-GCM authenticates the token: a
+ * forged or altered one does not open. The conversation binds the token to the visitor's grant.
  */
 export interface Sealer {
-  seal(url: string, ttlMs: number): Promise<string>;
-  /** The URL, or null when the token is forged, altered or expired. */
-  open(token: string): Promise<string | null>;
+  seal(stream: SealedStream, ttlMs: number): Promise<string>;
+  /** The sealed stream, or null when the token is forged, altered or expired. */
+  open(token: string): Promise<SealedStream | null>;
+}
+
+/** What a stream token carries. */
+export interface SealedStream {
+  url: string;
+  conversationId: string;
 }
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const IV_BYTES = 12;
+/** The IV, the GCM tag and at least one byte of payload. */
+const MIN_TOKEN_BYTES = IV_BYTES + 16 + 1;
 
-/** Creates a sealer keyed by `secret`, or by a random key when none is given (tokens then die with the process). */
-export function createSealer(secret: string | undefined, now: () => number = Date.now): Sealer {
-  const key = (async () => {
-    const raw = secret ? await crypto.subtle.digest('SHA-256', encoder.encode(secret)) : crypto.getRandomValues(new Uint8Array(32));
+/** Creates a sealer keyed by `secrets` (the first seals, every one opens) with a clock in milliseconds. */
+export function createSealer(secrets: readonly string[], now: () => number): Sealer {
+  const keys = secrets.map(async (secret) => {
+    // A key of its own, derived apart from the grants' HMAC key.
+    const raw = await crypto.subtle.digest('SHA-256', encoder.encode(`askbox:stream:${secret}`));
     return crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
-  })();
+  });
   return {
-    async seal(url, ttlMs) {
-      const iv = crypto.getRandomValues(new Uint8Array(12));
-      const payload = encoder.encode(JSON.stringify({ u: url, e: now() + ttlMs }));
-      const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await key, payload));
+    async seal({ url, conversationId }, ttlMs) {
+      const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+      const payload = encoder.encode(JSON.stringify({ u: url, c: conversationId, e: now() + ttlMs }));
+      const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await keys[0]!, payload));
       const token = new Uint8Array(iv.length + sealed.length);
       token.set(iv);
       token.set(sealed, iv.length);
       return toBase64Url(token);
     },
     async open(token) {
-      try {
-        const bytes = fromBase64Url(token);
-        if (bytes.length < 29) return null;
-        const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, 12) }, await key, bytes.slice(12));
-        const { u, e } = JSON.parse(decoder.decode(plain)) as { u: unknown; e: unknown };
-        return typeof u === 'string' && typeof e === 'number' && e > now() ? u : null;
-      } catch {
-        return null;
+      const bytes = fromBase64Url(token);
+      if (!bytes || bytes.length < MIN_TOKEN_BYTES) return null;
+      for (const key of keys) {
+        const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, IV_BYTES) }, await key, bytes.slice(IV_BYTES)).catch(() => null);
+        if (plain) return parsePayload(decoder.decode(plain), now());
       }
+      return null;
     },
   };
 }
 
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]{1,4096}$/.test(text)) throw new Error('bad token');
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+function parsePayload(text: string, now: number): SealedStream | null {
+  try {
+    const { u, c, e } = JSON.parse(text) as { u?: unknown; c?: unknown; e?: unknown };
+    return typeof u === 'string' && typeof c === 'string' && typeof e === 'number' && e > now ? { url: u, conversationId: c } : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,21 +1,32 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_BOT_ID, OTHER_BOT_ID } from '../../demo/simulator/index';
+import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
+import type { ProxyLogEntry } from '../../src/proxy/options';
 import { API, SIM_KEY, setupSimulator } from '../helpers/simulator';
 
+/**
+ * What the black-box contract (test/contract/) cannot reach from outside: the clock, hooks, log lines, options
+ * checking and the Node adapter. The contract covers routes, grants, limits and hostile requests over HTTP.
+ */
 const PAGE = 'http://shop.test';
+const SECRET = 'unit-test-secret-0123456789';
 
-/** A proxy in front of the simulator, recording every upstream request. */
+/** A proxy in front of the in-process simulator, with a clock the test moves, recording upstream calls and logs. */
 function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
   const { sim } = setupSimulator({ defaults: { delayMs: 0 }, ...scenario });
+  const clock = { now: Date.parse('2026-11-22T12:00:00Z') };
   const upstreamCalls: Request[] = [];
+  const logs: ProxyLogEntry[] = [];
   const proxy = createProxy({
     apiKey: SIM_KEY,
     botIds: [DEMO_BOT_ID],
     upstream: API,
+    secret: SECRET,
+    now: () => clock.now,
+    log: (entry) => logs.push(entry),
     fetch: async (input, init) => {
       const request = new Request(input, init);
       upstreamCalls.push(request.clone());
@@ -24,219 +35,246 @@ function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
     ...options,
   });
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    proxy(new Request(`${PAGE}/askbox${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) }));
-  const conversation = async () => ((await (await call('POST', '/conversations', { name: 'Visitor', bot_id: DEMO_BOT_ID })).json()) as { data: { id: string } }).data.id;
-  return { sim, proxy, call, upstreamCalls, conversation };
-}
-
-async function expectNoKey(response: Response) {
-  const text = await response.clone().text();
-  expect(text).not.toContain(SIM_KEY);
-  response.headers.forEach((value) => expect(value).not.toContain(SIM_KEY));
-}
-
-describe('proxy: allowed routes', () => {
-  it('forwards the widget routes with the key added and only whitelisted fields', async () => {
-    const { call, upstreamCalls, conversation } = setup();
-    const id = await conversation();
-    const sent = await call('POST', '/messages', { content: 'shipping costs?', conversation_id: id, evil: 'x' });
-    expect(sent.status).toBe(200);
-    await expectNoKey(sent);
-    const list = await call('GET', `/messages?conversation_id=${id}&includes=sources&page=1&per_page=5&bot_id=x`);
-    expect(((await list.json()) as { data: unknown[] }).data).toHaveLength(2);
-    expect((await call('GET', `/conversations/${id}?includes=document_ids`)).status).toBe(200);
-    for (const request of upstreamCalls) expect(request.headers.get('authorization')).toBe(`Bearer ${SIM_KEY}`);
-    const post = upstreamCalls.find((r) => r.method === 'POST' && r.url.endsWith('/messages'));
-    expect(await post?.json()).toEqual({ content: 'shipping costs?', conversation_id: id });
-    const get = upstreamCalls.find((r) => r.url.includes('per_page'));
-    expect(new URL(get?.url ?? '').searchParams.has('bot_id')).toBe(false);
-  });
-
-  it('serves the reply stream from its own sealed route (302 by default, stream_url with redirect:false)', async () => {
-    const { call, conversation } = setup();
-    const id = await conversation();
-    const redirect = await call('POST', '/messages/stream', { content: 'returns?', conversation_id: id });
-    expect(redirect.status).toBe(302);
-    const location = redirect.headers.get('location') ?? '';
-    expect(location).toMatch(/^\/askbox\/stream\/[A-Za-z0-9_-]+$/);
-    expect(location).not.toContain('sim.test');
-    const stream = await call('GET', location.replace('/askbox', ''));
-    expect(stream.headers.get('content-type')).toContain('text/event-stream');
-    const text = await stream.text();
-    expect(text.startsWith('data: [START]')).toBe(true);
-    expect(text.trim().endsWith('data: [END]')).toBe(true);
-
-    const json = await call('POST', '/messages/stream', { content: 'again', conversation_id: id, redirect: false });
-    const { data } = (await json.json()) as { data: { stream_url: string } };
-    expect(data.stream_url).toMatch(/^http:\/\/shop\.test\/askbox\/stream\//);
-  });
-
-  it('pins the bot: a conversation may be created without bot_id, never with another bot', async () => {
-    const { call } = setup();
-    const pinned = await call('POST', '/conversations', { name: 'x' });
-    expect(((await pinned.json()) as { data: { bot_id: string } }).data.bot_id).toBe(DEMO_BOT_ID);
-    const other = await call('POST', '/conversations', { name: 'x', bot_id: OTHER_BOT_ID });
-    expect(other.status).toBe(422);
-    expect(await other.json()).toEqual({ message: 'The selected bot id is invalid.', errors: { bot_id: ['The selected bot id is invalid.'] } });
-  });
-
-  it("refuses to read or write another bot's conversations", async () => {
-    const { call, sim, upstreamCalls } = setup();
-    const foreign = await sim.handle(
-      new Request(`${API}/conversations`, { method: 'POST', headers: { authorization: `Bearer ${SIM_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'internal', bot_id: OTHER_BOT_ID }) }),
+    proxy(
+      new Request(`${PAGE}/askbox${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+      { clientIp: '192.0.2.1' },
     );
-    const id = ((await foreign.json()) as { data: { id: string } }).data.id;
-    expect((await call('GET', `/conversations/${id}`)).status).toBe(404);
-    expect(upstreamCalls).toHaveLength(1);
-    expect((await call('GET', `/messages?conversation_id=${id}`)).status).toBe(404);
-    expect((await call('POST', '/messages', { content: 'x', conversation_id: id })).status).toBe(422);
-    expect((await call('POST', '/messages/stream', { content: 'x', conversation_id: id })).status).toBe(422);
-    expect((await call('GET', '/messages')).status).toBe(422);
+  const start = async (grant?: string) => {
+    const response = await call('POST', '/conversations', { name: 'Visitor' }, grant ? { 'x-askbox-grant': grant } : {});
+    const body = (await response.json()) as { data: { id: string }; meta: { grant: string } };
+    return { id: body.data.id, grant: body.meta.grant };
+  };
+  const send = (conversation: { id: string; grant: string }, content = 'hello') =>
+    call('POST', '/messages', { content, conversation_id: conversation.id }, { 'x-askbox-grant': conversation.grant });
+  return { sim, proxy, call, start, send, clock, upstreamCalls, logs };
+}
+
+describe('proxy: time', () => {
+  it('grants expire after grantTtlSeconds', async () => {
+    const { call, start, clock } = setup({ grantTtlSeconds: 3600 });
+    const mine = await start();
+    const read = () => call('GET', `/conversations/${mine.id}`, undefined, { 'x-askbox-grant': mine.grant });
+    clock.now += 3599_000;
+    expect((await read()).status).toBe(200);
+    clock.now += 1000;
+    expect((await read()).status).toBe(404);
   });
 
-  it('passes upstream error statuses and bodies through unchanged (402, 422, 500)', async () => {
-    const { call, conversation } = setup({}, { replies: [{ match: 'quota', status: 402 }, { match: 'boom', status: 500 }] });
-    const id = await conversation();
-    const quota = await call('POST', '/messages/stream', { content: 'quota', conversation_id: id });
-    expect(quota.status).toBe(402);
-    expect(await quota.json()).toEqual({ message: 'You have reached the message limit for last 30 days, please wait till tomorrow or upgrade your plan.' });
-    const invalid = await call('POST', '/messages', { content: '', conversation_id: id });
-    expect(invalid.status).toBe(422);
-    expect(((await invalid.json()) as { errors: object }).errors).toEqual({ content: ['The content field is required.'] });
-    expect((await call('POST', '/messages', { content: 'boom', conversation_id: id })).status).toBe(500);
+  it('stream tokens expire after streamTtlSeconds', async () => {
+    const { call, start, clock } = setup({ streamTtlSeconds: 30 });
+    const mine = await start();
+    const headers = { 'x-askbox-grant': mine.grant };
+    const open = async () => {
+      const started = await call('POST', '/messages/stream', { content: 'returns?', conversation_id: mine.id }, headers);
+      return (started.headers.get('location') ?? '').replace('/askbox', '');
+    };
+    const fresh = await open();
+    clock.now += 29_999;
+    expect((await call('GET', fresh, undefined, headers)).status).toBe(200);
+    const stale = await open();
+    clock.now += 30_000;
+    expect((await call('GET', stale, undefined, headers)).status).toBe(404);
+  });
+
+  it('caps a visitor per day, refilled steadily, with Retry-After in seconds', async () => {
+    const { start, send, clock, upstreamCalls } = setup({ limits: { visitorMessages: { burst: 100, perMinute: 100 }, ipMessages: { burst: 100, perMinute: 100 }, visitorMessagesPerDay: 2 } });
+    const mine = await start();
+    expect((await send(mine)).status).toBe(200);
+    expect((await send(mine)).status).toBe(200);
+    const calls = upstreamCalls.length;
+    const refused = await send(mine);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe(String(12 * 3600));
+    expect(upstreamCalls).toHaveLength(calls);
+    clock.now += 12 * 3600_000;
+    expect((await send(mine)).status).toBe(200);
+    expect((await send(mine)).status).toBe(429);
+  });
+
+  it('refills a visitor burst at perMinute', async () => {
+    const { start, send, clock } = setup({ limits: { visitorMessages: { burst: 1, perMinute: 2 } } });
+    const mine = await start();
+    expect((await send(mine)).status).toBe(200);
+    const refused = await send(mine);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    clock.now += 29_000;
+    expect((await send(mine)).status).toBe(429);
+    clock.now += 1000;
+    expect((await send(mine)).status).toBe(200);
+  });
+
+  it('answers 504 when the service does not send headers within connectMs', async () => {
+    const proxy = createProxy({
+      apiKey: SIM_KEY,
+      botIds: [DEMO_BOT_ID],
+      upstream: API,
+      timeouts: { connectMs: 50 },
+      fetch: (_input, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted')))),
+    });
+    const started = Date.now();
+    const response = await proxy(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    expect(response.status).toBe(504);
+    expect(await response.json()).toEqual({ message: 'The chat service did not answer in time.' });
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });
 
-describe('proxy: refusals', () => {
-  it.each([
-    ['GET', '/bots'],
-    ['GET', '/conversations'],
-    ['DELETE', '/conversations/abcdefabcdef'],
-    ['POST', '/conversations/abcdefabcdef'],
-    ['GET', '/documents'],
-    ['POST', '/documents'],
-    ['POST', '/uploads/signed-url'],
-    ['GET', '/folders'],
-    ['PUT', '/messages'],
-    ['GET', '/messages/stream'],
-    ['POST', '/stream/abc'],
-    ['GET', '/../api/v1/bots'],
-    ['GET', '/messages/a/b'],
-  ])('refuses %s %s without calling upstream', async (method, path) => {
-    const { call, upstreamCalls } = setup();
-    const response = await call(method, path, method === 'GET' ? undefined : {});
-    expect([404, 405]).toContain(response.status);
-    expect(await response.json()).toEqual({ message: expect.any(String) });
+describe('proxy: hooks, logs and options', () => {
+  it('authorize: false is a 403, a Response is sent with the security headers, health stays open', async () => {
+    const seen: string[] = [];
+    const { call, upstreamCalls } = setup({
+      authorize: (request) => {
+        seen.push(new URL(request.url).pathname);
+        if (request.headers.get('x-captcha') === 'ok') return true;
+        return request.headers.get('x-captcha') ? new Response('{"message":"Captcha failed."}', { status: 401, headers: { 'content-type': 'application/json' } }) : false;
+      },
+    });
+    expect((await call('POST', '/conversations', { name: 'x' })).status).toBe(403);
+    const custom = await call('POST', '/conversations', { name: 'x' }, { 'x-captcha': 'bad' });
+    expect(custom.status).toBe(401);
+    expect(custom.headers.get('x-content-type-options')).toBe('nosniff');
     expect(upstreamCalls).toHaveLength(0);
+    expect((await call('POST', '/conversations', { name: 'x' }, { 'x-captcha': 'ok' })).status).toBe(200);
+    expect((await call('GET', '/health')).status).toBe(200);
+    expect(seen).not.toContain('/askbox/health');
   });
 
-  it('names the allowed methods on a 405', async () => {
-    const { call } = setup();
-    expect((await call('PUT', '/messages', {})).headers.get('allow')).toBe('GET, POST');
-    expect((await call('GET', '/messages/stream')).headers.get('allow')).toBe('POST');
+  it('onLimit hears every refusal, with the IP, the visitor and the wait', async () => {
+    const events: unknown[] = [];
+    const { start, send } = setup({ limits: { visitorMessages: { burst: 1, perMinute: 1 } }, onLimit: (event) => events.push(event) });
+    const mine = await start();
+    await send(mine);
+    await send(mine);
+    expect(events).toEqual([{ action: 'message', ip: '192.0.2.1', visitorId: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), retryAfterSeconds: 60 }]);
   });
 
-  it('refuses paths outside its base path', async () => {
-    const { proxy } = setup();
-    expect((await proxy(new Request('http://shop.test/api/v1/bots'))).status).toBe(404);
+  it('logs one line per request without the key, secrets, grants or stream tokens — even when an error quotes them', async () => {
+    const { logs, start, call } = setup();
+    const mine = await start();
+    const started = await call('POST', '/messages/stream', { content: 'returns?', conversation_id: mine.id }, { 'x-askbox-grant': mine.grant });
+    const location = started.headers.get('location') ?? '';
+    await call('GET', location.replace('/askbox', ''), undefined, { 'x-askbox-grant': mine.grant });
+    const leaky = createProxy({
+      apiKey: SIM_KEY,
+      botIds: [DEMO_BOT_ID],
+      secret: SECRET,
+      upstream: API,
+      log: (entry) => logs.push(entry),
+      fetch: async () => {
+        throw new TypeError(`connect failed: Bearer ${SIM_KEY} with ${SECRET}`);
+      },
+    });
+    const failed = await leaky(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    expect(failed.status).toBe(502);
+    expect(logs.filter((l) => l.event === 'request').map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual([
+      'POST /askbox/conversations 200',
+      'POST /askbox/messages/stream 302',
+      'GET /askbox/stream/:token 200',
+      'POST /askbox/conversations 502',
+    ]);
+    expect(logs.find((l) => l.level === 'error')?.message).toBe('TypeError: connect failed: Bearer [redacted] with [redacted]');
+    const text = JSON.stringify(logs);
+    for (const secret of [SIM_KEY, SECRET, mine.grant, location.split('/').pop() ?? '']) expect(text).not.toContain(secret);
   });
 
-  it('refuses forged, altered and foreign stream tokens', async () => {
-    const { call, conversation } = setup();
-    const location = (await call('POST', '/messages/stream', { content: 'x', conversation_id: await conversation() })).headers.get('location') ?? '';
-    const token = location.split('/').pop() ?? '';
-    const altered = token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA');
-    for (const bad of [altered, 'AAAA', 'not a token!', btoa('http://evil.test')]) {
-      expect((await call('GET', `/stream/${encodeURIComponent(bad)}`)).status).toBe(404);
+  it('warns once when no secret is set, and checks its options', () => {
+    const logs: ProxyLogEntry[] = [];
+    createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], log: (entry) => logs.push(entry) });
+    expect(logs).toEqual([{ level: 'warn', event: 'config', message: expect.stringMatching(/No secret set/) }]);
+    const bad: [Partial<ProxyOptions>, RegExp][] = [
+      [{ apiKey: '' }, /apiKey/],
+      [{ botIds: [] }, /botIds/],
+      [{ allowedOrigins: ['*'] }, /"\*" is not allowed/],
+      [{ allowedOrigins: ['https://shop.test/path'] }, /not an origin/],
+      [{ secret: 'short' }, /at least 16/],
+      [{ secret: [] }, /at least 16/],
+      [{ publicUrl: 'not a url' }, /publicUrl/],
+      [{ documentIds: ['../x'] }, /documentIds/],
+      [{ limits: { ipMessages: { burst: 0, perMinute: 1 } } }, /burst/],
+      [{ timeouts: { idleMs: 0 } }, /timeouts/],
+    ];
+    for (const [options, message] of bad) expect(() => createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], ...options })).toThrow(message);
+  });
+
+  it('takes stream_url and the same-host check from publicUrl, never from the Host header', async () => {
+    const { proxy, start } = setup({ publicUrl: 'https://shop.example' });
+    const mine = await start();
+    const request = (origin: string, host: string) =>
+      proxy(new Request(`http://${host}/askbox/messages/stream`, { method: 'POST', headers: { 'content-type': 'application/json', origin, 'x-askbox-grant': mine.grant }, body: JSON.stringify({ content: 'x', conversation_id: mine.id, redirect: false }) }));
+    const ok = await request('https://shop.example', 'evil.example');
+    expect(((await ok.json()) as { data: { stream_url: string } }).data.stream_url).toMatch(/^https:\/\/shop\.example\/askbox\/stream\//);
+    expect((await request('https://evil.example', 'evil.example')).status).toBe(403);
+  });
+});
+
+describe('proxy: client IP', () => {
+  const ipOf = async (options: Partial<ProxyOptions>, headers: Record<string, string>, socket?: string) => {
+    const events: { ip: string }[] = [];
+    const { proxy } = setup({ ...options, limits: { ipConversations: { burst: 1, perMinute: 1 } }, onLimit: (event) => events.push(event) });
+    for (let i = 0; i < 2; i++) {
+      await proxy(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' }), socket ? { clientIp: socket } : undefined);
     }
-    const other = setup();
-    expect((await other.call('GET', `/stream/${token}`)).status).toBe(404);
+    return events[0]?.ip;
+  };
+
+  it('uses the socket by default and ignores forwarding headers unless told to trust them', async () => {
+    expect(await ipOf({}, { 'x-forwarded-for': '198.51.100.7', 'cf-connecting-ip': '198.51.100.8' }, '192.0.2.9')).toBe('192.0.2.9');
+    expect(await ipOf({}, {})).toBe('unknown');
   });
 
-  it('limits body size and requires a JSON object', async () => {
-    const { call, conversation } = setup();
-    const id = await conversation();
-    expect((await call('POST', '/messages', { content: 'x'.repeat(70_000), conversation_id: id })).status).toBe(413);
-    expect((await call('POST', '/messages', '{oops')).status).toBe(400);
-    expect((await call('POST', '/conversations', '[]')).status).toBe(400);
+  it('reads X-Forwarded-For by trusted hops, and CF-Connecting-IP when configured', async () => {
+    const xff = { 'x-forwarded-for': '198.51.100.1, 198.51.100.2, 198.51.100.3' };
+    expect(await ipOf({ clientIp: { header: 'x-forwarded-for', trustedHops: 1 } }, xff, '192.0.2.9')).toBe('198.51.100.3');
+    expect(await ipOf({ clientIp: { header: 'x-forwarded-for', trustedHops: 2 } }, xff, '192.0.2.9')).toBe('198.51.100.2');
+    expect(await ipOf({ clientIp: { header: 'x-forwarded-for', trustedHops: 9 } }, xff, '192.0.2.9')).toBe('192.0.2.9');
+    expect(await ipOf({ clientIp: { header: 'cf-connecting-ip' } }, { 'cf-connecting-ip': '198.51.100.8' }, '192.0.2.9')).toBe('198.51.100.8');
   });
+});
 
-  it('allows same-host pages and listed origins only; * is refused at creation', async () => {
-    const { call } = setup({ allowedOrigins: ['https://partner.test'] });
-    expect((await call('POST', '/conversations', { name: 'x' }, { origin: PAGE })).status).toBe(200);
-    const listed = await call('POST', '/conversations', { name: 'x' }, { origin: 'https://partner.test' });
-    expect(listed.headers.get('access-control-allow-origin')).toBe('https://partner.test');
-    expect((await call('POST', '/conversations', { name: 'x' }, { origin: 'https://evil.test' })).status).toBe(403);
-    expect((await call('POST', '/conversations', { name: 'x' }, { origin: 'null' })).status).toBe(403);
-    const preflight = await call('OPTIONS', '/conversations', undefined, { origin: 'https://partner.test' });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST');
-    expect(() => createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], allowedOrigins: ['*'] })).toThrow(/"\*" is not allowed/);
-    expect(() => createProxy({ apiKey: '', botIds: [DEMO_BOT_ID] })).toThrow(/apiKey/);
-    expect(() => createProxy({ apiKey: 'k', botIds: [] })).toThrow(/botIds/);
-  });
-
+describe('proxy: upstream hygiene', () => {
   it('drops upstream headers other than the content type, cookies included', async () => {
     const proxy = createProxy({
       apiKey: 'secret-key-123',
       botIds: [DEMO_BOT_ID],
       upstream: 'http://up.test/api/v1',
-      fetch: async () =>
-        new Response(JSON.stringify({ message: 'nope' }), { status: 500, headers: { 'content-type': 'application/json', 'set-cookie': 'session=1', server: 'laravel', 'x-debug': 'secret-key-123' } }),
+      fetch: async () => new Response(JSON.stringify({ message: 'nope' }), { status: 500, headers: { 'content-type': 'application/json', 'set-cookie': 'session=1', server: 'laravel', 'x-debug': 'secret-key-123' } }),
     });
-    const response = await proxy(new Request(`${PAGE}/askbox/messages?conversation_id=abcdefabcdef`));
+    const response = await proxy(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     expect(response.status).toBe(500);
-    expect(response.headers.get('set-cookie')).toBeNull();
-    expect(response.headers.get('server')).toBeNull();
-    expect(response.headers.get('x-debug')).toBeNull();
+    for (const name of ['set-cookie', 'server', 'x-debug']) expect(response.headers.get(name)).toBeNull();
   });
 
-  it('never puts the key in a response or a log line, even when upstream is unreachable', async () => {
-    const logged: unknown[] = [];
-    const proxy = createProxy({
-      apiKey: 'secret-key-123',
-      botIds: [DEMO_BOT_ID],
-      upstream: 'http://up.test/api/v1',
-      onError: (error) => logged.push(error),
-      fetch: async () => {
-        throw new TypeError('fetch failed');
-      },
-    });
-    const response = await proxy(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', body: '{"name":"x"}' }));
-    expect(response.status).toBe(502);
-    await expectNoKey(response);
-    expect(JSON.stringify(logged.map(String))).not.toContain('secret-key-123');
-  });
-});
-
-describe('proxy: streaming pass-through', () => {
-  it('hands each upstream chunk on as it arrives, and cancels upstream when the visitor leaves', async () => {
+  it('streams chunk by chunk from a separate stream host without the key, and cancels upstream when the visitor leaves', async () => {
     const encoder = new TextEncoder();
     let push: ((text: string) => void) | undefined;
     let upstreamCancelled = false;
-    const upstreamStream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        push = (text) => controller.enqueue(encoder.encode(text));
-      },
-      cancel() {
-        upstreamCancelled = true;
-      },
-    });
+    const streamRequests: Request[] = [];
+    const { start, sim } = setup();
     const proxy = createProxy({
-      apiKey: 'k',
+      apiKey: SIM_KEY,
       botIds: [DEMO_BOT_ID],
-      upstream: 'http://up.test/api/v1',
-      fetch: async (input) => {
-        const url = String(input instanceof Request ? input.url : input);
-        if (url.endsWith('/conversations/abcdefabcdef')) return Response.json({ data: { id: 'abcdefabcdef', bot_id: DEMO_BOT_ID } });
-        if (url.endsWith('/messages/stream')) return Response.json({ data: { stream_url: 'https://stream.up.test/tok' } });
-        return new Response(upstreamStream, { headers: { 'content-type': 'text/event-stream' } });
+      upstream: API,
+      secret: SECRET,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        if (request.url.endsWith('/messages/stream')) return Response.json({ data: { stream_url: 'https://stream.up.test/tok' } });
+        if (!request.url.startsWith('https://stream.up.test/')) return sim.handle(request);
+        streamRequests.push(request);
+        return new Response(new ReadableStream<Uint8Array>({ start: (c) => void (push = (text) => c.enqueue(encoder.encode(text))), cancel: () => void (upstreamCancelled = true) }), {
+          headers: { 'content-type': 'text/event-stream' },
+        });
       },
     });
-    const started = await proxy(new Request(`${PAGE}/askbox/messages/stream`, { method: 'POST', body: JSON.stringify({ content: 'x', conversation_id: 'abcdefabcdef' }) }));
-    const location = started.headers.get('location') ?? '';
+    const mine = await start();
+    const headers = { 'content-type': 'application/json', 'x-askbox-grant': mine.grant };
+    const started = await proxy(new Request(`${PAGE}/askbox/messages/stream`, { method: 'POST', headers, body: JSON.stringify({ content: 'x', conversation_id: mine.id }) }));
     const visitor = new AbortController();
-    const stream = await proxy(new Request(`${PAGE}${location}`, { signal: visitor.signal }));
+    const stream = await proxy(new Request(`${PAGE}${started.headers.get('location')}`, { headers, signal: visitor.signal }));
+    expect(streamRequests[0]?.headers.get('authorization')).toBeNull();
     const reader = stream.body!.getReader();
     const decoder = new TextDecoder();
     push?.('data: [START]\n\n');
@@ -254,23 +292,32 @@ describe('proxy: Node adapter', () => {
   let close: (() => Promise<void>) | undefined;
   afterEach(async () => close?.());
 
-  it('serves the handler on node:http, streaming bodies and forwarding request bodies', async () => {
-    const { proxy } = setup();
-    const server = createServer(toNodeListener(proxy));
+  async function serve(listener: ReturnType<typeof toNodeListener>) {
+    const server = createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     close = () => new Promise((resolve) => server.close(() => resolve()));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/askbox`;
-    const created = await fetch(`${base}/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'node' }) });
-    const { data } = (await created.json()) as { data: { id: string } };
-    const streamed = await fetch(`${base}/messages/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'pricing plans', conversation_id: data.id }) });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('serves the handler on node:http with the socket address as the client IP, streaming bodies both ways', async () => {
+    const events: { ip: string }[] = [];
+    const { proxy } = setup({ limits: { ipConversations: { burst: 1, perMinute: 1 } }, onLimit: (event) => events.push(event) });
+    const base = `${await serve(toNodeListener(proxy))}/askbox`;
+    const create = () => fetch(`${base}/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'node' }) });
+    const { data, meta } = (await (await create()).json()) as { data: { id: string }; meta: { grant: string } };
+    const streamed = await fetch(`${base}/messages/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-askbox-grant': meta.grant },
+      body: JSON.stringify({ content: 'pricing plans', conversation_id: data.id }),
+    });
     expect(streamed.url).toContain('/askbox/stream/');
-    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
     expect(await streamed.text()).toContain('Starter');
-    expect((await fetch(`${base}/nope`)).status).toBe(404);
+    expect((await create()).status).toBe(429);
+    expect(events[0]?.ip).toBe('127.0.0.1');
   });
 
   it('answers 500 through onError when the handler throws', async () => {
-    const server = createServer(
+    const url = await serve(
       toNodeListener(
         async () => {
           throw new Error('bug');
@@ -278,9 +325,7 @@ describe('proxy: Node adapter', () => {
         { onError: () => new Response('custom', { status: 503 }) },
       ),
     );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    close = () => new Promise((resolve) => server.close(() => resolve()));
-    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const response = await fetch(url);
     expect(response.status).toBe(503);
     expect(await response.text()).toBe('custom');
   });

@@ -1,0 +1,201 @@
+import type { LimitStore } from './limits';
+import { createMemoryStore } from './limits';
+
+/** A token bucket: `burst` requests at once, refilled at `perMinute`. */
+export interface Rate {
+  burst: number;
+  perMinute: number;
+}
+
+/** The abuse limits; every refusal is a 429 with `Retry-After`, before any upstream call. */
+export interface Limits {
+  /** Messages per visitor (grant). */
+  visitorMessages: Rate;
+  /** Messages per client IP. */
+  ipMessages: Rate;
+  /** New conversations per visitor (when the visitor shows an earlier grant). */
+  visitorConversations: Rate;
+  /** New conversations per client IP. */
+  ipConversations: Rate;
+  /** Messages per visitor in any 24 hours (a bucket of this size refilled over a day). */
+  visitorMessagesPerDay: number;
+}
+
+/** Upstream timeouts, in milliseconds. */
+export interface Timeouts {
+  /** Until the service's response headers arrive (every call but a synchronous send). */
+  connectMs: number;
+  /** Until a synchronous reply (POST /messages) or a stream's first byte arrives: the bot is thinking. */
+  firstByteMs: number;
+  /** Silence allowed between two chunks of a body. */
+  idleMs: number;
+  /** The longest a reply stream may last. */
+  maxStreamMs: number;
+}
+
+/** Where the client's IP comes from. Default: the socket (given by the runtime adapter). */
+export type ClientIpSource = { header: 'cf-connecting-ip' } | { header: 'x-forwarded-for'; trustedHops: number };
+
+/** What a limit refusal reports to `onLimit`. */
+export interface LimitEvent {
+  action: 'message' | 'conversation';
+  ip: string;
+  visitorId: string | undefined;
+  retryAfterSeconds: number;
+}
+
+/** One structured log line. SECURITY: never carries the key, a secret, a grant or a stream token. */
+export interface ProxyLogEntry {
+  level: 'info' | 'warn' | 'error';
+  event: 'request' | 'limit' | 'upstream' | 'config';
+  method?: string;
+  /** The path, with stream tokens replaced by `:token` and without the query. */
+  path?: string;
+  status?: number;
+  ms?: number;
+  ip?: string;
+  message?: string;
+}
+
+/** Options of `createProxy`. */
+export interface ProxyOptions {
+  /** The Cody API key. SECURITY: it is added to upstream requests only and never appears in a response or log. */
+  apiKey: string;
+  /** The bots visitors may talk to; conversations of any other bot are refused. */
+  botIds: readonly string[];
+  /** The service's base URL (default `https://getcody.ai/api/v1`). */
+  upstream?: string;
+  /** Where the proxy is mounted (default `/askbox`); requests outside it get a 404. */
+  basePath?: string;
+  /** Origins of pages on other hosts that may call the proxy (CORS). `*` is refused. Same-host pages always may. */
+  allowedOrigins?: readonly string[];
+  /**
+   * Signs visitor grants and seals stream URLs (≥ 16 characters). A list rotates keys: the first signs, all verify.
+   * Default: random per process, so conversations do not survive a restart; set it in production.
+   */
+  secret?: string | readonly string[];
+  /** The proxy's public origin (e.g. `https://example.com`): the same-host check and `stream_url` use it, not Host. */
+  publicUrl?: string;
+  /** How long a visitor keeps access to a conversation (default 30 days). */
+  grantTtlSeconds?: number;
+  /** How long a stream token may be opened (default 60 s). */
+  streamTtlSeconds?: number;
+  /** Focus documents visitors may choose; any other choice is replaced by this whole set (none: the field is dropped). */
+  documentIds?: readonly string[];
+  /** Abuse limits, each partially overridable; `false` turns them off. */
+  limits?: Partial<Limits> | false;
+  /** Where limit buckets live (default: this process's memory). */
+  store?: LimitStore;
+  /** Trust a header for the client IP; only behind a proxy that sets it. */
+  clientIp?: ClientIpSource;
+  /** Decides whether a request may proceed (site login, captcha): false is a 403, a Response is sent as is. */
+  authorize?: (request: Request) => boolean | Response | Promise<boolean | Response>;
+  /** Told about every limit refusal. */
+  onLimit?: (event: LimitEvent) => void;
+  timeouts?: Partial<Timeouts>;
+  /** Structured log lines, one per request plus warnings and errors. */
+  log?: (entry: ProxyLogEntry) => void;
+  fetch?: typeof fetch;
+  /** The clock, in milliseconds (tests). */
+  now?: () => number;
+}
+
+/** Per-request facts only the runtime knows. */
+export interface ProxyContext {
+  /** The socket's remote address. */
+  clientIp?: string;
+}
+
+/** Safe defaults for a site with real visitors: generous for people, tight for scripts. */
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  visitorMessages: { burst: 6, perMinute: 6 },
+  ipMessages: { burst: 30, perMinute: 30 },
+  visitorConversations: { burst: 3, perMinute: 1 },
+  ipConversations: { burst: 10, perMinute: 5 },
+  visitorMessagesPerDay: 200,
+});
+
+export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({ connectMs: 10_000, firstByteMs: 60_000, idleMs: 30_000, maxStreamMs: 300_000 });
+
+const DEFAULT_UPSTREAM = 'https://getcody.ai/api/v1';
+export const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The options, checked and completed with defaults. */
+export interface ResolvedOptions {
+  apiKey: string;
+  bots: ReadonlySet<string>;
+  defaultBot: string | undefined;
+  upstream: string;
+  upstreamOrigin: string;
+  base: string;
+  origins: ReadonlySet<string>;
+  secrets: readonly string[];
+  /** The public host (host[:port]) when `publicUrl` is set. */
+  publicHost: string | undefined;
+  publicOrigin: string | undefined;
+  grantTtlSeconds: number;
+  streamTtlMs: number;
+  documentIds: readonly string[];
+  limits: Limits | false;
+  store: LimitStore;
+  timeouts: Timeouts;
+  now: () => number;
+}
+
+/** Checks the options and fills in defaults; throws one clear Error on a misconfiguration. */
+export function resolveOptions(options: ProxyOptions): ResolvedOptions {
+  if (typeof options.apiKey !== 'string' || !options.apiKey) fail('apiKey is required');
+  if (!options.botIds?.length || !options.botIds.every((id) => ID.test(id))) fail('botIds must list at least one valid bot id');
+  const origins = new Set(options.allowedOrigins ?? []);
+  if (origins.has('*')) fail('"*" is not allowed in allowedOrigins; list the sites that embed the widget');
+  for (const origin of origins) if (parseUrl(origin)?.origin !== origin) fail(`"${origin}" is not an origin (scheme://host[:port])`);
+  const secrets = options.secret === undefined ? [randomSecret()] : [options.secret].flat();
+  if (!secrets.length || secrets.some((s) => typeof s !== 'string' || s.length < 16)) fail('secret must be a string of at least 16 characters, or a non-empty list of them');
+  const publicUrl = options.publicUrl === undefined ? undefined : (parseUrl(options.publicUrl) ?? fail(`publicUrl "${options.publicUrl}" is not a URL`));
+  const upstream = (options.upstream ?? DEFAULT_UPSTREAM).replace(/\/+$/, '');
+  const upstreamUrl = parseUrl(upstream) ?? fail(`upstream "${upstream}" is not a URL`);
+  const documentIds = options.documentIds ?? [];
+  if (!documentIds.every((id) => ID.test(id))) fail('documentIds must be document ids');
+  const limits = options.limits === false ? false : { ...DEFAULT_LIMITS, ...options.limits };
+  if (limits) {
+    const rates = [limits.visitorMessages, limits.ipMessages, limits.visitorConversations, limits.ipConversations];
+    if (!rates.every((r) => r.burst >= 1 && r.perMinute > 0) || !(limits.visitorMessagesPerDay >= 1)) fail('limits need burst ≥ 1, perMinute > 0 and visitorMessagesPerDay ≥ 1');
+  }
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  if (!Object.values(timeouts).every((ms) => ms > 0)) fail('timeouts must be positive numbers of milliseconds');
+  return {
+    apiKey: options.apiKey,
+    bots: new Set(options.botIds),
+    defaultBot: options.botIds.length === 1 ? options.botIds[0] : undefined,
+    upstream,
+    upstreamOrigin: upstreamUrl.origin,
+    base: `/${(options.basePath ?? '/askbox').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, ''),
+    origins,
+    secrets,
+    publicHost: publicUrl?.host,
+    publicOrigin: publicUrl?.origin,
+    grantTtlSeconds: options.grantTtlSeconds ?? 30 * 24 * 3600,
+    streamTtlMs: (options.streamTtlSeconds ?? 60) * 1000,
+    documentIds,
+    limits,
+    store: options.store ?? createMemoryStore(),
+    timeouts,
+    now: options.now ?? Date.now,
+  };
+}
+
+function fail(message: string): never {
+  throw new Error(`createProxy: ${message}`);
+}
+
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function randomSecret(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,68 @@
+import { createGrants, type Grant } from './grant';
+import type { BucketCheck } from './limits';
+import type { LimitEvent, Rate, ResolvedOptions } from './options';
+import { BASE_HEADERS } from './respond';
+
+/** The request header that carries a visitor's grant. */
+export const GRANT_HEADER = 'x-askbox-grant';
+
+const DAY_SECONDS = 24 * 3600;
+
+/**
+ * Who may do what: grants bind conversations to visitors, and token buckets bound how much each visitor and each
+ * IP may ask. Everything here runs before any upstream call.
+ */
+export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEvent) => void) | undefined) {
+  const grants = createGrants(options.secrets, options.now);
+
+  /**
+   * The request's grant when it is valid for `conversationId` and one of our bots; else null.
+   * SECURITY: without it, the conversation does not exist for this visitor (404, no existence oracle).
+   */
+  async function grantFor(request: Request, conversationId: unknown): Promise<Grant | null> {
+    const grant = await grants.verify(request.headers.get(GRANT_HEADER));
+    return grant && grant.conversationId === conversationId && options.bots.has(grant.botId) ? grant : null;
+  }
+
+  /** Any valid grant the request carries: the visitor's identity when they start another conversation. */
+  const visitorOf = async (request: Request) => (await grants.verify(request.headers.get(GRANT_HEADER)))?.visitorId;
+
+  const mint = (conversationId: string, botId: string, visitorId: string) =>
+    grants.sign({ conversationId, botId, visitorId, expires: Math.floor(options.now() / 1000) + options.grantTtlSeconds });
+
+  /** A 429 in the service's envelope when the action is over a limit; null when it may proceed. */
+  async function limit(action: LimitEvent['action'], ip: string, visitorId: string | undefined): Promise<Response | null> {
+    const limits = options.limits;
+    if (!limits) return null;
+    const checks: BucketCheck[] = [];
+    if (action === 'message') {
+      checks.push(bucket(`msg:ip:${ip}`, limits.ipMessages));
+      if (visitorId) {
+        checks.push(bucket(`msg:v:${visitorId}`, limits.visitorMessages));
+        const perDay = limits.visitorMessagesPerDay;
+        checks.push({ key: `day:v:${visitorId}`, capacity: perDay, refillPerSecond: perDay / DAY_SECONDS });
+      }
+    } else {
+      checks.push(bucket(`conv:ip:${ip}`, limits.ipConversations));
+      if (visitorId) checks.push(bucket(`conv:v:${visitorId}`, limits.visitorConversations));
+    }
+    const waitMs = await options.store.take(checks, options.now());
+    if (waitMs <= 0) return null;
+    const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+    onLimit?.({ action, ip, visitorId, retryAfterSeconds });
+    const noun = action === 'message' ? 'messages' : 'new conversations';
+    return new Response(JSON.stringify({ message: `Too many ${noun}. Please try again in ${retryAfterSeconds} seconds.` }), {
+      status: 429,
+      headers: { ...BASE_HEADERS, 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) },
+    });
+  }
+
+  return { grantFor, visitorOf, mint, limit };
+}
+
+function bucket(key: string, rate: Rate): BucketCheck {
+  return { key, capacity: rate.burst, refillPerSecond: rate.perMinute / 60 };
+}
+
+/** One proxy's policy. */
+export type Policy = ReturnType<typeof createPolicy>;

@@ -1,0 +1,22 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createProxy } from '../../src/proxy/handler';
+import { toNodeListener } from '../../src/proxy/node';
+import { defineProxyContract } from './proxy-contract';
+
+/** The contract against the Node adapter on node:http, as a site would run it. */
+defineProxyContract({
+  name: 'node',
+  async start(config) {
+    const server = createServer(toNodeListener(createProxy(config)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${config.basePath}`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  },
+});

@@ -1,0 +1,372 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BOT_ID, OTHER_BOT_ID } from '../../demo/simulator/index';
+import { CONTRACT_KEY, CONTRACT_SCENARIO, CURRENT_SECRET, OLD_SECRET, PARTNER, contractConfig, type ContractConfig } from './config';
+import { mintGrant, rawRequest, readGrant, readTimed } from './http';
+import { startUpstream } from './upstream';
+
+/** A proxy runtime under test: starts the proxy with the contract's configuration and says where it listens. */
+export interface ProxyRuntime {
+  /** Named in every test's title: `node`, `workerd`, `php`. */
+  name: string;
+  /** Starts the proxy; `url` is its base URL including the base path (`http://127.0.0.1:1234/askbox`). */
+  start(config: ContractConfig): Promise<{ url: string; close(): Promise<void> }>;
+}
+
+async function expectStatus(response: Response, status: number) {
+  expect(response.status).toBe(status);
+  expect(await response.json()).toEqual({ message: expect.any(String) });
+}
+
+const GRANT = /^g1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.\d+\.[A-Za-z0-9_-]{43}$/;
+let ipCounter = 0;
+
+/**
+ * The black-box contract of the token proxy, over HTTP only, so that every runtime (Node, workerd, PHP) is held to
+ * exactly the same behaviour. Each test speaks from its own client IP (the contract trusts one X-Forwarded-For hop),
+ * so limits never leak between tests.
+ */
+export function defineProxyContract(runtime: ProxyRuntime): void {
+  describe(`proxy contract [${runtime.name}]`, () => {
+    let upstream: Awaited<ReturnType<typeof startUpstream>>;
+    let proxy: { url: string; close(): Promise<void> };
+    let config: ContractConfig;
+    const seen: Response[] = [];
+
+    beforeAll(async () => {
+      upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
+      config = contractConfig(upstream.url, upstream.documentIds);
+      proxy = await runtime.start(config);
+    }, 60_000);
+
+    afterAll(async () => {
+      await proxy?.close();
+      await upstream?.close();
+    });
+
+    /** A visitor: one client IP, optionally a grant; every response is kept for the suite-wide checks. */
+    function visitor(ip = `203.0.113.${++ipCounter}`) {
+      const call = async (method: string, path: string, options: { body?: unknown; grant?: string | null; headers?: Record<string, string> } = {}) => {
+        const headers: Record<string, string> = { 'x-forwarded-for': ip, ...options.headers };
+        if (options.grant) headers['x-askbox-grant'] = options.grant;
+        if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+        const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        const response = await fetch(`${proxy.url}${path}`, { method, headers, body, redirect: 'manual' });
+        seen.push(response.clone());
+        return response;
+      };
+      const start = async (extra: Record<string, unknown> = {}, grant?: string) => {
+        const response = await call('POST', '/conversations', { body: { name: 'Contract', ...extra }, grant });
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as { data: { id: string; bot_id: string }; meta: { grant: string } };
+        return { id: body.data.id, grant: body.meta.grant, data: body.data };
+      };
+      return { ip, call, start };
+    }
+    const t = (title: string) => `${title} [${runtime.name}]`;
+    const upstreamSince = (mark: number) => upstream.records.slice(mark);
+
+    describe('isolation and grants', () => {
+      it(t('creating a conversation returns a signed grant for it, on the pinned bot'), async () => {
+        const { id, grant, data } = await visitor().start();
+        expect(grant).toMatch(GRANT);
+        expect(readGrant(grant)).toMatchObject({ conversationId: id, botId: DEMO_BOT_ID });
+        expect(data.bot_id).toBe(DEMO_BOT_ID);
+      });
+
+      it(t('every read, send and stream needs the grant of that very conversation (404 otherwise)'), async () => {
+        const me = visitor();
+        const mine = await me.start();
+        const other = await me.start();
+        const sent = await me.call('POST', '/messages', { body: { content: 'shipping costs?', conversation_id: mine.id }, grant: mine.grant });
+        expect(sent.status).toBe(200);
+        const messageId = ((await sent.json()) as { data: { id: string } }).data.id;
+        const reads: [string, string, unknown?][] = [
+          ['GET', `/conversations/${mine.id}`],
+          ['GET', `/messages?conversation_id=${mine.id}`],
+          ['GET', `/messages/${messageId}`],
+          ['POST', '/messages', { content: 'x', conversation_id: mine.id }],
+          ['POST', '/messages/stream', { content: 'x', conversation_id: mine.id }],
+        ];
+        const tampered = `${mine.grant.slice(0, -3)}${mine.grant.endsWith('AAA') ? 'BBB' : 'AAA'}`;
+        for (const grant of [null, other.grant, tampered, 'g1.garbage', mine.grant.replace(mine.id, other.id)]) {
+          for (const [method, path, body] of reads) {
+            const mark = upstream.records.length;
+            const response = await me.call(method, path, { body, grant });
+            expect(response.status, `${method} ${path} with ${grant}`).toBe(404);
+            expect(await response.json()).toEqual({ message: expect.any(String) });
+            if (method === 'POST') expect(upstreamSince(mark)).toHaveLength(0);
+          }
+        }
+        expect((await me.call('GET', `/conversations/${mine.id}`, { grant: mine.grant })).status).toBe(200);
+        const list = await me.call('GET', `/messages?conversation_id=${mine.id}&includes=sources`, { grant: mine.grant });
+        expect(((await list.json()) as { data: unknown[] }).data).toHaveLength(2);
+        expect((await me.call('GET', `/messages/${messageId}`, { grant: mine.grant })).status).toBe(200);
+      });
+
+      it(t('accepts a grant minted elsewhere from the documented format, with the current or a rotated secret'), async () => {
+        const me = visitor();
+        const { id } = await me.start();
+        const parts = { conversationId: id, botId: DEMO_BOT_ID, visitorId: 'contractVisitor01', expires: Math.floor(Date.now() / 1000) + 600 };
+        for (const secret of [CURRENT_SECRET, OLD_SECRET]) {
+          expect((await me.call('GET', `/conversations/${id}`, { grant: mintGrant(secret, parts) })).status).toBe(200);
+        }
+        const refused = [
+          mintGrant('an-unknown-secret-000000000000', parts),
+          mintGrant(CURRENT_SECRET, { ...parts, expires: Math.floor(Date.now() / 1000) - 1 }),
+          mintGrant(CURRENT_SECRET, { ...parts, botId: OTHER_BOT_ID }),
+        ];
+        for (const grant of refused) expect((await me.call('GET', `/conversations/${id}`, { grant })).status).toBe(404);
+      });
+
+      it(t('stream tokens open only with the grant of their conversation, and expire quickly'), async () => {
+        const me = visitor();
+        const mine = await me.start();
+        const other = await me.start();
+        const started = await me.call('POST', '/messages/stream', { body: { content: 'returns?', conversation_id: mine.id }, grant: mine.grant });
+        expect(started.status).toBe(302);
+        const location = started.headers.get('location') ?? '';
+        expect(location).toMatch(/^\/askbox\/stream\/[A-Za-z0-9_-]+$/);
+        const path = location.replace('/askbox', '');
+        for (const grant of [null, other.grant]) expect((await me.call('GET', path, { grant })).status).toBe(404);
+        const token = path.split('/').pop() ?? '';
+        const altered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+        for (const bad of [altered, 'AAAA', 'not-a-token', btoa('http://evil.test').replace(/=/g, '')]) {
+          expect((await me.call('GET', `/stream/${bad}`, { grant: mine.grant })).status).toBe(404);
+        }
+        const stream = await me.call('GET', path, { grant: mine.grant });
+        expect(stream.headers.get('content-type')).toContain('text/event-stream');
+        const text = await stream.text();
+        expect(text.startsWith('data: [START]')).toBe(true);
+        expect(text.trim().endsWith('data: [END]')).toBe(true);
+        const json = await me.call('POST', '/messages/stream', { body: { content: 'again', conversation_id: mine.id, redirect: false }, grant: mine.grant });
+        const { data } = (await json.json()) as { data: { stream_url: string } };
+        expect(data.stream_url).toMatch(/^\/askbox\/stream\/[A-Za-z0-9_-]+$/);
+        await new Promise((resolve) => setTimeout(resolve, config.streamTtlSeconds * 1000 + 300));
+        expect((await me.call('GET', data.stream_url.replace('/askbox', ''), { grant: mine.grant })).status).toBe(404);
+      });
+
+      it(t('pins the bot and keeps visitor-chosen focus documents to the allowlist; names are bounded'), async () => {
+        const me = visitor();
+        expect((await me.call('POST', '/conversations', { body: { name: 'x', bot_id: OTHER_BOT_ID } })).status).toBe(422);
+        const [allowed, alsoAllowed] = config.documentIds;
+        const foreign = upstream.documentIds.find((id) => !config.documentIds.includes(id));
+        const sentFor = async (extra: Record<string, unknown>) => {
+          const mark = upstream.records.length;
+          await me.start(extra);
+          return JSON.parse(upstreamSince(mark).find((r) => r.path.endsWith('/conversations'))?.body ?? '{}') as { name: string; document_ids?: string[] };
+        };
+        expect((await sentFor({ document_ids: [allowed] })).document_ids).toEqual([allowed]);
+        expect((await sentFor({ document_ids: [allowed, foreign] })).document_ids).toEqual([allowed, alsoAllowed]);
+        const long = await sentFor({ name: 'n'.repeat(5000) });
+        expect(long.name).toBe('n'.repeat(100));
+        expect(long.document_ids).toEqual([allowed, alsoAllowed]);
+      });
+    });
+
+    describe('allowlist, methods and hostile requests', () => {
+      it.each([
+        ['GET', '/bots'],
+        ['GET', '/conversations'],
+        ['DELETE', '/conversations/abcdefabcdef'],
+        ['POST', '/conversations/abcdefabcdef'],
+        ['GET', '/documents'],
+        ['POST', '/uploads/signed-url'],
+        ['PUT', '/messages'],
+        ['PATCH', '/messages'],
+        ['DELETE', '/messages/abcdefabcdef'],
+        ['GET', '/messages/stream'],
+        ['POST', '/stream/abc'],
+        ['GET', '/messages/a/b'],
+        ['GET', '/health/x'],
+      ])(t('refuses %s %s with 404/405 in the envelope, without calling upstream'), async (method, path) => {
+        const mark = upstream.records.length;
+        const response = await visitor().call(method, path, method === 'GET' ? {} : { body: {} });
+        expect([404, 405]).toContain(response.status);
+        expect(await response.json()).toEqual({ message: expect.any(String) });
+        expect(upstreamSince(mark)).toHaveLength(0);
+      });
+
+      it(t('answers odd methods, path tricks, absolute-form targets and bad Host headers with 4xx, never 5xx'), async () => {
+        const host = new URL(proxy.url).host;
+        const heads = [
+          `TRACE /askbox/conversations HTTP/1.1\nHost: ${host}`,
+          `TRACK /askbox/conversations HTTP/1.1\nHost: ${host}`,
+          `HEAD /askbox/messages HTTP/1.1\nHost: ${host}`,
+          `GET /askbox/../api/v1/bots HTTP/1.1\nHost: ${host}`,
+          `GET /askbox/%2e%2e/api/v1/bots HTTP/1.1\nHost: ${host}`,
+          `GET /askbox/conversations/abc%2F..%2F..%2Fbots HTTP/1.1\nHost: ${host}`,
+          `GET http://evil.example/askbox/bots HTTP/1.1\nHost: ${host}`,
+          `GET /askbox/bots HTTP/1.1\nHost: evil.example/x?`,
+          `GET /askbox/health HTTP/1.1\nHost: ${host}\nX-Forwarded-For: not an ip, ;;`,
+        ];
+        for (const head of heads) {
+          const { status } = await rawRequest(proxy.url, `${head}\nConnection: close`);
+          expect(status, head.split('\n')[0]).toBeGreaterThanOrEqual(200);
+          expect(status, head.split('\n')[0]).toBeLessThan(500);
+        }
+      });
+
+      it(t('takes only small, flat application/json bodies'), async () => {
+        const me = visitor();
+        const { id, grant } = await me.start();
+        const send = (body: string, type = 'application/json') => me.call('POST', '/messages', { body, grant, headers: { 'content-type': type } });
+        await expectStatus(await send(JSON.stringify({ content: 'x', conversation_id: id }), 'text/plain'), 415);
+        await expectStatus(await send(JSON.stringify({ content: 'x', conversation_id: id }), 'application/x-www-form-urlencoded'), 415);
+        await expectStatus(await send(JSON.stringify({ content: 'x'.repeat(70_000), conversation_id: id })), 413);
+        await expectStatus(await send(`{"content":"x","conversation_id":"${id}","deep":${'['.repeat(5000)}${']'.repeat(5000)}}`), 400);
+        await expectStatus(await send('{oops'), 400);
+        await expectStatus(await send('[]'), 400);
+        const typed = await send(JSON.stringify({ content: ['x'], conversation_id: id }));
+        expect(typed.status).toBe(422);
+        expect(((await typed.json()) as { errors: object }).errors).toHaveProperty('content');
+      });
+
+      it(t('allows same-host pages and listed origins only, ports included'), async () => {
+        const me = visitor();
+        const self = new URL(proxy.url);
+        const create = (origin: string) => me.call('POST', '/conversations', { body: { name: 'x' }, headers: { origin } });
+        expect((await create(self.origin)).status).toBe(200);
+        const listed = await create(PARTNER);
+        expect(listed.status).toBe(200);
+        expect(listed.headers.get('access-control-allow-origin')).toBe(PARTNER);
+        for (const origin of ['https://evil.example', 'null', `${self.protocol}//${self.hostname}:${Number(self.port) + 1}`]) {
+          expect((await create(origin)).status, origin).toBe(403);
+        }
+        const preflight = await me.call('OPTIONS', '/messages/stream', { headers: { origin: PARTNER, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-askbox-grant' } });
+        expect(preflight.status).toBe(204);
+        expect(preflight.headers.get('access-control-allow-origin')).toBe(PARTNER);
+        expect(preflight.headers.get('access-control-allow-headers')).toMatch(/x-askbox-grant/i);
+      });
+
+      it(t('has a health route that calls nobody'), async () => {
+        const mark = upstream.records.length;
+        const response = await visitor().call('GET', '/health');
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ status: 'ok' });
+        expect(upstreamSince(mark)).toHaveLength(0);
+      });
+    });
+
+    describe('abuse limits', () => {
+      it(t('a visitor sending in a burst gets 429 with Retry-After before any upstream call'), async () => {
+        const me = visitor();
+        const { id, grant } = await me.start();
+        const statuses: number[] = [];
+        let refused: Response | undefined;
+        for (let i = 0; i < 6; i++) {
+          const mark = upstream.records.length;
+          const response = await me.call('POST', '/messages', { body: { content: `question ${i}`, conversation_id: id }, grant });
+          statuses.push(response.status);
+          if (response.status === 429) {
+            refused ??= response;
+            expect(upstreamSince(mark)).toHaveLength(0);
+          }
+        }
+        expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+        expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(Number(refused?.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+        expect(await refused?.json()).toEqual({ message: expect.stringMatching(/too many/i) });
+      });
+
+      it(t('one IP is limited across visitors, for messages and for new conversations'), async () => {
+        const ip = `198.51.100.${++ipCounter}`;
+        const statuses: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const someone = visitor(ip);
+          const created = await someone.call('POST', '/conversations', { body: { name: 'x' } });
+          statuses.push(created.status);
+          if (created.status !== 200) continue;
+          const { data, meta } = (await created.json()) as { data: { id: string }; meta: { grant: string } };
+          for (let j = 0; j < 2; j++) {
+            statuses.push((await someone.call('POST', '/messages', { body: { content: 'hi', conversation_id: data.id }, grant: meta.grant })).status);
+          }
+        }
+        // Conversations: burst 4 per IP; messages: burst 5 per IP (3 per visitor).
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
+        const more = visitor(ip);
+        const fourth = await more.call('POST', '/conversations', { body: { name: 'x' } });
+        expect(fourth.status).toBe(200);
+        expect((await more.call('POST', '/conversations', { body: { name: 'x' } })).status).toBe(429);
+      });
+
+      it(t('a visitor keeps its identity across conversations, so starting afresh does not reset its limits'), async () => {
+        const me = visitor();
+        const first = await me.start();
+        const second = await me.start({}, first.grant);
+        expect(readGrant(second.grant).visitorId).toBe(readGrant(first.grant).visitorId);
+        const third = await me.call('POST', '/conversations', { body: { name: 'x' }, grant: second.grant });
+        expect(third.status).toBe(429);
+        expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      });
+    });
+
+    describe('streams and timeouts', () => {
+      it(t('passes a stream through chunk by chunk as upstream writes it'), async () => {
+        const me = visitor();
+        const { id, grant } = await me.start();
+        const started = await me.call('POST', '/messages/stream', { body: { content: 'drip', conversation_id: id }, grant });
+        const stream = await me.call('GET', (started.headers.get('location') ?? '').replace('/askbox', ''), { grant });
+        const { chunks, error } = await readTimed(stream);
+        expect(error).toBeUndefined();
+        const events = chunks.map((c) => c.text).join('');
+        expect(events).toContain('data: {"chunk":"one "}');
+        expect(events.trim().endsWith('data: [END]')).toBe(true);
+        // Upstream writes a chunk every 150 ms: they must not arrive in one lump at the end.
+        const withText = chunks.filter((c) => c.text.includes('"chunk"'));
+        expect(withText.length).toBeGreaterThanOrEqual(4);
+        expect(withText.at(-1)!.at - withText[0]!.at).toBeGreaterThanOrEqual(450);
+      });
+
+      it(t('cuts a stream that goes silent after the idle timeout, and one that runs too long'), async () => {
+        const me = visitor();
+        const { id, grant } = await me.start();
+        for (const content of ['stall', 'endless']) {
+          const started = await me.call('POST', '/messages/stream', { body: { content, conversation_id: id }, grant });
+          const begun = Date.now();
+          const stream = await me.call('GET', (started.headers.get('location') ?? '').replace('/askbox', ''), { grant });
+          const { chunks } = await readTimed(stream);
+          const elapsed = Date.now() - begun;
+          expect(chunks.map((c) => c.text).join(''), content).not.toContain('[END]');
+          expect(elapsed, content).toBeGreaterThanOrEqual(content === 'stall' ? config.timeouts.idleMs - 100 : config.timeouts.maxStreamMs - 100);
+          expect(elapsed, content).toBeLessThan(content === 'stall' ? config.timeouts.idleMs + 1500 : config.timeouts.maxStreamMs + 1500);
+        }
+      });
+
+      it(t('answers 504 in the envelope when the service does not answer in time'), async () => {
+        const me = visitor();
+        const { id, grant } = await me.start();
+        const started = await me.call('POST', '/messages/stream', { body: { content: 'slowstart', conversation_id: id }, grant });
+        const begun = Date.now();
+        const stream = await me.call('GET', (started.headers.get('location') ?? '').replace('/askbox', ''), { grant });
+        expect(stream.status).toBe(504);
+        expect(await stream.json()).toEqual({ message: expect.any(String) });
+        expect(Date.now() - begun).toBeLessThan(config.timeouts.connectMs + 900);
+      });
+    });
+
+    describe('key hygiene and headers, over every response of the suite', () => {
+      it(t('sends the key upstream on every call and never to the visitor'), async () => {
+        expect(upstream.records.length).toBeGreaterThan(20);
+        for (const record of upstream.records) expect(record.authorization).toBe(`Bearer ${CONTRACT_KEY}`);
+        expect(seen.length).toBeGreaterThan(50);
+        for (const response of seen) {
+          const text = response.body ? await response.text().catch(() => '') : '';
+          for (const secret of [CONTRACT_KEY, CURRENT_SECRET, OLD_SECRET, upstream.url]) expect(text).not.toContain(secret);
+          response.headers.forEach((value) => {
+            for (const secret of [CONTRACT_KEY, CURRENT_SECRET, upstream.url]) expect(value).not.toContain(secret);
+          });
+        }
+      });
+
+      it(t('puts the security headers on every answer and never a cookie'), () => {
+        for (const response of seen) {
+          expect(response.headers.get('x-content-type-options'), `${response.status}`).toBe('nosniff');
+          expect(response.headers.get('cache-control'), `${response.status}`).toContain('no-store');
+          expect(response.headers.get('referrer-policy'), `${response.status}`).toBe('no-referrer');
+          expect(response.headers.get('set-cookie')).toBeNull();
+          expect(response.status).not.toBe(500);
+        }
+      });
+    });
+  });
+}
