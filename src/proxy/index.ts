@@ -2,4 +2,19 @@
  * Askbox's token proxy: keeps the Cody API key on the server and exposes only what the widget needs.
  * Web standards only — runs on Node 20+, Cloudflare Workers, Deno and Bun. For `node:http`, see `./node`.
  */
-export { createProxy, type ProxyHandler, type ProxyOptions } from './handler';
+export { createProxy, type ProxyHandler } from './handler';
+export { createMemoryStore, type BucketCheck, type LimitStore } from './limits';
+export {
+  DEFAULT_LIMITS,
+  DEFAULT_TIMEOUTS,
+  type ClientIpSource,
+  type LimitEvent,
+  type Limits,
+  type ProxyContext,
+  type ProxyLogEntry,
+  type ProxyOptions,
+  type Rate,
+  type Timeouts,
+} from './options';
+export { GRANT_HEADER } from './policy';
+export { createRedisStore, type RedisEval } from './redis-store';

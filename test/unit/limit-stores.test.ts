@@ -1,0 +1,115 @@
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryStore, type BucketCheck, type LimitStore } from '../../src/proxy/limits';
+import { createRedisStore } from '../../src/proxy/redis-store';
+import { startRedis } from '../helpers/redis';
+
+const T0 = 1_700_000_000_000;
+const bucket = (key: string, capacity: number, perMinute: number): BucketCheck => ({ key, capacity, refillPerSecond: perMinute / 60 });
+
+let redis: Awaited<ReturnType<typeof startRedis>>;
+const clients: ReturnType<typeof createClient>[] = [];
+let keySpace = 0;
+
+/** A fresh Redis store (its own key prefix) over its own connection, as another proxy process would have. */
+async function redisStore(prefix = `t${++keySpace}:`): Promise<LimitStore> {
+  const client = createClient({ url: redis.url });
+  await client.connect();
+  clients.push(client);
+  return createRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) }, { prefix });
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+}, 30_000);
+
+afterAll(async () => {
+  for (const client of clients) await client.quit();
+  await redis?.stop();
+});
+
+/** The behaviour every store must share, run against memory and Redis alike. */
+const stores: [string, () => Promise<LimitStore>][] = [
+  ['memory', async () => createMemoryStore()],
+  ['redis', () => redisStore()],
+];
+
+describe.each(stores)('limit store: %s', (_name, make) => {
+  it('allows the burst, then refuses with the time to the next token', async () => {
+    const store = await make();
+    const b = bucket('a', 3, 6);
+    for (let i = 0; i < 3; i++) expect(await store.take([b], T0)).toBe(0);
+    expect(await store.take([b], T0)).toBe(10_000);
+    expect(await store.take([b], T0 + 4000)).toBe(6000);
+  });
+
+  it('refills over time, never beyond the capacity', async () => {
+    const store = await make();
+    const b = bucket('a', 2, 60);
+    await store.take([b], T0);
+    await store.take([b], T0);
+    expect(await store.take([b], T0 + 500)).toBe(500);
+    expect(await store.take([b], T0 + 1000)).toBe(0);
+    const later = T0 + 3_600_000;
+    expect(await store.take([b], later)).toBe(0);
+    expect(await store.take([b], later)).toBe(0);
+    expect(await store.take([b], later)).toBeGreaterThan(0);
+  });
+
+  it('is all or nothing: a refusal takes no token from the other buckets', async () => {
+    const store = await make();
+    const wide = bucket('wide', 5, 60);
+    const narrow = bucket('narrow', 1, 1);
+    expect(await store.take([wide, narrow], T0)).toBe(0);
+    for (let i = 0; i < 3; i++) expect(await store.take([wide, narrow], T0)).toBe(60_000);
+    for (let i = 0; i < 4; i++) expect(await store.take([wide], T0)).toBe(0);
+    expect(await store.take([wide], T0)).toBeGreaterThan(0);
+  });
+
+  it('keeps buckets apart by key', async () => {
+    const store = await make();
+    expect(await store.take([bucket('x', 1, 1)], T0)).toBe(0);
+    expect(await store.take([bucket('y', 1, 1)], T0)).toBe(0);
+    expect(await store.take([bucket('x', 1, 1)], T0)).toBeGreaterThan(0);
+  });
+});
+
+describe('limit store: redis only', () => {
+  it('is shared by two connections (two proxy processes) and atomic under concurrency', async () => {
+    const one = await redisStore('shared:');
+    const two = await redisStore('shared:');
+    const b = bucket('burst', 10, 1);
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? one : two).take([b], T0)));
+    expect(answers.filter((wait) => wait === 0)).toHaveLength(10);
+  });
+
+  it('lets a bucket expire once it would be full again', async () => {
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    clients.push(client);
+    const store = createRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) }, { prefix: 'ttl:' });
+    await store.take([bucket('k', 4, 2)], T0);
+    const ttl = await client.pTTL('ttl:k');
+    expect(ttl).toBeGreaterThan(110_000);
+    expect(ttl).toBeLessThanOrEqual(120_000);
+  });
+
+  it('refuses to trust an answer that is not a wait', async () => {
+    for (const answer of [null, 'soon', -1, { wait: 0 }]) {
+      const store = createRedisStore({ eval: async () => answer });
+      await expect(store.take([bucket('k', 1, 1)], T0)).rejects.toThrow(/unexpected answer/);
+    }
+  });
+});
+
+describe('limit store: memory only', () => {
+  it('forgets the least recently used buckets beyond its bound (a forgotten bucket is full)', async () => {
+    const store = createMemoryStore(2);
+    const a = bucket('a', 1, 1);
+    expect(await store.take([a], T0)).toBe(0);
+    expect(await store.take([a], T0)).toBeGreaterThan(0);
+    await store.take([bucket('b', 1, 1)], T0);
+    await store.take([bucket('c', 1, 1)], T0);
+    expect(await store.take([a], T0)).toBe(0);
+  });
+});
