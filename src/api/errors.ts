@@ -21,14 +21,21 @@ export class ChatError extends Error {
   readonly detail: string | undefined;
   /** The input fields a 422 names (the keys of its `errors`). */
   readonly fields: readonly string[];
+  /** Seconds to wait before trying again, from a 429's `Retry-After`. */
+  readonly retryAfter: number | undefined;
   readonly retryable: boolean;
 
-  constructor(kind: ChatErrorKind, message: string, options: { status?: number; detail?: string; fields?: readonly string[]; cause?: unknown } = {}) {
+  constructor(
+    kind: ChatErrorKind,
+    message: string,
+    options: { status?: number; detail?: string; fields?: readonly string[]; retryAfter?: number | undefined; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.kind = kind;
     this.status = options.status;
     this.detail = options.detail;
     this.fields = options.fields ?? [];
+    this.retryAfter = options.retryAfter;
     this.retryable = RETRYABLE.has(kind) && options.status !== 422;
   }
 }
@@ -58,7 +65,18 @@ export async function toHttpError(response: Response): Promise<ChatError> {
   } catch {
     // Not JSON (an HTML error page from a CDN, say): the status alone decides.
   }
-  return new ChatError(kindForStatus(response.status), `HTTP ${response.status}`, { status: response.status, detail, fields });
+  const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+  return new ChatError(kindForStatus(response.status), `HTTP ${response.status}`, { status: response.status, detail, fields, retryAfter });
+}
+
+/** `Retry-After` in whole seconds from now: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text);
+  // An HTTP date starts with the day's name; anything else (a negative or fractional number) is unreadable.
+  const date = /^[A-Za-z]/.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 /** Maps anything thrown by fetch or a stream read to a ChatError. */

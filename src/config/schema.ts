@@ -26,6 +26,8 @@ export interface UiText {
   you: string;
   assistant: string;
   tooLong: string;
+  /** A 429 that says how long to wait; `{wait}` becomes e.g. "30 seconds". */
+  rateLimitWait: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -83,6 +85,7 @@ export const DEFAULT_TEXT: UiText = Object.freeze({
   you: 'You',
   assistant: 'Assistant',
   tooLong: 'Your message is too long.',
+  rateLimitWait: 'You are sending messages too quickly. Please wait {wait} and try again.',
   errors: Object.freeze({
     config: 'The chat is not set up correctly.',
     auth: 'The chat service refused the request. Please try again later.',

@@ -1,5 +1,5 @@
 import { action, batch, computed, createModel, effect, signal } from '@preact/signals';
-import type { ChatClient } from '../api/client';
+import type { ChatClient, ConversationRef } from '../api/client';
 import { ChatError, toChatError } from '../api/errors';
 import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema';
 import { localId, toChatMessage, type ChatMessage } from './messages';
@@ -54,7 +54,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const busy = computed(() => status.value !== 'idle');
   const canSend = computed(() => !busy.value && draft.value.trim().length > 0 && draft.value.length <= MAX_MESSAGE_LENGTH);
 
-  let conversationId: string | undefined;
+  let conversation: ConversationRef | undefined;
+  /** The visitor's latest grant, kept after "new conversation" so the proxy still knows who is asking. */
+  let lastGrant: string | undefined;
   let history: 'unloaded' | 'loading' | 'loaded' = 'unloaded';
   let controller: AbortController | undefined;
   let retryLast: (() => Promise<void>) | undefined;
@@ -79,9 +81,25 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     messages.value = messages.value.flatMap((m) => (m.id !== id ? [m] : next ? [next] : []));
   };
 
+  /**
+   * The stored conversation, or undefined. A value without a valid grant (stored by an older widget, or tampered
+   * with) is dropped, so the visitor starts afresh instead of meeting a 404.
+   */
+  function restore(): ConversationRef | undefined {
+    const raw = storage.get(storageKey);
+    if (raw === undefined) return undefined;
+    const ref = parseStored(raw);
+    if (!ref) {
+      storage.remove(storageKey);
+      return undefined;
+    }
+    lastGrant = ref.grant;
+    return ref;
+  }
+
   async function loadHistory(): Promise<void> {
-    conversationId ??= storage.get(storageKey);
-    if (!conversationId) {
+    conversation ??= restore();
+    if (!conversation) {
       history = 'loaded';
       return;
     }
@@ -89,7 +107,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     history = 'loading';
     status.value = 'loading';
     try {
-      const list = await client.listAllMessages(conversationId);
+      const list = await client.listAllMessages(conversation);
       if (gen !== generation) return;
       messages.value = list.map(toChatMessage);
       history = 'loaded';
@@ -109,18 +127,20 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     }
   }
 
-  async function ensureConversation(): Promise<string> {
-    if (conversationId) return conversationId;
+  async function ensureConversation(): Promise<ConversationRef> {
+    if (conversation) return conversation;
     const created = await client.createConversation({
       name: config.conversationName,
       botId: config.botId,
       documentIds: config.documentIds,
+      grant: lastGrant,
     });
-    conversationId = created.id;
+    conversation = created;
+    lastGrant = created.grant;
     // A conversation created here has no earlier history to fetch.
     history = 'loaded';
-    storage.set(storageKey, created.id);
-    return created.id;
+    storage.set(storageKey, JSON.stringify({ id: created.id, grant: created.grant }));
+    return created;
   }
 
   /**
@@ -139,8 +159,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       error.value = null;
     });
     try {
-      const id = await ensureConversation();
-      for await (const event of client.streamReply({ conversationId: id, content }, ctrl.signal)) {
+      const current = await ensureConversation();
+      for await (const event of client.streamReply({ conversation: current, content }, ctrl.signal)) {
         if (gen !== generation) return;
         if (!accepted) {
           accepted = true;
@@ -152,12 +172,14 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
           streaming.value = text;
         }
       }
-      await finishReply(gen, id, text);
+      await finishReply(gen, current, text);
     } catch (caught) {
       if (gen !== generation) return;
       const err = toChatError(caught, ctrl.signal);
-      if (!accepted && !afresh && conversationId && err.status === 422 && err.fields.includes('conversation_id')) {
-        // The conversation was deleted upstream since it was stored: start a new one and deliver the message there.
+      const gone = err.kind === 'not_found' || (err.status === 422 && err.fields.includes('conversation_id'));
+      if (!accepted && !afresh && conversation && gone) {
+        // The conversation was deleted upstream, or its grant expired, since it was stored: start a new one and
+        // deliver the message there.
         forgetConversation();
         await ask(content, pendingUser, true);
         return;
@@ -188,13 +210,13 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const knownIds = () => new Set(messages.value.map((m) => m.id));
 
   function forgetConversation() {
-    conversationId = undefined;
+    conversation = undefined;
     storage.remove(storageKey);
   }
 
   /** Replaces the streamed text with the stored reply, which carries the real id, sources and flags. */
-  async function finishReply(gen: number, id: string, text: string): Promise<void> {
-    const stored = await client.latestReply(id, knownIds()).catch(() => undefined);
+  async function finishReply(gen: number, current: ConversationRef, text: string): Promise<void> {
+    const stored = await client.latestReply(current, knownIds()).catch(() => undefined);
     if (gen !== generation) return;
     const reply = stored
       ? toChatMessage(stored)
@@ -204,7 +226,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
 
   /** The stream broke after the service took the message; it may still have stored the whole reply. */
   async function recoverReply(gen: number, text: string, err: ChatError): Promise<void> {
-    const stored = conversationId ? await client.latestReply(conversationId, knownIds()).catch(() => undefined) : undefined;
+    const stored = conversation ? await client.latestReply(conversation, knownIds()).catch(() => undefined) : undefined;
     if (gen !== generation) return;
     if (stored) {
       commitReply(toChatMessage(stored));
@@ -270,7 +292,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
         if (text !== undefined) draft.value = text;
         return;
       }
-      if (history === 'unloaded' && (conversationId ??= storage.get(storageKey))) await loadHistory();
+      if (history === 'unloaded' && (conversation ??= restore())) await loadHistory();
       const user: ChatMessage = { id: localId(), role: 'user', text: content, status: 'pending', flagged: false, sources: [] };
       batch(() => {
         append(user);
@@ -309,6 +331,19 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     }),
   };
 });
+
+const STORED_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A stored `{id, grant}`, checked; null for anything else (an older widget stored the bare id). */
+function parseStored(raw: string): ConversationRef | null {
+  try {
+    const value = JSON.parse(raw) as { id?: unknown; grant?: unknown } | null;
+    const { id, grant } = value ?? {};
+    return typeof id === 'string' && STORED_ID.test(id) && typeof grant === 'string' && grant.length > 0 ? { id, grant } : null;
+  } catch {
+    return null;
+  }
+}
 
 /** One widget's model instance. */
 export type ChatModelInstance = InstanceType<typeof ChatModel>;

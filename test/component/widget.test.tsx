@@ -132,6 +132,22 @@ describe('sending and streaming', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it.each([
+    [30, 'You are sending messages too quickly. Please wait 30 seconds and try again.'],
+    [150, 'You are sending messages too quickly. Please wait 3 minutes and try again.'],
+    [7200, 'You are sending messages too quickly. Please wait 2 hours and try again.'],
+    [undefined, 'Too many messages at once. Please wait a moment and try again.'],
+  ])('tells the visitor how long to wait after a 429 (Retry-After %s) and gives the text back', async (retryAfter, sentence) => {
+    const fake = setup();
+    fake.state.sendError = new ChatError('rate_limit', 'HTTP 429', { status: 429, detail: 'Too many messages.', retryAfter });
+    open();
+    type('a quick follow-up');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    const alert = await screen.findByRole('alert');
+    expect(alert.querySelector('.notice__text')?.textContent).toBe(sentence);
+    expect((input() as HTMLTextAreaElement).value).toBe('a quick follow-up');
+  });
+
   it('marks a failed reply and retries it from its own Retry button', async () => {
     const fake = setup();
     open();

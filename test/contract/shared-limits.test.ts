@@ -17,7 +17,7 @@ import { startUpstream } from './upstream';
 describe('two Node proxy instances sharing one Redis', () => {
   let redis: Awaited<ReturnType<typeof startRedis>>;
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
-  const clients: ReturnType<typeof createClient>[] = [];
+  const clients: { quit(): Promise<unknown> }[] = [];
   const servers: Server[] = [];
   const urls: string[] = [];
 

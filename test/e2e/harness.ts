@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { startDemoServer, type DemoServer } from '../../demo/server';
+import type { ProxyOptions } from '../../src/proxy/handler';
 import type { Scenario } from '../../demo/simulator/scenario';
 
 /** Debian's Chromium; the tests never download a browser. */
@@ -19,11 +20,11 @@ export interface TestPage {
 
 /**
  * One spec file's world: the demo server (widget, proxy and simulator, exactly as `npm start` runs them) on a
- * free port with the file's own scenario, and one headless Chromium.
+ * free port with the file's own scenario and proxy options, and one headless Chromium.
  */
-export async function startE2E(scenario: Scenario = {}) {
+export async function startE2E(scenario: Scenario = {}, proxy: Partial<ProxyOptions> = {}) {
   if (!existsSync(BUNDLE)) throw new Error('dist/askbox.js is missing: run `npm run build` first (npm test does)');
-  const server: DemoServer = await startDemoServer({ port: 0, scenario });
+  const server: DemoServer = await startDemoServer({ port: 0, scenario, proxy });
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -40,6 +41,7 @@ export async function startE2E(scenario: Scenario = {}) {
   });
   const pages: Page[] = [];
 
+  /** A page in a fresh browser context: its own storage, like another visitor. */
   async function open(path: string, options: { width?: number; height?: number } = {}): Promise<TestPage> {
     const context = await browser.newContext({ viewport: { width: options.width ?? 1000, height: options.height ?? 760 }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
     const page = await context.newPage();

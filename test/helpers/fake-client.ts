@@ -14,13 +14,18 @@ export function createFakeClient() {
     history: [] as ApiMessage[],
     sendError: undefined as ChatError | undefined,
     sent: [] as string[],
+    /** The grant each createConversation call brought along. */
+    createdWith: [] as (string | undefined)[],
   };
   const push = (item: StreamEvent | ChatError) => {
     queue.push(item);
     wake?.();
   };
   const client: ChatClient = {
-    createConversation: async ({ name, botId }) => ({ id: 'conv00000001', name, bot_id: botId, created_at: 1 }),
+    createConversation: async ({ grant }) => {
+      state.createdWith.push(grant);
+      return { id: `conv0000000${state.createdWith.length}`, grant: `grant-${state.createdWith.length}` };
+    },
     listAllMessages: async () => state.history,
     latestReply: async () => state.storedReply,
     async *streamReply({ content }, signal) {

@@ -2,6 +2,7 @@ import type { Scenario } from '../../demo/simulator/scenario';
 import { parseConfig } from '../../src/config/parse';
 import type { WidgetConfig } from '../../src/config/schema';
 import { ChatModel, type WidgetEvents } from '../../src/state/chat-model';
+import type { ProxyOptions } from '../../src/proxy/handler';
 import { createMemoryStorage, type KeyValueStore } from '../../src/state/storage';
 import { setupStack } from './stack';
 
@@ -12,8 +13,9 @@ export function setupModel(
   scenario: Scenario = {},
   overrides: Overrides | ((stack: ReturnType<typeof setupStack>) => Overrides) = {},
   storage: KeyValueStore = createMemoryStorage(),
+  proxyOptions: Partial<ProxyOptions> = {},
 ) {
-  const stack = setupStack(scenario);
+  const stack = setupStack(scenario, proxyOptions);
   const extra = typeof overrides === 'function' ? overrides(stack) : overrides;
   const { config } = parseConfig({ botId: stack.botId, proxyUrl: '/askbox', ...extra });
   if (!config) throw new Error('bad test config');

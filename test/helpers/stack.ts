@@ -1,16 +1,26 @@
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import type { Scenario } from '../../demo/simulator/scenario';
 import { createChatClient } from '../../src/api/client';
-import { createProxy } from '../../src/proxy/handler';
+import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { API, SIM_KEY, setupSimulator } from './simulator';
 
 /**
  * The whole server side in-process: a chat client whose fetch goes through the real proxy to the simulator.
  * Relative URLs resolve against a fake page origin, and redirects are followed like a browser's fetch does.
+ * Limits are off unless `proxyOptions` sets them; every knowledge-base document may be chosen for focus.
  */
-export function setupStack(scenario: Scenario = {}) {
+export function setupStack(scenario: Scenario = {}, proxyOptions: Partial<ProxyOptions> = {}) {
   const { sim } = setupSimulator({ defaults: { delayMs: 0 }, ...scenario });
-  const proxy = createProxy({ apiKey: SIM_KEY, botIds: [DEMO_BOT_ID], upstream: API, fetch: (input, init) => sim.handle(new Request(input, init)) });
+  const proxy = createProxy({
+    apiKey: SIM_KEY,
+    botIds: [DEMO_BOT_ID],
+    upstream: API,
+    secret: 'stack-test-secret-0123456789',
+    limits: false,
+    documentIds: sim.documents.map((d) => d.id),
+    fetch: (input, init) => sim.handle(new Request(input, init)),
+    ...proxyOptions,
+  });
   const requests: string[] = [];
   const browserFetch: typeof fetch = async (input, init) => {
     let request = new Request(new URL(String(input), 'http://page.test'), init);
@@ -19,7 +29,10 @@ export function setupStack(scenario: Scenario = {}) {
       const response = await proxy(request);
       const location = response.headers.get('location');
       if (response.status !== 302 || !location) return response;
-      request = new Request(new URL(location, request.url), { signal: init?.signal ?? null });
+      // A browser keeps the request's headers across a redirect (the grant among them), less the body's own.
+      const headers = new Headers(request.headers);
+      headers.delete('content-type');
+      request = new Request(new URL(location, request.url), { headers, signal: init?.signal ?? null });
     }
     throw new Error('too many redirects');
   };

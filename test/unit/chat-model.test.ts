@@ -4,6 +4,12 @@ import { createMemoryStorage } from '../../src/state/storage';
 import { setupModel } from '../helpers/model';
 import { API, SIM_KEY } from '../helpers/simulator';
 
+/** The stored conversation, read as the model writes it. */
+function stored(storage: { get(key: string): string | undefined }, botId: string): { id: string; grant: string } | undefined {
+  const raw = storage.get(`conversation:${botId}@/askbox`);
+  return raw === undefined ? undefined : (JSON.parse(raw) as { id: string; grant: string });
+}
+
 describe('chat model', () => {
   it('costs nothing until the visitor engages, and creates the conversation on the first send', async () => {
     const { model, requests, storage, config } = setupModel();
@@ -14,7 +20,7 @@ describe('chat model', () => {
     model.setDraft('How long does delivery take?');
     await model.send();
     expect(requests[0]).toBe('POST /askbox/conversations');
-    expect(storage.get(`conversation:${config.botId}@/askbox`)).toMatch(/^[A-Za-z0-9]{12}$/);
+    expect(stored(storage, config.botId)).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9]{12}$/), grant: expect.stringMatching(/^g1\./) });
     const [question, reply] = model.messages.value;
     expect(question).toMatchObject({ role: 'user', status: 'done', text: 'How long does delivery take?' });
     expect(reply).toMatchObject({ role: 'assistant', status: 'done', id: expect.not.stringMatching(/^local-/) });
@@ -102,26 +108,75 @@ describe('chat model', () => {
     expect(requests.filter((r) => r === 'POST /askbox/conversations')).toHaveLength(2);
   });
 
-  it('starts afresh when the stored conversation no longer exists', async () => {
+  it('brings the previous grant to the next conversation, so the proxy keeps knowing the visitor', async () => {
     const storage = createMemoryStorage();
     const { model, config } = setupModel({}, {}, storage);
-    storage.set(`conversation:${config.botId}@/askbox`, 'gonegonegone');
+    await model.send('hello');
+    const first = stored(storage, config.botId);
+    model.newConversation();
+    await model.send('hello again');
+    const second = stored(storage, config.botId);
+    expect(second?.id).not.toBe(first?.id);
+    expect(second?.grant.split('.')[3]).toBe(first?.grant.split('.')[3]);
+  });
+
+  it('starts afresh, without a request, from a conversation stored by an older widget (no grant)', async () => {
+    for (const old of ['gonegonegone', '{"id":"gonegonegone"}', '{"id":"../x","grant":"g"}', 'null', '{oops']) {
+      const storage = createMemoryStorage();
+      const { model, config, requests } = setupModel({}, {}, storage);
+      storage.set(`conversation:${config.botId}@/askbox`, old);
+      model.open();
+      await vi.waitFor(() => expect(model.status.value).toBe('idle'));
+      expect(requests).toEqual([]);
+      expect(model.error.value).toBeNull();
+      expect(storage.get(`conversation:${config.botId}@/askbox`)).toBeUndefined();
+      await model.send('hello');
+      expect(requests[0]).toBe('POST /askbox/conversations');
+      expect(model.messages.value.map((m) => m.role)).toEqual(['user', 'assistant']);
+    }
+  });
+
+  it('starts afresh when the proxy no longer knows the stored grant', async () => {
+    const storage = createMemoryStorage();
+    const { model, config, client, botId } = setupModel({}, {}, storage);
+    const real = await client.createConversation({ name: 'x', botId, documentIds: [] });
+    storage.set(`conversation:${config.botId}@/askbox`, JSON.stringify({ id: real.id, grant: `${real.grant.slice(0, -4)}AAAA` }));
     model.open();
     await vi.waitFor(() => expect(model.status.value).toBe('idle'));
     expect(model.error.value).toBeNull();
     expect(storage.get(`conversation:${config.botId}@/askbox`)).toBeUndefined();
   });
 
+  it('delivers the message in a new conversation when the grant expired mid-session', async () => {
+    const clock = { now: Date.now() };
+    const storage = createMemoryStorage();
+    const { model, config, requests } = setupModel({}, {}, storage, { grantTtlSeconds: 60, now: () => clock.now });
+    await model.send('first');
+    const old = stored(storage, config.botId);
+    clock.now += 61_000;
+    await model.send('second');
+    const fresh = stored(storage, config.botId);
+    expect(fresh?.id).not.toBe(old?.id);
+    expect(requests.filter((r) => r === 'POST /askbox/conversations')).toHaveLength(2);
+    expect(model.messages.value.map((m) => [m.role, m.status])).toEqual([
+      ['user', 'done'],
+      ['assistant', 'done'],
+      ['user', 'done'],
+      ['assistant', 'done'],
+    ]);
+    expect(model.error.value).toBeNull();
+  });
+
   it('delivers the message in a new conversation when the stored one was deleted mid-session', async () => {
     const { model, sim, storage, config, requests } = setupModel();
     await model.send('first');
-    const old = storage.get(`conversation:${config.botId}@/askbox`);
-    await sim.handle(new Request(`${API}/conversations/${old}`, { method: 'DELETE', headers: { authorization: `Bearer ${SIM_KEY}` } }));
+    const old = stored(storage, config.botId);
+    await sim.handle(new Request(`${API}/conversations/${old?.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${SIM_KEY}` } }));
     await model.send('second');
     expect(requests.filter((r) => r === 'GET /askbox/messages')).toHaveLength(2);
-    const fresh = storage.get(`conversation:${config.botId}@/askbox`);
-    expect(fresh).toMatch(/^[A-Za-z0-9]{12}$/);
-    expect(fresh).not.toBe(old);
+    const fresh = stored(storage, config.botId);
+    expect(fresh?.id).toMatch(/^[A-Za-z0-9]{12}$/);
+    expect(fresh?.id).not.toBe(old?.id);
     expect(model.messages.value.map((m) => [m.role, m.status])).toEqual([
       ['user', 'done'],
       ['assistant', 'done'],

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createChatClient, toChronological } from '../../src/api/client';
+import { createChatClient, toChronological, type ConversationRef } from '../../src/api/client';
+import { parseRetryAfter } from '../../src/api/errors';
 import type { ApiMessage, StreamEvent } from '../../src/api/types';
 import { setupStack } from '../helpers/stack';
 
-async function ask(client: ReturnType<typeof setupStack>['client'], conversationId: string, content: string) {
+async function ask(client: ReturnType<typeof setupStack>['client'], conversation: ConversationRef, content: string) {
   const events: StreamEvent[] = [];
-  for await (const event of client.streamReply({ conversationId, content }, new AbortController().signal)) events.push(event);
+  for await (const event of client.streamReply({ conversation, content }, new AbortController().signal)) events.push(event);
   return events;
 }
 
@@ -13,12 +14,12 @@ describe('chat client through the proxy and simulator', () => {
   it('creates a conversation, streams a reply and finds the stored reply with its sources', async () => {
     const { client, botId, requests } = setupStack();
     const conversation = await client.createConversation({ name: 'Visitor', botId, documentIds: [] });
-    expect(conversation).toMatchObject({ bot_id: botId, name: 'Visitor' });
-    const events = await ask(client, conversation.id, 'How long does delivery take?');
+    expect(conversation).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9]{12}$/), grant: expect.stringMatching(new RegExp(`^g1\\.${conversation.id}\\.${botId}\\.`)) });
+    const events = await ask(client, conversation, 'How long does delivery take?');
     expect(events[0]).toEqual({ type: 'start' });
     expect(events.at(-1)).toEqual({ type: 'end' });
     const streamed = events.map((e) => (e.type === 'chunk' ? e.text : '')).join('');
-    const reply = await client.latestReply(conversation.id, new Set());
+    const reply = await client.latestReply(conversation, new Set());
     expect(reply?.content).toBe(streamed);
     expect(reply?.sources?.data).toEqual([expect.objectContaining({ document_name: 'Shipping and returns' })]);
     expect(requests).toContain('POST /askbox/messages/stream');
@@ -27,30 +28,30 @@ describe('chat client through the proxy and simulator', () => {
 
   it('reads every page of a long history, oldest first', async () => {
     const { client, botId } = setupStack({ replies: Array.from({ length: 30 }, (_, i) => ({ text: `reply ${i}` })) });
-    const { id } = await client.createConversation({ name: 'Long', botId, documentIds: [] });
-    for (let i = 0; i < 30; i++) await ask(client, id, `question ${i}`);
-    const all = await client.listAllMessages(id);
+    const conversation = await client.createConversation({ name: 'Long', botId, documentIds: [] });
+    for (let i = 0; i < 30; i++) await ask(client, conversation, `question ${i}`);
+    const all = await client.listAllMessages(conversation);
     expect(all).toHaveLength(60);
     expect(all.slice(0, 2).map((m) => m.content)).toEqual(['question 0', 'reply 0']);
     expect(all.at(-1)?.content).toBe('reply 29');
     const known = new Set(all.slice(0, -1).map((m) => m.id));
-    expect((await client.latestReply(id, known))?.content).toBe('reply 29');
+    expect((await client.latestReply(conversation, known))?.content).toBe('reply 29');
   });
 
   it('maps failures to ChatError kinds, keeping the service message', async () => {
     const { client, botId } = setupStack({ replies: [{ match: 'quota', status: 402 }, { match: 'busy', status: 429 }] });
-    const { id } = await client.createConversation({ name: 'x', botId, documentIds: [] });
-    await expect(ask(client, id, 'quota')).rejects.toMatchObject({ kind: 'quota', status: 402, detail: expect.stringContaining('message limit') });
-    await expect(ask(client, id, 'busy')).rejects.toMatchObject({ kind: 'rate_limit', retryable: true });
-    await expect(ask(client, id, 'x'.repeat(2001))).rejects.toMatchObject({ kind: 'http', status: 422, retryable: false, fields: ['content'] });
-    await expect(client.listAllMessages('zzzzzzzzzzzz')).rejects.toMatchObject({ kind: 'not_found' });
+    const conversation = await client.createConversation({ name: 'x', botId, documentIds: [] });
+    await expect(ask(client, conversation, 'quota')).rejects.toMatchObject({ kind: 'quota', status: 402, detail: expect.stringContaining('message limit') });
+    await expect(ask(client, conversation, 'busy')).rejects.toMatchObject({ kind: 'rate_limit', retryable: true });
+    await expect(ask(client, conversation, 'x'.repeat(2001))).rejects.toMatchObject({ kind: 'http', status: 422, retryable: false, fields: ['content'] });
+    await expect(client.listAllMessages({ id: 'zzzzzzzzzzzz', grant: conversation.grant })).rejects.toMatchObject({ kind: 'not_found' });
     await expect(client.createConversation({ name: 'x', botId: 'otherBot0002', documentIds: [] })).rejects.toMatchObject({ status: 422 });
   });
 
   it('maps a cut stream to a stream error, and a network failure to a network error', async () => {
     const { client, botId } = setupStack({ replies: [{ match: 'cut', text: 'abcdefgh', chunkSize: 2, cutAfter: 1 }] });
-    const { id } = await client.createConversation({ name: 'x', botId, documentIds: [] });
-    await expect(ask(client, id, 'cut')).rejects.toMatchObject({ kind: 'stream' });
+    const conversation = await client.createConversation({ name: 'x', botId, documentIds: [] });
+    await expect(ask(client, conversation, 'cut')).rejects.toMatchObject({ kind: 'stream' });
     const offline = createChatClient({
       proxyUrl: '/askbox',
       fetch: async () => {
@@ -62,28 +63,79 @@ describe('chat client through the proxy and simulator', () => {
 
   it('reports an aborted stream as aborted', async () => {
     const { client, botId } = setupStack({ replies: [{ text: 'slow reply', chunkSize: 1, delayMs: 20 }] });
-    const { id } = await client.createConversation({ name: 'x', botId, documentIds: [] });
+    const conversation = await client.createConversation({ name: 'x', botId, documentIds: [] });
     const controller = new AbortController();
     const run = (async () => {
-      for await (const event of client.streamReply({ conversationId: id, content: 'q' }, controller.signal)) {
+      for await (const event of client.streamReply({ conversation, content: 'q' }, controller.signal)) {
         if (event.type === 'chunk') controller.abort();
       }
     })();
     await expect(run).rejects.toMatchObject({ kind: 'aborted' });
   });
 
-  it('follows {data: {stream_url}} when a server answers that instead of a redirect', async () => {
+  it('follows {data: {stream_url}}, resolving a path against an absolute proxy URL, with the grant', async () => {
     const encoder = new TextEncoder();
+    const seen: { url: string; grant: string | null }[] = [];
     const client = createChatClient({
       proxyUrl: 'https://chat.test/askbox/',
-      fetch: async (input) =>
-        String(input).endsWith('/messages/stream')
-          ? Response.json({ data: { stream_url: 'https://chat.test/askbox/stream/t' } })
-          : new Response(encoder.encode('data: [START]\n\ndata: {"chunk":"ok"}\n\ndata: [END]\n\n'), { headers: { 'content-type': 'text/event-stream' } }),
+      fetch: async (input, init) => {
+        seen.push({ url: String(input), grant: new Headers(init?.headers).get('x-askbox-grant') });
+        return String(input).endsWith('/messages/stream')
+          ? Response.json({ data: { stream_url: '/askbox/stream/t' } })
+          : new Response(encoder.encode('data: [START]\n\ndata: {"chunk":"ok"}\n\ndata: [END]\n\n'), { headers: { 'content-type': 'text/event-stream' } });
+      },
     });
     const events: StreamEvent[] = [];
-    for await (const event of client.streamReply({ conversationId: 'c', content: 'q' }, new AbortController().signal)) events.push(event);
+    for await (const event of client.streamReply({ conversation: { id: 'c', grant: 'g1.c' }, content: 'q' }, new AbortController().signal)) events.push(event);
     expect(events).toContainEqual({ type: 'chunk', text: 'ok' });
+    expect(seen).toEqual([
+      { url: 'https://chat.test/askbox/messages/stream', grant: 'g1.c' },
+      { url: 'https://chat.test/askbox/stream/t', grant: 'g1.c' },
+    ]);
+  });
+
+  it('sends the grant on every call about a conversation, and the previous one when creating', async () => {
+    const { client, botId } = setupStack();
+    const seen: string[] = [];
+    const spy = createChatClient({
+      proxyUrl: '/askbox',
+      fetch: async (input, init) => {
+        seen.push(`${init?.method ?? 'GET'} ${String(input).split('?')[0]} ${new Headers(init?.headers).get('x-askbox-grant') ?? '-'}`);
+        return new Response('{"message":"nope"}', { status: 404, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const conversation = await client.createConversation({ name: 'x', botId, documentIds: [] });
+    await spy.listAllMessages(conversation).catch(() => undefined);
+    await spy.latestReply(conversation, new Set()).catch(() => undefined);
+    await ask(spy, conversation, 'q').catch(() => undefined);
+    await spy.createConversation({ name: 'x', botId, documentIds: [], grant: conversation.grant }).catch(() => undefined);
+    expect(seen).toEqual([
+      `GET /askbox/messages ${conversation.grant}`,
+      `GET /askbox/messages ${conversation.grant}`,
+      `POST /askbox/messages/stream ${conversation.grant}`,
+      `POST /askbox/conversations ${conversation.grant}`,
+    ]);
+  });
+
+  it('refuses a created conversation that comes without a grant', async () => {
+    for (const body of [{ data: { id: 'abcdefabcdef' } }, { data: { id: 'abcdefabcdef' }, meta: { grant: '' } }, { data: {}, meta: { grant: 'g' } }, null]) {
+      const client = createChatClient({ proxyUrl: '/askbox', fetch: async () => Response.json(body) });
+      await expect(client.createConversation({ name: 'x', botId: 'b', documentIds: [] })).rejects.toMatchObject({ kind: 'http' });
+    }
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', async () => {
+    const now = Date.parse('2026-11-22T12:00:00Z');
+    expect(parseRetryAfter('30', now)).toBe(30);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 12:01:30 GMT', now)).toBe(90);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    for (const bad of [null, '', 'soon', '-5', '1.5']) expect(parseRetryAfter(bad, now)).toBeUndefined();
+    const client = createChatClient({
+      proxyUrl: '/askbox',
+      fetch: async () => new Response('{"message":"Too many messages."}', { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '12' } }),
+    });
+    await expect(client.createConversation({ name: 'x', botId: 'b', documentIds: [] })).rejects.toMatchObject({ kind: 'rate_limit', retryAfter: 12 });
   });
 });
 

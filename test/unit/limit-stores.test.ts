@@ -8,7 +8,7 @@ const T0 = 1_700_000_000_000;
 const bucket = (key: string, capacity: number, perMinute: number): BucketCheck => ({ key, capacity, refillPerSecond: perMinute / 60 });
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
-const clients: ReturnType<typeof createClient>[] = [];
+const clients: { quit(): Promise<unknown> }[] = [];
 let keySpace = 0;
 
 /** A fresh Redis store (its own key prefix) over its own connection, as another proxy process would have. */
