@@ -25,12 +25,21 @@ export interface Grants {
 }
 
 const VERSION = 'g1';
+/** How many verified grants are remembered: Web Crypto runs off the main thread, so a check costs a round trip. */
+const VERIFIED_CACHE_SIZE = 10_000;
 const PART = /^[A-Za-z0-9_-]{1,64}$/;
 const encoder = new TextEncoder();
 
 /** Creates the signer over `secrets` (at least one) with a clock in milliseconds. */
 export function createGrants(secrets: readonly string[], now: () => number): Grants {
   const keys = secrets.map((secret) => crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+  // Valid grants only, keyed by their exact text: a hit still has its expiry checked.
+  const verified = new Map<string, Grant>();
+  const remember = (token: string, grant: Grant) => {
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+    verified.set(token, grant);
+    return grant;
+  };
   return {
     async sign(grant) {
       const payload = [VERSION, grant.conversationId, grant.botId, grant.visitorId, String(grant.expires)].join('.');
@@ -38,7 +47,10 @@ export function createGrants(secrets: readonly string[], now: () => number): Gra
       return `${payload}.${toBase64Url(new Uint8Array(signature))}`;
     },
     async verify(token) {
-      const parts = token?.split('.') ?? [];
+      if (token === null) return null;
+      const known = verified.get(token);
+      if (known) return known.expires * 1000 > now() ? known : null;
+      const parts = token.split('.');
       if (parts.length !== 6 || parts[0] !== VERSION || !parts.slice(1).every((part) => PART.test(part))) return null;
       const [, conversationId, botId, visitorId, expiry, signature] = parts as [string, string, string, string, string, string];
       const expires = Number(expiry);
@@ -48,7 +60,7 @@ export function createGrants(secrets: readonly string[], now: () => number): Gra
       if (!mac) return null;
       for (const key of keys) {
         // SECURITY: subtle.verify compares in constant time.
-        if (await crypto.subtle.verify('HMAC', await key, mac, payload)) return { conversationId, botId, visitorId, expires };
+        if (await crypto.subtle.verify('HMAC', await key, mac, payload)) return remember(token, { conversationId, botId, visitorId, expires });
       }
       return null;
     },

@@ -86,8 +86,9 @@ async function send(response: Response, res: ServerResponse, signal: AbortSignal
     res.end();
     return;
   }
-  // Flushes the headers now, so an event stream reaches the browser before its first event.
-  res.flushHeaders();
+  // An event stream's headers go out at once, so the browser sees the stream open before its first event; other
+  // bodies go out with their first chunk, in one write.
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   signal.addEventListener('abort', cancel, { once: true });

@@ -1,0 +1,126 @@
+// The proxy's cost, measured on loopback (`npm run bench`): what it adds to a JSON request and to a stream's first
+// chunk over calling the simulator directly, its throughput, and its memory per open stream. The simulator and the
+// proxy each run in their own process; every run is bounded in time or count and everything stops by itself.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { DEMO_BOT_ID } from '../../demo/simulator/index';
+
+const KEY = 'bench-api-key';
+const SECONDS = 4;
+const STREAM_SAMPLES = 150;
+const JSON_SAMPLES = 1000;
+const OPEN_STREAMS = 1000;
+
+interface Child {
+  process: ChildProcess;
+  url: string;
+}
+
+function start(...args: string[]): Promise<Child> {
+  const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), args, { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: 'inherit' });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', (message) => resolve({ process: child, url: `http://127.0.0.1:${(message as { port: number }).port}` }));
+  });
+}
+
+function memory(child: Child): Promise<NodeJS.MemoryUsage> {
+  return new Promise((resolve) => {
+    child.process.once('message', (message) => resolve((message as { memory: NodeJS.MemoryUsage }).memory));
+    child.process.send('memory');
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))] ?? NaN;
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+/** Throughput under load, with autocannon (whose latencies are whole milliseconds). */
+async function load(url: string, headers: Record<string, string>, connections: number) {
+  const result = await autocannon({ url, headers, connections, duration: SECONDS });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** Latency of one request at a time, to the microsecond: `samples` sequential requests after a warm-up. */
+async function latency(url: string, headers: Record<string, string>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = -100; i < JSON_SAMPLES; i++) {
+    const started = performance.now();
+    const response = await fetch(url, { headers });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    if (i >= 0) times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** Milliseconds from sending a message to the first bytes of its reply stream, over `samples` sequential asks. */
+async function firstChunk(post: () => Promise<Response>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < STREAM_SAMPLES; i++) {
+    const started = performance.now();
+    const response = await post();
+    const reader = response.body!.getReader();
+    await reader.read();
+    times.push(performance.now() - started);
+    await reader.cancel();
+  }
+  return times;
+}
+
+const simulator = await start('simulator', KEY);
+const proxy = await start('proxy', KEY, `${simulator.url}/api/v1`);
+try {
+  const json = { 'content-type': 'application/json' };
+  const created = await fetch(`${proxy.url}/askbox/conversations`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'bench' }) });
+  const { data, meta } = (await created.json()) as { data: { id: string }; meta: { grant: string } };
+  const viaProxy = { ...json, 'x-askbox-grant': meta.grant };
+  const direct = { ...json, authorization: `Bearer ${KEY}` };
+  await fetch(`${proxy.url}/askbox/messages`, { method: 'POST', headers: viaProxy, body: JSON.stringify({ content: 'shipping?', conversation_id: data.id }) });
+
+  const list = `/messages?conversation_id=${data.id}&includes=sources`;
+  const jsonDirect = await latency(`${simulator.url}/api/v1${list}`, direct);
+  const jsonProxy = await latency(`${proxy.url}/askbox${list}`, viaProxy);
+  const busyDirect = await load(`${simulator.url}/api/v1${list}`, direct, 10);
+  const busyProxy = await load(`${proxy.url}/askbox${list}`, viaProxy, 10);
+
+  const ask = (base: string, headers: Record<string, string>) => () =>
+    fetch(`${base}/messages/stream`, { method: 'POST', headers, body: JSON.stringify({ content: 'returns?', conversation_id: data.id }) });
+  const streamDirect = await firstChunk(ask(`${simulator.url}/api/v1`, direct));
+  const streamProxy = await firstChunk(ask(`${proxy.url}/askbox`, viaProxy));
+
+  const before = await memory(proxy);
+  const held = await Promise.all(
+    Array.from({ length: OPEN_STREAMS }, async () => {
+      const response = await fetch(`${proxy.url}/askbox/messages/stream`, { method: 'POST', headers: viaProxy, body: JSON.stringify({ content: 'hold', conversation_id: data.id }) });
+      const reader = response.body!.getReader();
+      await reader.read();
+      return reader;
+    }),
+  );
+  const during = await memory(proxy);
+  await Promise.all(held.map((reader) => reader.cancel()));
+  const perStream = (during.rss - before.rss) / OPEN_STREAMS;
+  const heapPerStream = (during.heapUsed + during.external - before.heapUsed - before.external) / OPEN_STREAMS;
+
+  const addedJson = median(jsonProxy) - median(jsonDirect);
+  const addedFirst = median(streamProxy) - median(streamDirect);
+  const rows = [
+    ['JSON GET, one at a time', `${ms(median(jsonDirect))} / ${ms(p99(jsonDirect))}`, `${ms(median(jsonProxy))} / ${ms(p99(jsonProxy))}`, `${JSON_SAMPLES} requests`],
+    ['JSON GET, 10 connections (autocannon)', `${ms(busyDirect.p50)} / ${ms(busyDirect.p99)}`, `${ms(busyProxy.p50)} / ${ms(busyProxy.p99)}`, `${busyDirect.rps.toFixed(0)} → ${busyProxy.rps.toFixed(0)} req/s`],
+    ['stream, time to first chunk', `${ms(median(streamDirect))} / ${ms(p99(streamDirect))}`, `${ms(median(streamProxy))} / ${ms(p99(streamProxy))}`, `${STREAM_SAMPLES} asks`],
+  ];
+  console.log(`\nProxy load benchmark (loopback, bot ${DEMO_BOT_ID}; p50 / p99)`);
+  console.table(rows.map(([what, directly, proxied, note]) => ({ what, directly, 'through the proxy': proxied, note })));
+  console.log(`added median per JSON request: ${ms(addedJson)} (target ≤ 1 ms: ${verdict(addedJson <= 1)})`);
+  console.log(`added median to the first chunk: ${ms(addedFirst)} (target ≤ 5 ms: ${verdict(addedFirst <= 5)})`);
+  console.log(
+    `memory per open stream, ${OPEN_STREAMS} held: ${(perStream / 1024).toFixed(1)} KB RSS, ${(heapPerStream / 1024).toFixed(1)} KB heap (target ≤ 64 KB: ${verdict(perStream <= 64 * 1024)})`,
+  );
+} finally {
+  proxy.process.kill();
+  simulator.process.kill();
+}

@@ -1,0 +1,32 @@
+// A server for the proxy load benchmark, in its own process so each side is measured alone:
+// `tsx serve.ts simulator <key>` or `tsx serve.ts proxy <key> <upstream>`. It reports its port (and, on request, its memory
+// after a full GC) over IPC, and exits when its parent does.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSimulator, DEMO_BOT_ID } from '../../demo/simulator/index';
+import { createProxy } from '../../src/proxy/handler';
+import { toNodeListener } from '../../src/proxy/node';
+
+const [role, key = '', upstream] = process.argv.slice(2);
+const handler =
+  role === 'simulator'
+    ? createSimulator({
+        apiKey: key,
+        scenario: { defaults: { delayMs: 0, chunkSize: 40 }, replies: [{ match: 'hold', text: 'held open '.repeat(20), chunkSize: 5, stallAfter: 1 }] },
+      }).handle
+    : createProxy({
+        apiKey: key,
+        botIds: [DEMO_BOT_ID],
+        upstream,
+        secret: 'bench-secret-0123456789abcdef',
+        limits: false,
+        timeouts: { idleMs: 600_000, firstByteMs: 600_000, maxStreamMs: 600_000 },
+      });
+const server = createServer(toNodeListener(handler));
+server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
+process.on('message', (message) => {
+  if (message !== 'memory') return;
+  (globalThis as { gc?: () => void }).gc?.();
+  process.send?.({ memory: process.memoryUsage() });
+});
+process.on('disconnect', () => process.exit(0));
