@@ -12,6 +12,8 @@ export interface DemoServerOptions {
   port?: number;
   /** The interface to listen on (default `127.0.0.1`: the simulator's fixed key must not reach the network). */
   host?: string;
+  /** Signs grants (`ASKBOX_SECRET`); default: random per run, so conversations end with the demo. */
+  secret?: string | undefined;
   /** Proxy options over the demo's own (limits, timeouts…), for tests. */
   proxy?: Partial<ProxyOptions>;
   /** Scripted replies for the simulator. */
@@ -26,6 +28,8 @@ export interface DemoServerOptions {
 
 export interface DemoServer {
   url: string;
+  /** The interface it listens on. */
+  address: string;
   /** The simulator, when the demo runs without a real key. */
   simulator: Simulator | undefined;
   close(): Promise<void>;
@@ -61,18 +65,20 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve) => server.listen(options.port ?? 5173, host, resolve));
   const { port } = server.address() as AddressInfo;
-  const url = `http://${host === '127.0.0.1' || host === '::1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  const url = `http://${['127.0.0.1', '::1', '0.0.0.0', '::'].includes(host) ? 'localhost' : host}:${port}`;
   proxy = toNodeListener(
     createProxy({
       apiKey: options.apiKey ?? SIMULATOR_KEY,
       botIds: [botId],
       upstream: real ? options.upstream : `http://127.0.0.1:${port}/sim/api/v1`,
+      secret: options.secret ?? randomHex(32),
       log: (entry) => entry.level !== 'info' && console.error('[proxy]', JSON.stringify(entry)),
       ...options.proxy,
     }),
   );
   return {
     url,
+    address: (server.address() as AddressInfo).address,
     simulator,
     close: () =>
       new Promise<void>((resolve) => {
@@ -90,8 +96,12 @@ function serveFile(res: ServerResponse, file: string, type: string) {
   }
 }
 
+function randomHex(bytes: number): string {
+  return crypto.getRandomValues(new Uint8Array(bytes)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '');
+}
+
 function servePage(res: ServerResponse, page: string, botId: string) {
-  const nonce = crypto.getRandomValues(new Uint8Array(16)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '');
+  const nonce = randomHex(16);
   const html = readFileSync(here(`./pages/${page}.html`), 'utf8').replaceAll('{{BOT_ID}}', botId).replaceAll('{{NONCE}}', nonce);
   const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
   if (page === 'csp') {
@@ -111,6 +121,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const demo = await startDemoServer({
     port: Number(argument('port') ?? process.env.PORT ?? 5173),
     host: argument('host') ?? process.env.HOST,
+    secret: process.env.ASKBOX_SECRET,
     scenario: scenarioFile ? loadScenario(scenarioFile) : undefined,
     apiKey: process.env.CODY_API_KEY,
     upstream: process.env.CODY_API_URL,

@@ -185,7 +185,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     // Same host (and port) as the proxy's public address; an opaque origin ("null") is never same-host or listed.
     const crossSite = origin !== null && safeHost(origin) !== (config.publicHost ?? url.host);
     if (crossSite && !config.origins.has(origin)) return fail(403, 'This site is not allowed to use this chat.');
-    const cors: Record<string, string> = crossSite ? { vary: 'Origin', 'access-control-allow-origin': origin } : { vary: 'Origin' };
+    // A page on another origin may read only the response headers listed here; the widget needs Retry-After.
+    const cors: Record<string, string> = crossSite ? { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after' } : { vary: 'Origin' };
     let response: Response;
     if (request.method === 'OPTIONS') {
       response = new Response(null, {

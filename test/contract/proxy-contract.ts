@@ -229,6 +229,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         const listed = await create(PARTNER);
         expect(listed.status).toBe(200);
         expect(listed.headers.get('access-control-allow-origin')).toBe(PARTNER);
+        expect(listed.headers.get('access-control-expose-headers')).toMatch(/retry-after/i);
         for (const origin of ['https://evil.example', 'null', `${self.protocol}//${self.hostname}:${Number(self.port) + 1}`]) {
           expect((await create(origin)).status, origin).toBe(403);
         }
