@@ -4,6 +4,17 @@ import { createMemoryStorage } from '../../src/state/storage';
 import { setupModel } from '../helpers/model';
 import { API, SIM_KEY } from '../helpers/simulator';
 
+/** Both questions and both replies were delivered, with no error left showing. */
+function expectTwoExchanges(model: ReturnType<typeof setupModel>['model']) {
+  expect(model.messages.value.map((m) => [m.role, m.status])).toEqual([
+    ['user', 'done'],
+    ['assistant', 'done'],
+    ['user', 'done'],
+    ['assistant', 'done'],
+  ]);
+  expect(model.error.value).toBeNull();
+}
+
 /** The stored conversation, read as the model writes it. */
 function stored(storage: { get(key: string): string | undefined }, botId: string): { id: string; grant: string } | undefined {
   const raw = storage.get(`conversation:${botId}@/askbox`);
@@ -158,13 +169,7 @@ describe('chat model', () => {
     const fresh = stored(storage, config.botId);
     expect(fresh?.id).not.toBe(old?.id);
     expect(requests.filter((r) => r === 'POST /askbox/conversations')).toHaveLength(2);
-    expect(model.messages.value.map((m) => [m.role, m.status])).toEqual([
-      ['user', 'done'],
-      ['assistant', 'done'],
-      ['user', 'done'],
-      ['assistant', 'done'],
-    ]);
-    expect(model.error.value).toBeNull();
+    expectTwoExchanges(model);
   });
 
   it('delivers the message in a new conversation when the stored one was deleted mid-session', async () => {
@@ -177,13 +182,7 @@ describe('chat model', () => {
     const fresh = stored(storage, config.botId);
     expect(fresh?.id).toMatch(/^[A-Za-z0-9]{12}$/);
     expect(fresh?.id).not.toBe(old?.id);
-    expect(model.messages.value.map((m) => [m.role, m.status])).toEqual([
-      ['user', 'done'],
-      ['assistant', 'done'],
-      ['user', 'done'],
-      ['assistant', 'done'],
-    ]);
-    expect(model.error.value).toBeNull();
+    expectTwoExchanges(model);
   });
 
   it('creates the conversation with the configured name and focus documents', async () => {
