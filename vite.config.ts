@@ -8,7 +8,7 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
  * One config, three library builds selected by `--mode`:
  * - `embed`: dist/askbox.js, the self-contained IIFE for the script tag (everything bundled);
  * - `lib`:   dist/askbox.mjs, the ESM entry with `mount()` (runtime packages stay external);
- * - `proxy`: dist/proxy/*.js, the token proxy for Node and edge runtimes (no browser code).
+ * - `proxy`: dist/proxy/*.js, the token proxy for Node, edge runtimes and Cloudflare Workers (no browser code).
  */
 const builds: Record<string, UserConfig['build']> = {
   embed: {
@@ -28,7 +28,7 @@ const builds: Record<string, UserConfig['build']> = {
     target: 'node20',
     minify: false,
     lib: {
-      entry: { index: 'src/proxy/index.ts', node: 'src/proxy/node.ts' },
+      entry: { index: 'src/proxy/index.ts', node: 'src/proxy/node.ts', worker: 'src/proxy/worker.ts' },
       formats: ['es'],
       fileName: (_format, name) => `${name}.js`,
     },

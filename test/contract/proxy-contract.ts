@@ -186,17 +186,17 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect(upstreamSince(mark)).toHaveLength(0);
       });
 
-      it(t('answers odd methods, path tricks, absolute-form targets and bad Host headers with 4xx, never 5xx'), async () => {
+      // The request line and Host (absolute-form targets, unregistered methods such as TRACK, malformed hosts) are
+      // parsed by each platform's HTTP server before the proxy runs; the Node adapter's part is tested in
+      // test/unit/proxy.test.ts.
+      it(t('answers odd methods, path tricks and odd headers with 4xx, never 5xx'), async () => {
         const host = new URL(proxy.url).host;
         const heads = [
           `TRACE /askbox/conversations HTTP/1.1\nHost: ${host}`,
-          `TRACK /askbox/conversations HTTP/1.1\nHost: ${host}`,
           `HEAD /askbox/messages HTTP/1.1\nHost: ${host}`,
           `GET /askbox/../api/v1/bots HTTP/1.1\nHost: ${host}`,
           `GET /askbox/%2e%2e/api/v1/bots HTTP/1.1\nHost: ${host}`,
           `GET /askbox/conversations/abc%2F..%2F..%2Fbots HTTP/1.1\nHost: ${host}`,
-          `GET http://evil.example/askbox/bots HTTP/1.1\nHost: ${host}`,
-          `GET /askbox/bots HTTP/1.1\nHost: evil.example/x?`,
           `GET /askbox/health HTTP/1.1\nHost: ${host}\nX-Forwarded-For: not an ip, ;;`,
         ];
         for (const head of heads) {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
+import { rawRequest } from '../contract/http';
 import type { ProxyLogEntry } from '../../src/proxy/options';
 import { API, SIM_KEY, setupSimulator } from '../helpers/simulator';
 
@@ -314,6 +315,21 @@ describe('proxy: Node adapter', () => {
     expect(await streamed.text()).toContain('Starter');
     expect((await create()).status).toBe(429);
     expect(events[0]?.ip).toBe('127.0.0.1');
+  });
+
+  it('refuses what fetch cannot represent (TRACE), keeps only the path of an absolute-form target, ignores a bad Host', async () => {
+    const { proxy } = setup();
+    const url = await serve(toNodeListener(proxy));
+    const host = new URL(url).host;
+    const trace = await rawRequest(url, `TRACE /askbox/conversations HTTP/1.1\nHost: ${host}\nConnection: close`);
+    expect(trace.status).toBe(405);
+    expect(trace.text).toContain('{"message":"Method not allowed."}');
+    // Node's own parser refuses a method it does not know (400) before the adapter runs.
+    expect((await rawRequest(url, `TRACK /askbox/conversations HTTP/1.1\nHost: ${host}\nConnection: close`)).status).toBe(400);
+    const absolute = await rawRequest(url, `GET http://evil.example/askbox/health HTTP/1.1\nHost: ${host}\nConnection: close`);
+    expect(absolute.status).toBe(200);
+    const hostile = await rawRequest(url, `GET /askbox/health HTTP/1.1\nHost: evil.example/askbox/x?\nConnection: close`);
+    expect(hostile.status).toBe(200);
   });
 
   it('answers 500 through onError when the handler throws', async () => {
