@@ -12,6 +12,8 @@ export interface DemoServerOptions {
   port?: number;
   /** The interface to listen on (default `127.0.0.1`: the simulator's fixed key must not reach the network). */
   host?: string;
+  /** Where the pages' widgets find the proxy (default: this server's own `/askbox`); tests point it at another runtime. */
+  proxyUrl?: string;
   /** Signs grants (`ASKBOX_SECRET`); default: random per run, so conversations end with the demo. */
   secret?: string | undefined;
   /** Proxy options over the demo's own (limits, timeouts…), for tests. */
@@ -59,7 +61,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     if (path === '/favicon.ico') return void res.writeHead(204).end();
     if (path === '/askbox.js') return serveFile(res, here('../dist/askbox.js'), 'text/javascript; charset=utf-8');
     const page = path === '/' ? 'index' : path.replace(/^\/|\.html$/g, '');
-    if (PAGES.has(page)) return servePage(res, page, botId);
+    if (PAGES.has(page)) return servePage(res, page, botId, options.proxyUrl ?? '/askbox');
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   });
   const host = options.host ?? '127.0.0.1';
@@ -100,9 +102,9 @@ function randomHex(bytes: number): string {
   return crypto.getRandomValues(new Uint8Array(bytes)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '');
 }
 
-function servePage(res: ServerResponse, page: string, botId: string) {
+function servePage(res: ServerResponse, page: string, botId: string, proxyUrl: string) {
   const nonce = randomHex(16);
-  const html = readFileSync(here(`./pages/${page}.html`), 'utf8').replaceAll('{{BOT_ID}}', botId).replaceAll('{{NONCE}}', nonce);
+  const html = readFileSync(here(`./pages/${page}.html`), 'utf8').replaceAll('{{BOT_ID}}', botId).replaceAll('{{PROXY_URL}}', proxyUrl).replaceAll('{{NONCE}}', nonce);
   const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
   if (page === 'csp') {
     headers['content-security-policy'] =

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
+import { startPhpProxy } from '../helpers/php';
 import { startWorker } from '../helpers/workerd';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig } from './config';
 import { startUpstream } from './upstream';
@@ -12,18 +13,21 @@ function headers(ip: string, grant?: string): Record<string, string> {
 }
 
 /**
- * One site, two runtimes: a grant minted by the Node proxy opens the conversation on the Workers proxy and back,
- * and several Worker isolates share one limit through the Durable Object.
+ * One site, three runtimes: a grant minted by any of the Node, Workers and PHP proxies opens the conversation on
+ * the others (a site can switch runtimes without losing its visitors' conversations), and several Worker isolates
+ * share one limit through the Durable Object.
  */
-describe('Node and workerd proxies with one secret', () => {
+describe('Node, workerd and PHP proxies with one secret', () => {
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let worker: Awaited<ReturnType<typeof startWorker>>;
+  let php: Awaited<ReturnType<typeof startPhpProxy>>;
   let node: { url: string; close(): void };
 
   beforeAll(async () => {
     upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
     const config = contractConfig(upstream.url, upstream.documentIds);
     worker = await startWorker(config, 2);
+    php = await startPhpProxy(config);
     const server = createServer(toNodeListener(createProxy(config)));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     node = {
@@ -38,6 +42,7 @@ describe('Node and workerd proxies with one secret', () => {
   afterAll(async () => {
     node?.close();
     await worker?.close();
+    await php?.close();
     await upstream?.close();
   });
 
@@ -46,16 +51,16 @@ describe('Node and workerd proxies with one secret', () => {
     return ((await response.json()) as { data: { id: string }; meta: { grant: string } });
   };
 
-  it('accepts grants minted by the other runtime, both ways', async () => {
-    for (const [from, to] of [
-      [node.url, worker.url],
-      [worker.url, node.url],
-    ] as const) {
+  it('accepts grants minted by every other runtime', async () => {
+    const runtimes = () => ({ node: node.url, workerd: worker.url, php: php.url });
+    const pairs = Object.entries(runtimes()).flatMap(([a, from]) => Object.entries(runtimes()).filter(([b]) => b !== a).map(([b, to]) => [`${a} → ${b}`, from, to] as const));
+    expect(pairs).toHaveLength(6);
+    for (const [label, from, to] of pairs) {
       const { data, meta } = await create(from, '192.0.2.10');
       const read = await fetch(`${to}/conversations/${data.id}`, { headers: headers('192.0.2.10', meta.grant) });
-      expect(read.status, `${from} → ${to}`).toBe(200);
+      expect(read.status, label).toBe(200);
       const sent = await fetch(`${to}/messages`, { method: 'POST', headers: headers('192.0.2.10', meta.grant), body: JSON.stringify({ content: 'shipping?', conversation_id: data.id }) });
-      expect(sent.status, `${from} → ${to}`).toBe(200);
+      expect(sent.status, label).toBe(200);
     }
   });
 

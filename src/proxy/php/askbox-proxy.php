@@ -1,0 +1,542 @@
+<?php
+/**
+ * Askbox token proxy for PHP 8.1+ (shared hosting, WordPress): the same routes, policy and grants as the
+ * JavaScript proxy (src/proxy/handler.ts), in one self-contained file with no extension beyond PHP's defaults
+ * (json, hash, openssl; upstream calls use PHP's own HTTP streams, so allow_url_fopen must be on).
+ *
+ * Grants are byte-compatible with the Node and Workers proxies (`g1.<conversation>.<bot>.<visitor>.<expiry>.
+ * <base64url HMAC-SHA256>`), so a site can switch runtimes without breaking stored conversations.
+ *
+ * Use: copy this file next to a small entry script and call askbox_proxy_handle() with your settings:
+ *
+ *   require __DIR__ . '/askbox-proxy.php';
+ *   askbox_proxy_handle([
+ *       'apiKey' => getenv('CODY_API_KEY'),
+ *       'botIds' => ['yiu456ytyUjk'],
+ *       'secret' => getenv('ASKBOX_SECRET'),
+ *       'basePath' => '/askbox.php',
+ *   ]);
+ */
+
+declare(strict_types=1);
+
+const ASKBOX_ID = '/^[A-Za-z0-9_-]{1,64}$/';
+const ASKBOX_MAX_BODY = 65536;
+const ASKBOX_MAX_DEPTH = 4;
+const ASKBOX_MAX_NAME = 100;
+const ASKBOX_BASE_HEADERS = ['Cache-Control' => 'no-store', 'X-Content-Type-Options' => 'nosniff', 'Referrer-Policy' => 'no-referrer'];
+
+/** Handles the current request; never throws, never answers a hostile request with a 5xx, never prints the key. */
+function askbox_proxy_handle(array $options): void
+{
+    try {
+        $config = askbox_config($options);
+    } catch (InvalidArgumentException $error) {
+        error_log('[askbox] ' . $error->getMessage());
+        askbox_send(503, ['message' => 'The chat proxy is misconfigured.']);
+        return;
+    }
+    $started = microtime(true);
+    $method = strtoupper($_SERVER['REQUEST_METHOD'] ?? 'GET');
+    $path = (string) parse_url($_SERVER['REQUEST_URI'] ?? '/', PHP_URL_PATH);
+    try {
+        $status = askbox_dispatch($config, $method, $path);
+    } catch (Throwable $error) {
+        askbox_log($config, ['level' => 'error', 'event' => 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
+        $status = headers_sent() ? 200 : askbox_send(503, ['message' => 'The chat is unavailable right now. Please try again later.']);
+    }
+    askbox_log($config, ['level' => $status === 429 ? 'warn' : 'info', 'event' => $status === 429 ? 'limit' : 'request', 'method' => $method,
+        'path' => preg_replace('#/stream/[^/]*#', '/stream/:token', $path), 'status' => $status, 'ms' => (int) round((microtime(true) - $started) * 1000)]);
+}
+
+/** The options, checked and completed with the same defaults as the JavaScript proxy. */
+function askbox_config(array $o): array
+{
+    $fail = static fn (string $m) => throw new InvalidArgumentException($m);
+    if (!is_string($o['apiKey'] ?? null) || $o['apiKey'] === '') $fail('apiKey is required');
+    $bots = $o['botIds'] ?? [];
+    if (!is_array($bots) || !$bots || array_filter($bots, static fn ($b) => !is_string($b) || !preg_match(ASKBOX_ID, $b))) $fail('botIds must list at least one valid bot id');
+    $secrets = array_values((array) ($o['secret'] ?? []));
+    if (!$secrets || array_filter($secrets, static fn ($s) => !is_string($s) || strlen($s) < 16)) $fail('secret must be a string of at least 16 characters, or a list of them');
+    $origins = (array) ($o['allowedOrigins'] ?? []);
+    if (in_array('*', $origins, true)) $fail('"*" is not allowed in allowedOrigins');
+    $limits = $o['limits'] ?? [];
+    $defaults = ['visitorMessages' => ['burst' => 6, 'perMinute' => 6], 'ipMessages' => ['burst' => 30, 'perMinute' => 30],
+        'visitorConversations' => ['burst' => 3, 'perMinute' => 1], 'ipConversations' => ['burst' => 10, 'perMinute' => 5], 'visitorMessagesPerDay' => 200];
+    $public = isset($o['publicUrl']) ? parse_url((string) $o['publicUrl']) : null;
+    if ($public === false || ($public !== null && !isset($public['scheme'], $public['host']))) $fail('publicUrl is not a URL');
+    $upstream = rtrim((string) ($o['upstream'] ?? 'https://getcody.ai/api/v1'), '/');
+    $up = parse_url($upstream);
+    if (!isset($up['scheme'], $up['host'])) $fail('upstream is not a URL');
+    return [
+        'apiKey' => $o['apiKey'],
+        'bots' => array_values($bots),
+        'secrets' => $secrets,
+        'origins' => $origins,
+        'upstream' => $upstream,
+        'upstreamOrigin' => askbox_origin($up),
+        'base' => '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/'),
+        'publicHost' => $public ? askbox_host($public) : null,
+        'publicOrigin' => $public ? askbox_origin($public) : null,
+        'grantTtl' => (int) ($o['grantTtlSeconds'] ?? 2592000),
+        'streamTtlMs' => (int) (($o['streamTtlSeconds'] ?? 60) * 1000),
+        'documentIds' => array_values((array) ($o['documentIds'] ?? [])),
+        'limits' => $limits === false ? false : array_merge($defaults, (array) $limits),
+        'limitsFile' => (string) ($o['limitsFile'] ?? sys_get_temp_dir() . '/askbox-limits-' . substr(hash('sha256', $secrets[0]), 0, 16) . '.json'),
+        'clientIp' => $o['clientIp'] ?? null,
+        'timeouts' => array_merge(['connectMs' => 10000, 'firstByteMs' => 60000, 'idleMs' => 30000, 'maxStreamMs' => 300000], (array) ($o['timeouts'] ?? [])),
+        'authorize' => $o['authorize'] ?? null,
+        'log' => $o['log'] ?? null,
+    ];
+}
+
+/** Origin checks, preflight, the authorize hook, then the route. Returns the status sent. */
+function askbox_dispatch(array $c, string $method, string $path): int
+{
+    $base = $c['base'];
+    if (!str_starts_with($path, $base . '/')) return askbox_send(404, ['message' => 'Not found.']);
+    $origin = $_SERVER['HTTP_ORIGIN'] ?? null;
+    $self = $c['publicHost'] ?? (string) ($_SERVER['HTTP_HOST'] ?? '');
+    $parts = $origin === null ? null : parse_url($origin);
+    $cross = $origin !== null && (!is_array($parts) || !isset($parts['host']) || askbox_host($parts) !== $self);
+    if ($cross && !in_array($origin, $c['origins'], true)) return askbox_send(403, ['message' => 'This site is not allowed to use this chat.']);
+    $GLOBALS['askbox_cors'] = $cross ? ['Access-Control-Allow-Origin' => $origin, 'Access-Control-Expose-Headers' => 'retry-after'] : [];
+    if ($method === 'OPTIONS') {
+        return askbox_send(204, null, ['Access-Control-Allow-Methods' => 'GET, POST', 'Access-Control-Allow-Headers' => 'content-type, x-askbox-grant', 'Access-Control-Max-Age' => '600']);
+    }
+    if (is_callable($c['authorize']) && $path !== $base . '/health') {
+        $verdict = ($c['authorize'])();
+        if ($verdict !== true) return askbox_send(403, ['message' => 'You are not allowed to use this chat.']);
+    }
+    $segments = array_values(array_filter(explode('/', substr($path, strlen($base))), 'strlen'));
+    return askbox_route($c, $method, $segments);
+}
+
+function askbox_route(array $c, string $method, array $segments): int
+{
+    [$resource, $id, $extra] = $segments + [null, null, null];
+    $only = static fn (string $allowed, callable $run) => $method === $allowed ? $run() : askbox_send(405, ['message' => 'Method not allowed.'], ['Allow' => $allowed]);
+    if ($extra !== null || ($id !== null && !preg_match(ASKBOX_ID, $id) && $resource !== 'stream')) return askbox_send(404, ['message' => 'Not found.']);
+    if ($resource === 'health' && $id === null) return $only('GET', static fn () => askbox_send(200, ['status' => 'ok']));
+    if ($resource === 'conversations' && $id === null) return $only('POST', static fn () => askbox_create($c));
+    if ($resource === 'conversations') return $only('GET', static fn () => askbox_read($c, $id, "/conversations/$id", ['includes']));
+    if ($resource === 'messages' && $id === 'stream') return $only('POST', static fn () => askbox_send_for_stream($c));
+    if ($resource === 'messages' && $id !== null) return $only('GET', static fn () => askbox_read_message($c, $id));
+    if ($resource === 'messages' && $method === 'GET') {
+        $conversation = $_GET['conversation_id'] ?? '';
+        if (!is_string($conversation) || $conversation === '') return askbox_invalid('conversation_id', 'The conversation id field is required.');
+        return askbox_read($c, $conversation, '/messages', ['conversation_id', 'includes', 'page', 'per_page']);
+    }
+    if ($resource === 'messages' && $method === 'POST') {
+        $body = askbox_read_message_body($c);
+        if (is_int($body)) return $body;
+        return askbox_forward(askbox_upstream($c, 'POST', '/messages', ['content' => $body['content'], 'conversation_id' => $body['conversation_id']], $c['timeouts']['firstByteMs']));
+    }
+    if ($resource === 'messages') return askbox_send(405, ['message' => 'Method not allowed.'], ['Allow' => 'GET, POST']);
+    if ($resource === 'stream' && $id !== null) return $only('GET', static fn () => askbox_stream($c, $id));
+    return askbox_send(404, ['message' => 'Not found.']);
+}
+
+function askbox_create(array $c): int
+{
+    $body = askbox_read_json();
+    if (is_int($body)) return $body;
+    $bot = $body['bot_id'] ?? (count($c['bots']) === 1 ? $c['bots'][0] : null);
+    if (!is_string($bot) || !in_array($bot, $c['bots'], true)) return askbox_invalid('bot_id', 'The selected bot id is invalid.');
+    $visitor = askbox_grant_verify($c, askbox_grant_header())['visitorId'] ?? askbox_b64url(random_bytes(16));
+    $refused = askbox_limit($c, 'conversation', $visitor);
+    if ($refused !== null) return $refused;
+    $name = is_string($body['name'] ?? null) && trim($body['name']) !== '' ? trim($body['name']) : 'Website visitor';
+    preg_match('/^.{0,' . ASKBOX_MAX_NAME . '}/us', $name, $cut);
+    $forward = ['name' => $cut[0] ?? 'Website visitor', 'bot_id' => $bot];
+    $requested = $body['document_ids'] ?? null;
+    $chosen = is_array($requested) && $requested && !array_filter($requested, static fn ($d) => !is_string($d) || !in_array($d, $c['documentIds'], true));
+    if ($chosen) $forward['document_ids'] = array_values($requested);
+    elseif ($c['documentIds']) $forward['document_ids'] = $c['documentIds'];
+    $answer = askbox_upstream($c, 'POST', '/conversations', $forward, $c['timeouts']['connectMs']);
+    if (!is_array($answer) || $answer['status'] < 200 || $answer['status'] >= 300) return askbox_forward($answer);
+    $created = json_decode($answer['body']);
+    $id = $created->data->id ?? null;
+    if (!is_string($id) || !preg_match(ASKBOX_ID, $id)) return askbox_send(502, ['message' => 'The chat service sent an unexpected response.']);
+    return askbox_send(200, ['data' => $created->data, 'meta' => ['grant' => askbox_grant_sign($c, $id, $bot, $visitor)]]);
+}
+
+/** A message body whose conversation the visitor holds a grant for, within the limits; else the status sent. */
+function askbox_read_message_body(array $c): array|int
+{
+    $body = askbox_read_json();
+    if (is_int($body)) return $body;
+    $grant = askbox_grant_for($c, $body['conversation_id'] ?? null);
+    if ($grant === null) return askbox_send(404, ['message' => 'Conversation not found.']);
+    if (!is_string($body['content'] ?? null)) return askbox_invalid('content', 'The content field must be a string.');
+    $refused = askbox_limit($c, 'message', $grant['visitorId']);
+    if ($refused !== null) return $refused;
+    return ['content' => $body['content'], 'conversation_id' => $grant['conversationId'], 'redirect' => $body['redirect'] ?? null];
+}
+
+function askbox_send_for_stream(array $c): int
+{
+    $body = askbox_read_message_body($c);
+    if (is_int($body)) return $body;
+    $answer = askbox_upstream($c, 'POST', '/messages/stream', ['content' => $body['content'], 'conversation_id' => $body['conversation_id'], 'redirect' => false], $c['timeouts']['connectMs']);
+    if (!is_array($answer)) return askbox_forward($answer);
+    if ($answer['status'] >= 300 && $answer['status'] < 400) $url = $answer['headers']['location'] ?? null;
+    elseif ($answer['status'] >= 200 && $answer['status'] < 300) $url = json_decode($answer['body'])->data->stream_url ?? null;
+    else return askbox_forward($answer);
+    $target = is_string($url) ? askbox_absolute($url, $c['upstreamOrigin']) : null;
+    if ($target === null) return askbox_send(502, ['message' => 'The chat service did not return a stream.']);
+    $token = askbox_seal($c, $target, $body['conversation_id']);
+    $path = $c['base'] . '/stream/' . $token;
+    if (in_array($body['redirect'], [false, 0, '0', 'false'], true)) return askbox_send(200, ['data' => ['stream_url' => ($c['publicOrigin'] ?? '') . $path]]);
+    return askbox_send(302, null, ['Location' => $path]);
+}
+
+/** A read of one conversation's data, only with the visitor's grant for it. */
+function askbox_read(array $c, ?string $conversation, string $path, array $keys): int
+{
+    if (askbox_grant_for($c, $conversation) === null) return askbox_send(404, ['message' => 'Conversation not found.']);
+    $query = array_intersect_key($_GET, array_flip($keys));
+    $query = array_filter($query, 'is_string');
+    return askbox_forward(askbox_upstream($c, 'GET', $path . ($query ? '?' . http_build_query($query) : ''), null, $c['timeouts']['connectMs']));
+}
+
+function askbox_read_message(array $c, string $id): int
+{
+    if (askbox_grant_verify($c, askbox_grant_header()) === null) return askbox_send(404, ['message' => 'Not found.']);
+    $includes = is_string($_GET['includes'] ?? null) ? '?' . http_build_query(['includes' => $_GET['includes']]) : '';
+    $answer = askbox_upstream($c, 'GET', "/messages/$id$includes", null, $c['timeouts']['connectMs']);
+    if (!is_array($answer) || $answer['status'] !== 200) return askbox_forward($answer);
+    $message = json_decode($answer['body']);
+    if (askbox_grant_for($c, $message->data->conversation_id ?? null) === null) return askbox_send(404, ['message' => 'Not found.']);
+    return askbox_send(200, $message);
+}
+
+function askbox_stream(array $c, string $token): int
+{
+    $sealed = askbox_unseal($c, $token);
+    // SECURITY: a stream URL alone is not enough; the visitor's grant for its conversation must come with it.
+    if ($sealed === null || askbox_grant_for($c, $sealed['c']) === null) return askbox_send(404, ['message' => 'This stream does not exist or has expired.']);
+    $t = $c['timeouts'];
+    // SECURITY: the key goes only to the service's own origin; a separate stream host gets the sealed URL alone.
+    $withKey = askbox_origin((array) parse_url($sealed['u'])) === $c['upstreamOrigin'];
+    $opened = askbox_open($c, 'GET', $sealed['u'], null, $t['connectMs'], $withKey, 'text/event-stream');
+    if (!is_array($opened)) return askbox_forward($opened);
+    [$fp, $status, $headers] = $opened;
+    if ($status !== 200) return askbox_forward(['status' => $status, 'headers' => $headers, 'body' => askbox_read_all($fp, $t['idleMs']) ?? '']);
+    while (ob_get_level() > 0) ob_end_flush();
+    askbox_headers(200, ['Content-Type' => 'text/event-stream; charset=utf-8', 'X-Accel-Buffering' => 'no']);
+    flush();
+    // Polls in 50 ms steps, so the deadlines hold without an extension: first byte, silence, whole stream.
+    stream_set_timeout($fp, 0, 50000);
+    $start = $last = microtime(true);
+    $first = true;
+    while (true) {
+        $chunk = fread($fp, 8192);
+        $now = microtime(true);
+        if ($chunk !== false && $chunk !== '') {
+            echo $chunk;
+            flush();
+            $last = $now;
+            $first = false;
+            if (connection_aborted()) break;
+            continue;
+        }
+        // fread answers false when its 50 ms pass in silence; only the end of the body or a real error stops here.
+        $meta = stream_get_meta_data($fp);
+        if ($meta['eof'] || ($chunk === false && !$meta['timed_out'])) break;
+        $silence = ($first ? $t['firstByteMs'] : $t['idleMs']) / 1000;
+        if ($now - $last >= $silence || $now - $start >= $t['maxStreamMs'] / 1000) {
+            askbox_log($c, ['level' => 'warn', 'event' => 'upstream', 'message' => 'Upstream stream cut: ' . ($now - $start >= $t['maxStreamMs'] / 1000 ? 'maximum duration' : 'silence') . '.']);
+            break;
+        }
+    }
+    fclose($fp);
+    return 200;
+}
+
+/** One upstream JSON call with the key: its status, headers and body, or 'timeout' / 'unreachable'. */
+function askbox_upstream(array $c, string $method, string $path, ?array $body, int $deadlineMs): array|string
+{
+    $opened = askbox_open($c, $method, $c['upstream'] . $path, $body, $deadlineMs, true, 'application/json');
+    if (!is_array($opened)) return $opened;
+    [$fp, $status, $headers] = $opened;
+    $text = askbox_read_all($fp, $c['timeouts']['idleMs']);
+    return $text === null ? 'timeout' : ['status' => $status, 'headers' => $headers, 'body' => $text];
+}
+
+/** Opens an upstream HTTP stream within `$deadlineMs` to its headers: [handle, status, lower-cased headers]. */
+function askbox_open(array $c, string $method, string $url, ?array $body, int $deadlineMs, bool $withKey, string $accept): array|string
+{
+    $header = "Accept: $accept\r\n" . ($withKey ? "Authorization: Bearer {$c['apiKey']}\r\n" : '') . ($body === null ? '' : "Content-Type: application/json\r\n");
+    $context = stream_context_create(['http' => [
+        'method' => $method, 'header' => $header, 'content' => $body === null ? '' : json_encode($body, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE),
+        'timeout' => $deadlineMs / 1000, 'ignore_errors' => true, 'follow_location' => 0, 'protocol_version' => 1.0,
+    ]]);
+    $started = microtime(true);
+    $fp = @fopen($url, 'rb', false, $context);
+    if ($fp === false) {
+        $late = (microtime(true) - $started) * 1000 >= $deadlineMs * 0.9;
+        askbox_log($c, ['level' => 'error', 'event' => 'upstream', 'message' => (error_get_last()['message'] ?? 'fopen failed')]);
+        return $late ? 'timeout' : 'unreachable';
+    }
+    $status = 0;
+    $headers = [];
+    foreach (stream_get_meta_data($fp)['wrapper_data'] ?? [] as $line) {
+        if (preg_match('#^HTTP/\S+ (\d{3})#', (string) $line, $m)) [$status, $headers] = [(int) $m[1], []];
+        elseif (str_contains((string) $line, ':')) {
+            [$name, $value] = explode(':', (string) $line, 2);
+            $headers[strtolower(trim($name))] = trim($value);
+        }
+    }
+    return [$fp, $status, $headers];
+}
+
+/** The rest of a body, or null when it goes silent for `$idleMs`. */
+function askbox_read_all($fp, int $idleMs): ?string
+{
+    stream_set_timeout($fp, intdiv($idleMs, 1000), ($idleMs % 1000) * 1000);
+    $text = stream_get_contents($fp);
+    $late = stream_get_meta_data($fp)['timed_out'];
+    fclose($fp);
+    return $text === false || $late ? null : $text;
+}
+
+/** Passes an upstream answer on: status and JSON body, no upstream header but the type; failures in the envelope. */
+function askbox_forward(array|string $answer): int
+{
+    if ($answer === 'timeout') return askbox_send(504, ['message' => 'The chat service did not answer in time.']);
+    if (is_string($answer)) return askbox_send(502, ['message' => 'The chat service could not be reached.']);
+    $type = $answer['headers']['content-type'] ?? '';
+    $ok = $answer['status'] >= 200 && $answer['status'] < 300;
+    if (!str_contains($type, 'json')) {
+        return $ok ? askbox_send(502, ['message' => 'The chat service sent an unexpected response.']) : askbox_send($answer['status'], ['message' => 'The chat service could not handle the request.']);
+    }
+    askbox_headers($answer['status'], ['Content-Type' => $type]);
+    echo $answer['body'];
+    return $answer['status'];
+}
+
+/** Takes one token from every bucket of the action, or answers 429 with Retry-After; null when it may proceed. */
+function askbox_limit(array $c, string $action, ?string $visitor): ?int
+{
+    $l = $c['limits'];
+    if ($l === false) return null;
+    $ip = askbox_client_ip($c);
+    $rate = static fn (string $key, array $r) => [$key, (float) $r['burst'], $r['perMinute'] / 60];
+    $checks = $action === 'message'
+        ? [$rate("msg:ip:$ip", $l['ipMessages']), $rate("msg:v:$visitor", $l['visitorMessages']), ["day:v:$visitor", (float) $l['visitorMessagesPerDay'], $l['visitorMessagesPerDay'] / 86400]]
+        : [$rate("conv:ip:$ip", $l['ipConversations']), $rate("conv:v:$visitor", $l['visitorConversations'])];
+    $wait = askbox_take($c['limitsFile'], $checks, askbox_now_ms());
+    if ($wait <= 0) return null;
+    $seconds = max(1, (int) ceil($wait / 1000));
+    $noun = $action === 'message' ? 'messages' : 'new conversations';
+    return askbox_send(429, ['message' => "Too many $noun. Please try again in $seconds seconds."], ['Retry-After' => (string) $seconds]);
+}
+
+/**
+ * Token buckets in one JSON file under an exclusive lock, so every PHP worker shares them: all or nothing, with
+ * the JavaScript store's arithmetic. Buckets that would be full again are dropped; at most 50,000 are kept.
+ */
+function askbox_take(string $file, array $checks, int $now): int
+{
+    $fp = fopen($file, 'c+');
+    if ($fp === false || !flock($fp, LOCK_EX)) throw new RuntimeException('The limit store cannot be opened.');
+    try {
+        $states = json_decode((string) stream_get_contents($fp), true);
+        $states = is_array($states) ? $states : [];
+        $levels = [];
+        $wait = 0;
+        foreach ($checks as [$key, $capacity, $rate]) {
+            $s = $states[$key] ?? null;
+            $tokens = $s ? min($capacity, $s['t'] + max(0, $now - $s['a']) / 1000 * $rate) : $capacity;
+            $levels[$key] = $tokens;
+            if ($tokens < 1) $wait = max($wait, (int) ceil((1 - $tokens) / $rate * 1000));
+        }
+        if ($wait > 0) return $wait;
+        foreach ($checks as [$key, $capacity, $rate]) $states[$key] = ['t' => $levels[$key] - 1, 'a' => $now, 'l' => (int) ceil($capacity / $rate * 1000)];
+        $states = array_filter($states, static fn ($s) => $s['a'] + $s['l'] > $now);
+        if (count($states) > 50000) {
+            uasort($states, static fn ($x, $y) => $x['a'] <=> $y['a']);
+            $states = array_slice($states, -50000, null, true);
+        }
+        ftruncate($fp, 0);
+        rewind($fp);
+        fwrite($fp, json_encode($states));
+        fflush($fp);
+        return 0;
+    } finally {
+        flock($fp, LOCK_UN);
+        fclose($fp);
+    }
+}
+
+/** The client's IP: REMOTE_ADDR, or a header only when configured (anyone can send one). */
+function askbox_client_ip(array $c): string
+{
+    $socket = (string) ($_SERVER['REMOTE_ADDR'] ?? 'unknown');
+    $source = $c['clientIp'];
+    if (!is_array($source)) return $socket;
+    $value = trim((string) ($_SERVER['HTTP_' . strtoupper(str_replace('-', '_', (string) ($source['header'] ?? '')))] ?? ''));
+    if ($value === '') return $socket;
+    if (($source['header'] ?? '') === 'cf-connecting-ip') return $value;
+    $hops = array_map('trim', explode(',', $value));
+    return $hops[count($hops) - max(1, (int) ($source['trustedHops'] ?? 1))] ?? $socket;
+}
+
+/** A JSON object body: application/json (415), at most 64 KiB (413), flat (400), an object (400); else the status sent. */
+function askbox_read_json(): array|int
+{
+    if (!preg_match('#^application/json\s*(;|$)#i', (string) ($_SERVER['CONTENT_TYPE'] ?? ''))) return askbox_send(415, ['message' => 'The request body must be application/json.']);
+    if ((int) ($_SERVER['CONTENT_LENGTH'] ?? 0) > ASKBOX_MAX_BODY) return askbox_send(413, ['message' => 'The request body is too large.']);
+    $text = (string) file_get_contents('php://input', false, null, 0, ASKBOX_MAX_BODY + 1);
+    if (strlen($text) > ASKBOX_MAX_BODY) return askbox_send(413, ['message' => 'The request body is too large.']);
+    if (askbox_json_depth($text) > ASKBOX_MAX_DEPTH) return askbox_send(400, ['message' => 'The request body is nested too deeply.']);
+    $body = json_decode($text);
+    if (!$body instanceof stdClass) return askbox_send(400, ['message' => 'The request body must be a JSON object.']);
+    return get_object_vars($body);
+}
+
+/** The deepest nesting of brackets outside strings, found without parsing. */
+function askbox_json_depth(string $text): int
+{
+    $depth = $deepest = 0;
+    $inString = false;
+    for ($i = 0, $n = strlen($text); $i < $n; $i++) {
+        $ch = $text[$i];
+        if ($inString) {
+            if ($ch === '\\') $i++;
+            elseif ($ch === '"') $inString = false;
+        } elseif ($ch === '"') $inString = true;
+        elseif ($ch === '{' || $ch === '[') $deepest = max($deepest, ++$depth);
+        elseif ($ch === '}' || $ch === ']') $depth--;
+    }
+    return $deepest;
+}
+
+function askbox_grant_header(): ?string
+{
+    $value = $_SERVER['HTTP_X_ASKBOX_GRANT'] ?? null;
+    return is_string($value) ? $value : null;
+}
+
+/** Signs a grant with the first secret. */
+function askbox_grant_sign(array $c, string $conversation, string $bot, string $visitor): string
+{
+    $payload = implode('.', ['g1', $conversation, $bot, $visitor, (string) (intdiv(askbox_now_ms(), 1000) + $c['grantTtl'])]);
+    return $payload . '.' . askbox_b64url(hash_hmac('sha256', $payload, $c['secrets'][0], true));
+}
+
+/** What a grant says, when it is well formed, signed by one of the secrets and not expired; else null. */
+function askbox_grant_verify(array $c, ?string $token): ?array
+{
+    $parts = $token === null ? [] : explode('.', $token);
+    if (count($parts) !== 6 || $parts[0] !== 'g1') return null;
+    foreach (array_slice($parts, 1) as $part) if (!preg_match(ASKBOX_ID, $part)) return null;
+    [, $conversation, $bot, $visitor, $expiry, $signature] = $parts;
+    if (!preg_match('/^\d{1,12}$/', $expiry) || (int) $expiry * 1000 <= askbox_now_ms()) return null;
+    $mac = askbox_b64url_decode($signature);
+    if ($mac === null) return null;
+    $payload = implode('.', array_slice($parts, 0, 5));
+    foreach ($c['secrets'] as $secret) {
+        if (hash_equals(hash_hmac('sha256', $payload, $secret, true), $mac)) return ['conversationId' => $conversation, 'botId' => $bot, 'visitorId' => $visitor];
+    }
+    return null;
+}
+
+/** The request's grant when it is valid for this conversation and one of our bots. */
+function askbox_grant_for(array $c, mixed $conversation): ?array
+{
+    $grant = askbox_grant_verify($c, askbox_grant_header());
+    return $grant !== null && $grant['conversationId'] === $conversation && in_array($grant['botId'], $c['bots'], true) ? $grant : null;
+}
+
+/** Seals a stream URL and its conversation (AES-256-GCM, the same layout as the JavaScript sealer). */
+function askbox_seal(array $c, string $url, string $conversation): string
+{
+    $iv = random_bytes(12);
+    $tag = '';
+    $plain = json_encode(['u' => $url, 'c' => $conversation, 'e' => askbox_now_ms() + $c['streamTtlMs']], JSON_UNESCAPED_SLASHES);
+    $sealed = openssl_encrypt($plain, 'aes-256-gcm', hash('sha256', 'askbox:stream:' . $c['secrets'][0], true), OPENSSL_RAW_DATA, $iv, $tag, '', 16);
+    return askbox_b64url($iv . $sealed . $tag);
+}
+
+/** The sealed stream ['u' => url, 'c' => conversation], or null when forged, altered or expired. */
+function askbox_unseal(array $c, string $token): ?array
+{
+    $bytes = askbox_b64url_decode($token);
+    if ($bytes === null || strlen($bytes) < 29) return null;
+    foreach ($c['secrets'] as $secret) {
+        $plain = openssl_decrypt(substr($bytes, 12, -16), 'aes-256-gcm', hash('sha256', 'askbox:stream:' . $secret, true), OPENSSL_RAW_DATA, substr($bytes, 0, 12), substr($bytes, -16));
+        if ($plain === false) continue;
+        $p = json_decode($plain, true);
+        return is_string($p['u'] ?? null) && is_string($p['c'] ?? null) && is_int($p['e'] ?? null) && $p['e'] > askbox_now_ms() ? $p : null;
+    }
+    return null;
+}
+
+function askbox_invalid(string $field, string $message): int
+{
+    return askbox_send(422, ['message' => $message, 'errors' => [$field => [$message]]]);
+}
+
+/** Sends a status, the security and CORS headers, and a JSON body when there is one. Returns the status. */
+function askbox_send(int $status, mixed $body, array $headers = []): int
+{
+    askbox_headers($status, $body === null ? $headers : $headers + ['Content-Type' => 'application/json']);
+    if ($body !== null) echo json_encode($body, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+    return $status;
+}
+
+function askbox_headers(int $status, array $headers): void
+{
+    header_remove('X-Powered-By');
+    http_response_code($status);
+    foreach ($headers + ASKBOX_BASE_HEADERS + ($GLOBALS['askbox_cors'] ?? []) + ['Vary' => 'Origin'] as $name => $value) header("$name: $value");
+}
+
+/** One structured log line; the key and the secrets are redacted from it. */
+function askbox_log(array $c, array $entry): void
+{
+    if (isset($entry['message'])) $entry['message'] = str_replace([$c['apiKey'], ...$c['secrets']], '[redacted]', $entry['message']);
+    if (is_callable($c['log'])) ($c['log'])($entry);
+    elseif ($entry['level'] !== 'info') error_log('[askbox] ' . json_encode($entry, JSON_UNESCAPED_SLASHES));
+}
+
+function askbox_now_ms(): int
+{
+    return (int) floor(microtime(true) * 1000);
+}
+
+function askbox_b64url(string $bytes): string
+{
+    return rtrim(strtr(base64_encode($bytes), '+/', '-_'), '=');
+}
+
+function askbox_b64url_decode(string $text): ?string
+{
+    if (!preg_match('/^[A-Za-z0-9_-]{1,4096}$/', $text) || strlen($text) % 4 === 1) return null;
+    $bytes = base64_decode(strtr($text, '-_', '+/'), true);
+    return $bytes === false ? null : $bytes;
+}
+
+/** scheme://host[:port] of parsed URL parts. */
+function askbox_origin(array $parts): string
+{
+    return strtolower((string) ($parts['scheme'] ?? '')) . '://' . askbox_host($parts);
+}
+
+/** host[:port] of parsed URL parts, as a URL's `host` reads (default ports left out). */
+function askbox_host(array $parts): string
+{
+    $scheme = strtolower((string) ($parts['scheme'] ?? ''));
+    $port = $parts['port'] ?? null;
+    $default = ($scheme === 'https' && $port === 443) || ($scheme === 'http' && $port === 80);
+    return strtolower((string) ($parts['host'] ?? '')) . ($port !== null && !$default ? ":$port" : '');
+}
+
+/** An absolute http(s) URL for a stream URL the service gave (a path resolves against the service's origin). */
+function askbox_absolute(string $url, string $origin): ?string
+{
+    if (preg_match('#^https?://[^\s]+$#i', $url)) return $url;
+    return str_starts_with($url, '/') && !str_starts_with($url, '//') ? $origin . $url : null;
+}

@@ -1,0 +1,67 @@
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../demo/server';
+import { CONTRACT_KEY, contractConfig } from '../contract/config';
+import { startUpstream } from '../contract/upstream';
+import { freePort, startPhpProxy } from '../helpers/php';
+import { ask, CHROMIUM, W } from './harness';
+
+let upstream: Awaited<ReturnType<typeof startUpstream>>;
+let php: Awaited<ReturnType<typeof startPhpProxy>>;
+let demo: DemoServer;
+let browser: Browser;
+
+/**
+ * The widget in Chromium against the PHP proxy (`php -S`) on another origin, as a WordPress or shared host would
+ * run it: preflighted CORS, the 302 to the sealed stream, grants, limits.
+ */
+beforeAll(async () => {
+  upstream = await startUpstream(CONTRACT_KEY, { defaults: { delayMs: 20, chunkSize: 6 } });
+  const port = await freePort();
+  demo = await startDemoServer({ port: 0, proxyUrl: `http://127.0.0.1:${port}/askbox` });
+  const config = { ...contractConfig(upstream.url, upstream.documentIds), allowedOrigins: [new URL(demo.url).origin] };
+  php = await startPhpProxy({ ...config, limits: { ...config.limits, visitorMessages: { burst: 10, perMinute: 10 } } }, port);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+  await php?.close();
+  await upstream?.close();
+});
+
+describe('the widget against the PHP proxy, in Chromium', () => {
+  it('asks, streams the reply in, and restores the history after a reload', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const phpCalls: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.port === new URL(php.url).port) phpCalls.push(`${request.method()} ${url.pathname.replace(/stream\/.*/, 'stream/:token')}`);
+    });
+    await page.goto(`${demo.url}/plain.html`);
+    await ask(page, 'How long does delivery take?');
+    const seen = new Set<string>();
+    await expect
+      .poll(async () => {
+        const text = (await page.locator(W.streaming).allTextContents()).join('');
+        if (text) seen.add(text);
+        return page.locator(W.bot).count();
+      }, { timeout: 15_000, interval: 50 })
+      .toBe(1);
+    expect(seen.size).toBeGreaterThanOrEqual(2);
+    const answer = (await page.locator(W.bot).textContent()) ?? '';
+    expect(answer).toMatch(/deliver|ship/i);
+    expect(phpCalls).toEqual(expect.arrayContaining(['POST /askbox/conversations', 'POST /askbox/messages/stream', 'GET /askbox/stream/:token']));
+
+    await page.reload();
+    await page.locator(W.launcher).click();
+    await expect.poll(() => page.locator(W.bot).count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.locator(W.bot).textContent()).toBe(answer);
+    expect(await page.locator(W.user).textContent()).toContain('How long does delivery take?');
+    expect(phpCalls).toContain('GET /askbox/messages');
+    expect(errors).toEqual([]);
+  });
+});

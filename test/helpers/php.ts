@@ -1,0 +1,68 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ContractConfig } from '../contract/config';
+
+const PHP = process.env.PHP_PATH ?? 'php';
+const PROXY = fileURLToPath(new URL('../../src/proxy/php/askbox-proxy.php', import.meta.url));
+
+/** Fails with what to install when PHP is missing. */
+export function requirePhp(): void {
+  if (spawnSync(PHP, ['--version']).status !== 0) throw new Error('php is missing: run .ci/run, or apt-get install php-cli');
+}
+
+/** A free loopback port (the OS picks it; the server that took it is closed at once). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The PHP proxy under PHP's built-in server (`php -S`, several workers so held streams do not block other calls),
+ * configured as a site would: a small entry script that passes its settings to askbox_proxy_handle().
+ */
+export async function startPhpProxy(config: ContractConfig, port?: number) {
+  requirePhp();
+  const dir = mkdtempSync(join(tmpdir(), 'askbox-php-'));
+  const settings = { ...config, limitsFile: join(dir, 'limits.json') };
+  writeFileSync(join(dir, 'router.php'), `<?php\nrequire ${JSON.stringify(PROXY)};\naskbox_proxy_handle(json_decode(getenv('ASKBOX_CONFIG_JSON'), true));\n`);
+  port ??= await freePort();
+  const child = spawn(PHP, ['-S', `127.0.0.1:${port}`, '-d', 'display_errors=stderr', '-d', 'log_errors=0', join(dir, 'router.php')], {
+    cwd: dir,
+    env: { ...process.env, PHP_CLI_SERVER_WORKERS: '6', ASKBOX_CONFIG_JSON: JSON.stringify(settings) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const errors: string[] = [];
+  child.stderr.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}${config.basePath}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`php -S did not answer: ${errors.join('')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    /** What PHP printed to stderr (its log lines, warnings). */
+    errors,
+    async close() {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
