@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { defineConfig, type UserConfig } from 'vite';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { configDefaults } from 'vitest/config';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
@@ -36,9 +36,27 @@ const builds: Record<string, UserConfig['build']> = {
   },
 };
 
+/**
+ * dist/wordpress/askbox/: the WordPress plugin, ready to zip — its own files, the PHP proxy and the widget bundle
+ * (built by the `embed` mode before this one).
+ */
+function wordpressPackage(): Plugin {
+  return {
+    name: 'askbox-wordpress-package',
+    closeBundle() {
+      const out = 'dist/wordpress/askbox';
+      mkdirSync(out, { recursive: true });
+      for (const file of ['askbox.php', 'readme.txt']) copyFileSync(`src/proxy/wordpress/askbox/${file}`, `${out}/${file}`);
+      copyFileSync('src/proxy/php/askbox-proxy.php', `${out}/askbox-proxy.php`);
+      copyFileSync('dist/askbox.js', `${out}/askbox.js`);
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => ({
   define: { __ASKBOX_VERSION__: JSON.stringify(version) },
   build: builds[mode] ?? builds.embed,
+  plugins: mode === 'proxy' ? [wordpressPackage()] : [],
   test: {
     projects: [
       {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../demo/server';
 import { CONTRACT_KEY, contractConfig } from '../contract/config';
 import { startUpstream } from '../contract/upstream';
-import { freePort, startPhpProxy } from '../helpers/php';
+import { startPhpProxy } from '../helpers/php';
+import { freePort } from '../helpers/ports';
 import { ask, CHROMIUM, W } from './harness';
 
 let upstream: Awaited<ReturnType<typeof startUpstream>>;

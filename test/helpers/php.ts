@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ContractConfig } from '../contract/config';
+import { freePort } from './ports';
 
 const PHP = process.env.PHP_PATH ?? 'php';
 const PROXY = fileURLToPath(new URL('../../src/proxy/php/askbox-proxy.php', import.meta.url));
@@ -14,17 +14,6 @@ export function requirePhp(): void {
   if (spawnSync(PHP, ['--version']).status !== 0) throw new Error('php is missing: run .ci/run, or apt-get install php-cli');
 }
 
-/** A free loopback port (the OS picks it; the server that took it is closed at once). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The PHP proxy under PHP's built-in server (`php -S`, several workers so held streams do not block other calls),

@@ -16,6 +16,11 @@
  *       'secret' => getenv('ASKBOX_SECRET'),
  *       'basePath' => '/askbox.php',
  *   ]);
+ *
+ * Further settings mirror the JavaScript proxy's options (allowedOrigins, publicUrl, grantTtlSeconds,
+ * streamTtlSeconds, documentIds, limits, clientIp, timeouts, log, authorize), plus `limitsFile` (where the limit
+ * buckets live; default in the system's temporary folder), `requestPath` (the path to route, when a framework has
+ * already taken the URL apart) and `linkBase` (the public URL prefix of the stream links it hands out).
  */
 
 declare(strict_types=1);
@@ -38,7 +43,7 @@ function askbox_proxy_handle(array $options): void
     }
     $started = microtime(true);
     $method = strtoupper($_SERVER['REQUEST_METHOD'] ?? 'GET');
-    $path = (string) parse_url($_SERVER['REQUEST_URI'] ?? '/', PHP_URL_PATH);
+    $path = (string) ($options['requestPath'] ?? parse_url($_SERVER['REQUEST_URI'] ?? '/', PHP_URL_PATH));
     try {
         $status = askbox_dispatch($config, $method, $path);
     } catch (Throwable $error) {
@@ -76,6 +81,7 @@ function askbox_config(array $o): array
         'upstream' => $upstream,
         'upstreamOrigin' => askbox_origin($up),
         'base' => '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/'),
+        'linkBase' => rtrim((string) ($o['linkBase'] ?? '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/')), '/'),
         'publicHost' => $public ? askbox_host($public) : null,
         'publicOrigin' => $public ? askbox_origin($public) : null,
         'grantTtl' => (int) ($o['grantTtlSeconds'] ?? 2592000),
@@ -186,8 +192,8 @@ function askbox_send_for_stream(array $c): int
     $target = is_string($url) ? askbox_absolute($url, $c['upstreamOrigin']) : null;
     if ($target === null) return askbox_send(502, ['message' => 'The chat service did not return a stream.']);
     $token = askbox_seal($c, $target, $body['conversation_id']);
-    $path = $c['base'] . '/stream/' . $token;
-    if (in_array($body['redirect'], [false, 0, '0', 'false'], true)) return askbox_send(200, ['data' => ['stream_url' => ($c['publicOrigin'] ?? '') . $path]]);
+    $path = $c['linkBase'] . '/stream/' . $token;
+    if (in_array($body['redirect'], [false, 0, '0', 'false'], true)) return askbox_send(200, ['data' => ['stream_url' => (str_starts_with($path, '/') ? $c['publicOrigin'] ?? '' : '') . $path]]);
     return askbox_send(302, null, ['Location' => $path]);
 }
 

@@ -1,0 +1,59 @@
+<?php
+// Loads the packaged plugin over the stubs, drives it as WordPress would, and prints what happened as JSON.
+// Usage: php smoke.php <plugin folder> [rest <route>]
+require __DIR__ . '/stubs.php';
+require $argv[1] . '/askbox.php';
+
+if (($argv[2] ?? '') === 'rest') {
+    // One REST request through the proxy: it prints its own answer and ends the script.
+    $GLOBALS['wp']['options'] = ['askbox_api_key' => 'wp-secret-api-key-123', 'askbox_secret' => str_repeat('s', 64), 'askbox_settings' => ['bot_id' => 'askboxDemo01']];
+    $_SERVER['REQUEST_METHOD'] = 'GET';
+    $_SERVER['REQUEST_URI'] = '/wp-json/askbox/v1/health';
+    $route = $GLOBALS['wp']['routes'];
+    do_action('rest_api_init');
+    $callback = $GLOBALS['wp']['routes'][0]['args']['callback'];
+    $callback(new class ($argv[3]) { public function __construct(private string $route) {} public function get_route(): string { return $this->route; } });
+}
+
+$report = [];
+($GLOBALS['wp']['activation'])();
+$secret = get_option('askbox_secret');
+($GLOBALS['wp']['activation'])();
+$report['secret_length'] = strlen($secret);
+$report['secret_kept'] = get_option('askbox_secret') === $secret;
+$report['hooks'] = array_keys($GLOBALS['wp']['actions']);
+
+do_action('admin_menu');
+do_action('admin_init');
+$report['page'] = $GLOBALS['wp']['pages'][0][2] ?? null;
+$sanitize = $GLOBALS['wp']['settings']['askbox_settings']['sanitize_callback'];
+
+// Nothing is enqueued before a bot and a key are set.
+do_action('wp_enqueue_scripts');
+$report['enqueued_unconfigured'] = isset($GLOBALS['wp']['scripts']['askbox']);
+
+$saved = $sanitize(['api_key' => 'wp-secret-api-key-123', 'bot_id' => 'askboxDemo01', 'title' => '<b>Help</b> desk', 'accent' => '#0b57d0', 'position' => 'bottom-left', 'theme' => 'nope', 'welcome' => 'Hi "there"']);
+update_option('askbox_settings', $saved);
+$report['settings'] = $saved;
+$report['key_saved'] = get_option('askbox_api_key');
+$report['key_autoload'] = $GLOBALS['wp']['autoload']['askbox_api_key'];
+$again = $sanitize(['api_key' => '', 'bot_id' => 'bad id!']);
+$report['key_after_empty'] = get_option('askbox_api_key');
+$report['bad_bot'] = $again['bot_id'];
+$GLOBALS['wp']['can'] = false;
+$sanitize(['api_key' => 'attacker-key']);
+$report['key_after_unprivileged'] = get_option('askbox_api_key');
+$GLOBALS['wp']['can'] = true;
+
+ob_start();
+askbox_settings_page();
+$report['settings_page'] = ob_get_clean();
+
+do_action('wp_enqueue_scripts');
+$report['script'] = $GLOBALS['wp']['scripts']['askbox'] ?? null;
+$report['tag'] = apply_filters('script_loader_tag', '<script src="https://blog.example/wp-content/plugins/askbox/askbox.js" id="askbox-js" async></script>', 'askbox');
+$report['other_tag'] = apply_filters('script_loader_tag', '<script src="x.js"></script>', 'jquery');
+
+do_action('rest_api_init');
+$report['routes'] = array_map(static fn ($r) => ['namespace' => $r['namespace'], 'route' => $r['route'], 'methods' => $r['args']['methods'], 'permission' => $r['args']['permission_callback']], $GLOBALS['wp']['routes']);
+echo json_encode($report, JSON_UNESCAPED_SLASHES);

@@ -1,0 +1,32 @@
+<?php
+// The WordPress functions the Askbox plugin calls, recorded instead of run: enough to load the plugin, fire its
+// hooks and see what it registers and prints, without a WordPress install.
+
+define('ABSPATH', __DIR__ . '/');
+
+$GLOBALS['wp'] = ['actions' => [], 'filters' => [], 'options' => [], 'scripts' => [], 'routes' => [], 'settings' => [], 'pages' => [], 'activation' => null, 'can' => true];
+
+function add_action(string $hook, $callback, int $priority = 10, int $args = 1): void { $GLOBALS['wp']['actions'][$hook][] = $callback; }
+function add_filter(string $hook, $callback, int $priority = 10, int $args = 1): void { $GLOBALS['wp']['filters'][$hook][] = $callback; }
+function apply_filters(string $hook, $value, ...$args) { foreach ($GLOBALS['wp']['filters'][$hook] ?? [] as $f) $value = $f($value, ...$args); return $value; }
+function do_action(string $hook, ...$args): void { foreach ($GLOBALS['wp']['actions'][$hook] ?? [] as $f) $f(...$args); }
+function register_activation_hook(string $file, $callback): void { $GLOBALS['wp']['activation'] = $callback; }
+function get_option(string $name, $default = false) { return $GLOBALS['wp']['options'][$name] ?? $default; }
+function update_option(string $name, $value, $autoload = null): bool { $GLOBALS['wp']['options'][$name] = $value; $GLOBALS['wp']['autoload'][$name] = $autoload; return true; }
+function wp_generate_password(int $length = 12, bool $special = true): string { return substr(str_repeat(bin2hex(random_bytes(32)), 2), 0, $length); }
+function current_user_can(string $capability): bool { return $GLOBALS['wp']['can']; }
+function add_options_page(...$args): void { $GLOBALS['wp']['pages'][] = $args; }
+function register_setting(string $group, string $name, array $args = []): void { $GLOBALS['wp']['settings'][$name] = $args; }
+function settings_fields(string $group): void { echo "<input type=\"hidden\" name=\"option_page\" value=\"$group\">"; }
+function submit_button(): void { echo '<button type="submit">Save</button>'; }
+function sanitize_text_field(string $text): string { return trim(strip_tags($text)); }
+function sanitize_textarea_field(string $text): string { return trim(strip_tags($text)); }
+function esc_attr($text): string { return htmlspecialchars((string) $text, ENT_QUOTES); }
+function esc_html($text): string { return htmlspecialchars((string) $text, ENT_QUOTES); }
+function __(string $text, string $domain = 'default'): string { return $text; }
+function esc_html__(string $text, string $domain = 'default'): string { return esc_html($text); }
+function plugins_url(string $path, string $file): string { return 'https://blog.example/wp-content/plugins/askbox/' . $path; }
+function rest_url(string $path = ''): string { return 'https://blog.example/wp-json/' . $path . '/'; }
+function untrailingslashit(string $text): string { return rtrim($text, '/\\'); }
+function wp_enqueue_script(string $handle, string $src, array $deps = [], $version = false, $args = []): void { $GLOBALS['wp']['scripts'][$handle] = compact('src', 'version', 'args'); }
+function register_rest_route(string $namespace, string $route, array $args): void { $GLOBALS['wp']['routes'][] = compact('namespace', 'route', 'args'); }
