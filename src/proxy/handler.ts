@@ -27,11 +27,13 @@ interface Call {
  * Creates the token proxy: a policy gateway in front of the Cody API that exposes only the routes the widget
  * needs, under the service's own paths and shapes, adds the key, pins the bot, binds every conversation to the
  * visitor who created it (signed grants), limits abuse, and serves reply streams from its own sealed route.
- * Throws at once on a misconfiguration.
+ * Under `basePath` it answers exactly: POST conversations, GET conversations/{id}, GET messages, GET messages/{id},
+ * POST messages, POST messages/stream, GET stream/{token}, GET health, and CORS preflights. Throws at once on a
+ * misconfiguration.
  *
  * @example
- * const proxy = createProxy({ apiKey: env.CODY_API_KEY, botIds: ['yiu456ytyUjk'], secret: env.ASKBOX_SECRET });
- * export default { fetch: (request) => proxy(request) }; // Cloudflare Workers, Deno, Bun
+ * const proxy = createProxy({ apiKey: Deno.env.get('CODY_API_KEY'), botIds: ['yiu456ytyUjk'], secret: Deno.env.get('ASKBOX_SECRET') });
+ * Deno.serve((request, info) => proxy(request, { clientIp: info.remoteAddr.hostname }));
  */
 export function createProxy(options: ProxyOptions): ProxyHandler {
   const config = resolveOptions(options);
@@ -96,6 +98,14 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (!grant) return fail(404, 'Conversation not found.');
     if (typeof body.content !== 'string') return invalid('content', 'The content field must be a string.');
     return (await policy.limit('message', call.ip, grant.visitorId)) ?? { content: body.content, conversation_id: grant.conversationId, redirect: body.redirect };
+  }
+
+  /** A synchronous send: the service answers with the reply once the bot has thought it through. */
+  async function sendMessage(call: Call): Promise<Response> {
+    const body = await readMessage(call);
+    if (body instanceof Response) return body;
+    const response = await upstream(call, '/messages', { method: 'POST', body: { content: body.content, conversation_id: body.conversation_id }, slow: true });
+    return passThrough(response, watchJson);
   }
 
   async function sendForStream(call: Call): Promise<Response> {
@@ -167,13 +177,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       if (!conversationId) return invalid('conversation_id', 'The conversation id field is required.');
       return read(call, conversationId, '/messages', ['conversation_id', 'includes', 'page', 'per_page']);
     }
-    if (resource === 'messages' && method === 'POST') {
-      return (async () => {
-        const body = await readMessage(call);
-        if (body instanceof Response) return body;
-        return passThrough(await upstream(call, '/messages', { method: 'POST', body: { content: body.content, conversation_id: body.conversation_id }, slow: true }), watchJson);
-      })();
-    }
+    if (resource === 'messages' && method === 'POST') return sendMessage(call);
     if (resource === 'messages') return notAllowed('GET, POST');
     if (resource === 'stream' && id !== undefined) return only('GET', () => stream(call, id));
     return fail(404, 'Not found.');
