@@ -6,9 +6,27 @@ import type { ProxyOptions } from '../../src/proxy/handler';
 import type { Scenario } from '../../demo/simulator/scenario';
 
 /** Debian's Chromium; the tests never download a browser. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const BUNDLE = fileURLToPath(new URL('../../dist/askbox.js', import.meta.url));
+
+/** Debian's Chromium, headless, with no background traffic and stable colours and fonts for screenshots. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--force-color-profile=srgb',
+      '--font-render-hinting=none',
+    ],
+  });
+}
 
 /** A page plus what it printed, threw and requested. */
 export interface TestPage {
@@ -25,20 +43,7 @@ export interface TestPage {
 export async function startE2E(scenario: Scenario = {}, proxy: Partial<ProxyOptions> = {}) {
   if (!existsSync(BUNDLE)) throw new Error('dist/askbox.js is missing: run `npm run build` first (npm test does)');
   const server: DemoServer = await startDemoServer({ port: 0, scenario, proxy });
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--force-color-profile=srgb',
-      '--font-render-hinting=none',
-    ],
-  });
+  const browser = await launchChromium();
   const pages: Page[] = [];
 
   /** A page in a fresh browser context: its own storage, like another visitor. */

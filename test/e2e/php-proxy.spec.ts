@@ -1,11 +1,11 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../demo/server';
 import { CONTRACT_KEY, contractConfig } from '../contract/config';
 import { startUpstream } from '../contract/upstream';
 import { startPhpProxy } from '../helpers/php';
 import { freePort } from '../helpers/ports';
-import { ask, CHROMIUM, W } from './harness';
+import { ask, launchChromium, W } from './harness';
 
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let php: Awaited<ReturnType<typeof startPhpProxy>>;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   demo = await startDemoServer({ port: 0, proxyUrl: `http://127.0.0.1:${port}/askbox` });
   const config = { ...contractConfig(upstream.url, upstream.documentIds), allowedOrigins: [new URL(demo.url).origin] };
   php = await startPhpProxy({ ...config, limits: { ...config.limits, visitorMessages: { burst: 10, perMinute: 10 } } }, port);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
