@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createProxy, type ProxyOptions } from '../src/proxy/handler';
@@ -43,15 +43,18 @@ const PAGES = new Set(['index', 'csp', 'hostile', 'plain', 'misconfigured', 'dyn
 
 /**
  * The demo: host pages, the widget bundle, the token proxy at /askbox and — without a real key — the Cody API
- * simulator at /sim, all in one Node process.
+ * simulator at /sim, all in one Node process. Like the real service, the simulator streams replies from a host of
+ * its own (another port), so the proxy's rule that the key never goes to a stream host runs for real.
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
   const real = Boolean(options.apiKey);
   if (real && !options.botId) throw new Error('CODY_BOT_ID is required with CODY_API_KEY: the id of the bot the demo pages embed');
   const botId = options.botId ?? DEMO_BOT_ID;
-  const simulator = real
-    ? undefined
-    : createSimulator({ apiKey: SIMULATOR_KEY, basePath: '/sim', knowledge: loadKnowledgeBase(here('./kb')), scenario: options.scenario });
+  const host = options.host ?? '127.0.0.1';
+  const streams = real ? undefined : await listen(createServer((req, res) => void (simulator ? toNodeListener(simulator.handle)(req, res) : res.writeHead(503).end())), host, 0);
+  const simulator = streams
+    ? createSimulator({ apiKey: SIMULATOR_KEY, basePath: '/sim', streamOrigin: `http://127.0.0.1:${streams.port}`, knowledge: loadKnowledgeBase(here('./kb')), scenario: options.scenario })
+    : undefined;
   let proxy: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
 
   const server = createServer((req, res) => {
@@ -64,9 +67,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     if (PAGES.has(page)) return servePage(res, page, botId, options.proxyUrl ?? '/askbox');
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve) => server.listen(options.port ?? 5173, host, resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listen(server, host, options.port ?? 5173);
   const url = `http://${['127.0.0.1', '::1', '0.0.0.0', '::'].includes(host) ? 'localhost' : host}:${port}`;
   proxy = toNodeListener(
     createProxy({
@@ -82,12 +83,20 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     url,
     address: (server.address() as AddressInfo).address,
     simulator,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => Promise.all([stop(server), streams && stop(streams.server)]).then(() => undefined),
   };
+}
+
+async function listen(server: Server, host: string, port: number): Promise<{ server: Server; port: number }> {
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 }
 
 function serveFile(res: ServerResponse, file: string, type: string) {

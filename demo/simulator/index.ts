@@ -15,6 +15,11 @@ export interface SimulatorOptions {
   apiKey: string;
   /** Where the simulator is mounted: the API lives at `{basePath}/api/v1`, streams at `{basePath}/stream/…`. */
   basePath?: string;
+  /**
+   * The origin that serves reply streams (`http://127.0.0.1:8788`), as the real service streams from a host of its
+   * own; default: the API's origin. That host must route `{basePath}/stream/…` to this same handler.
+   */
+  streamOrigin?: string;
   knowledge?: KnowledgeSource[];
   scenario?: Scenario;
   now?: () => number;
@@ -168,7 +173,7 @@ export function createSimulator(options: SimulatorOptions) {
       if ('response' in accepted) return accepted.response;
       const token = newId(48);
       streams.set(token, { reply: accepted.reply, script: accepted.script, conversationId: accepted.conversationId, expires: now() + STREAM_TTL_MS });
-      const streamUrl = `${url.origin}${basePath}/stream/${token}`;
+      const streamUrl = `${options.streamOrigin ?? url.origin}${basePath}/stream/${token}`;
       return accepted.redirect ? new Response(null, { status: 302, headers: { location: streamUrl } }) : json({ data: { stream_url: streamUrl } });
     }
 

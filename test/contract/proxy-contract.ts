@@ -346,15 +346,20 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
     });
 
     describe('key hygiene and headers, over every response of the suite', () => {
-      it(t('sends the key upstream on every call and never to the visitor'), async () => {
-        expect(upstream.records.length).toBeGreaterThan(20);
-        for (const record of upstream.records) expect(record.authorization).toBe(`Bearer ${CONTRACT_KEY}`);
+      it(t('sends the key to the API on every call, never to the stream host, never to the visitor'), async () => {
+        const api = upstream.records.filter((r) => r.host === 'api');
+        const streams = upstream.records.filter((r) => r.host === 'stream');
+        expect(api.length).toBeGreaterThan(20);
+        expect(streams.length).toBeGreaterThan(3);
+        for (const record of api) expect(record.authorization).toBe(`Bearer ${CONTRACT_KEY}`);
+        // SECURITY: the stream host is another origin; the sealed URL is all it gets.
+        for (const record of streams) expect(record.authorization).toBeNull();
         expect(seen.length).toBeGreaterThan(50);
         for (const response of seen) {
           const text = response.body ? await response.text().catch(() => '') : '';
-          for (const secret of [CONTRACT_KEY, CURRENT_SECRET, OLD_SECRET, upstream.url]) expect(text).not.toContain(secret);
+          for (const secret of [CONTRACT_KEY, CURRENT_SECRET, OLD_SECRET, upstream.url, upstream.streamOrigin]) expect(text).not.toContain(secret);
           response.headers.forEach((value) => {
-            for (const secret of [CONTRACT_KEY, CURRENT_SECRET, upstream.url]) expect(value).not.toContain(secret);
+            for (const secret of [CONTRACT_KEY, CURRENT_SECRET, upstream.url, upstream.streamOrigin]) expect(value).not.toContain(secret);
           });
         }
       });
