@@ -1,14 +1,11 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
-import { fileURLToPath } from 'node:url';
 import { startDemoServer, type DemoServer } from '../../demo/server';
 import type { ProxyOptions } from '../../src/proxy/handler';
 import type { Scenario } from '../../demo/simulator/scenario';
+import { freshBuild } from '../helpers/build';
 
 /** Debian's Chromium; the tests never download a browser. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const BUNDLE = fileURLToPath(new URL('../../dist/askbox.js', import.meta.url));
 
 /** Debian's Chromium, headless, with no background traffic and stable colours and fonts for screenshots. */
 export function launchChromium(): Promise<Browser> {
@@ -41,7 +38,7 @@ export interface TestPage {
  * free port with the file's own scenario and proxy options, and one headless Chromium.
  */
 export async function startE2E(scenario: Scenario = {}, proxy: Partial<ProxyOptions> = {}) {
-  if (!existsSync(BUNDLE)) throw new Error('dist/askbox.js is missing: run `npm run build` first (npm test does)');
+  freshBuild('dist/askbox.js');
   const server: DemoServer = await startDemoServer({ port: 0, scenario, proxy });
   const browser = await launchChromium();
   const pages: Page[] = [];

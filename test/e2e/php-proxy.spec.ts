@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../demo/server';
 import { CONTRACT_KEY, contractConfig } from '../contract/config';
 import { startUpstream } from '../contract/upstream';
+import { freshBuild } from '../helpers/build';
 import { startPhpProxy } from '../helpers/php';
 import { freePort } from '../helpers/ports';
 import { ask, launchChromium, W } from './harness';
@@ -17,6 +18,7 @@ let browser: Browser;
  * run it: preflighted CORS, the 302 to the sealed stream, grants, limits.
  */
 beforeAll(async () => {
+  freshBuild('dist/askbox.js');
   upstream = await startUpstream(CONTRACT_KEY, { defaults: { delayMs: 20, chunkSize: 6 } });
   const port = await freePort();
   demo = await startDemoServer({ port: 0, proxyUrl: `http://127.0.0.1:${port}/askbox` });

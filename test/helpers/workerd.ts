@@ -1,19 +1,6 @@
-import { existsSync, statSync, readdirSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import type { ContractConfig } from '../contract/config';
-
-const WORKER = fileURLToPath(new URL('../../dist/proxy/worker.js', import.meta.url));
-const SOURCES = fileURLToPath(new URL('../../src/proxy/', import.meta.url));
-
-/** Builds dist/proxy when it is missing or older than src/proxy: the Workers runtime must never test a stale build. */
-export function ensureWorkerBuild(): string {
-  const built = existsSync(WORKER) ? statSync(WORKER).mtimeMs : 0;
-  const newest = Math.max(...readdirSync(SOURCES).map((file) => statSync(SOURCES + file).mtimeMs));
-  if (built < newest) execFileSync('npx', ['vite', 'build', '--mode', 'proxy', '--logLevel', 'error'], { stdio: 'inherit' });
-  return WORKER;
-}
+import { freshBuild } from './build';
 
 /** The Worker's environment for the contract configuration, as a site would set it in wrangler.toml. */
 export function workerBindings(config: ContractConfig): Record<string, string> {
@@ -34,7 +21,7 @@ export function workerBindings(config: ContractConfig): Record<string, string> {
  * the `AskboxLimits` Durable Object. `workers` > 1 runs that many copies of the Worker bound to one object.
  */
 export async function startWorker(config: ContractConfig, workers = 1, overrides: Record<string, string> = {}) {
-  const scriptPath = ensureWorkerBuild();
+  const scriptPath = freshBuild('dist/proxy/worker.js');
   const mf = new Miniflare({
     host: '127.0.0.1',
     port: 0,

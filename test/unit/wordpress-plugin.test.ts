@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { freshBuild } from '../helpers/build';
 import { requirePhp } from '../helpers/php';
 
 const PLUGIN = fileURLToPath(new URL('../../dist/wordpress/askbox', import.meta.url));
@@ -11,7 +12,7 @@ const KEY = 'wp-secret-api-key-123';
 /** Runs the smoke driver over the packaged plugin (npm run build makes dist/wordpress/askbox). */
 function run(...args: string[]): string {
   requirePhp();
-  if (!existsSync(PLUGIN)) throw new Error('dist/wordpress/askbox is missing: run `npm run build` first (npm test does)');
+  freshBuild('dist/wordpress/askbox/askbox.php');
   const result = spawnSync('php', ['-d', 'display_errors=stderr', SMOKE, PLUGIN, ...args], { encoding: 'utf8' });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
