@@ -233,7 +233,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       return;
     }
     append({ id: localId(), role: 'assistant', text, status: 'failed', flagged: false, sources: [] });
-    fail(err, retryReply);
+    // The failed reply carries the one Retry (as a failed_responding reply does); the notice only says what happened.
+    fail(err);
   }
 
   function commitReply(reply: ChatMessage) {

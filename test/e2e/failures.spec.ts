@@ -49,13 +49,15 @@ describe('failures, as a visitor sees them', () => {
     expect(await page.locator(W.alert).count()).toBe(0);
   });
 
-  it('keeps the partial reply and offers a retry when a cut reply is lost', async () => {
+  it('keeps the partial reply and offers exactly one Retry when a cut reply is lost', async () => {
     const { page } = await e2e.open('/');
     await ask(page, 'lost please');
     await page.locator(W.alert).waitFor();
     expect(await page.locator(W.alert).textContent()).toContain('The reply was interrupted.');
     expect(await page.locator('askbox-widget .msg--failed').textContent()).toContain('Only part');
-    await page.locator(W.alert).getByRole('button', { name: 'Retry' }).click();
+    // One failure, one Retry: on the failed reply, not a second one in the notice.
+    expect(await page.locator('askbox-widget').getByRole('button', { name: 'Retry' }).count()).toBe(1);
+    await page.locator('askbox-widget .msg--failed').getByRole('button', { name: 'Retry' }).click();
     await page.locator(W.bot, { hasText: 'And this is the retry.' }).waitFor();
     expect(await page.locator(W.alert).count()).toBe(0);
   });

@@ -93,8 +93,8 @@ describe('chat model', () => {
     const { model } = setupModel({ replies: [{ text: 'abcdefghij', chunkSize: 2, cutAfter: 2, stored: false }, { text: 'again' }] });
     await model.send('q');
     expect(model.messages.value.at(-1)).toMatchObject({ status: 'failed', text: 'abcd' });
-    expect(model.error.value).toMatchObject({ canRetry: true, error: { kind: 'stream' } });
-    await model.retry();
+    expect(model.error.value).toMatchObject({ canRetry: false, error: { kind: 'stream' } });
+    await model.retryReply();
     expect(model.messages.value.map((m) => m.text)).toEqual(['q', 'again']);
   });
 
