@@ -59,7 +59,7 @@ export function parseConfig(input: Input): ParseResult {
   const title = bounded(input.title, DEFAULTS.title, 80, 'title', fail);
   const welcome = bounded(input.welcome, DEFAULTS.welcome, 1000, 'welcome', fail);
   const placeholder = bounded(input.placeholder, DEFAULTS.placeholder, 200, 'placeholder', fail);
-  const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 255, 'conversationName', fail);
+  const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 100, 'conversationName', fail);
 
   if (issues.length > 0) return { issues };
   return {

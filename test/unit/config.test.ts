@@ -58,6 +58,9 @@ describe('parseConfig', () => {
 
   it('bounds lengths and the number of focus documents', () => {
     expect(parseConfig({ ...minimal, title: 'x'.repeat(81) }).issues?.[0]?.key).toBe('title');
+    // The proxy forwards at most 100 characters of a conversation name: a longer one is refused here, not cut there.
+    expect(parseConfig({ ...minimal, conversationName: 'n'.repeat(100) }).config?.conversationName).toHaveLength(100);
+    expect(parseConfig({ ...minimal, conversationName: 'n'.repeat(101) }).issues?.[0]?.key).toBe('conversationName');
     const ids = Array.from({ length: MAX_DOCUMENT_IDS + 1 }, (_, i) => `doc${i}`);
     expect(parseConfig({ ...minimal, documentIds: ids }).issues?.[0]?.message).toMatch(/at most 1000/);
   });
