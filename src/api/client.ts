@@ -6,8 +6,6 @@ import type { ApiConversation, ApiList, ApiMessage, StreamEvent } from './types'
 export interface ChatClientOptions {
   proxyUrl: string;
   fetch?: typeof fetch;
-  /** Silence after which a reply stream counts as stalled. */
-  streamIdleMs?: number;
 }
 
 /**
@@ -130,7 +128,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       }
       if (!response.body) throw new ChatError('stream', 'The reply stream has no body');
       try {
-        yield* readReplyStream(response.body, options.streamIdleMs, signal);
+        yield* readReplyStream(response.body, undefined, signal);
       } catch (error) {
         throw toChatError(error, signal);
       }
