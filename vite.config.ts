@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
-import { configDefaults } from 'vitest/config';
+import { configDefaults, type TestProjectConfiguration } from 'vitest/config';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -53,39 +53,38 @@ function wordpressPackage(): Plugin {
   };
 }
 
+/**
+ * `npm run mutate` (Stryker) mutates the TypeScript sources, so it runs the tests that exercise them from source:
+ * not the ones that run the built dist/ (workerd, the WordPress package), the PHP proxy, or Chromium.
+ */
+const mutating = process.env.STRYKER === '1';
+const BUILT_TESTS = ['test/contract/workerd.test.ts', 'test/contract/php.test.ts', 'test/contract/cross-runtime.test.ts', 'test/unit/wordpress-plugin.test.ts'];
+
+const node: TestProjectConfiguration = {
+  extends: true,
+  test: {
+    name: 'node',
+    environment: 'node',
+    include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, '**/*.dom.test.ts', ...(mutating ? BUILT_TESTS : [])],
+  },
+};
+const dom: TestProjectConfiguration = {
+  extends: true,
+  test: { name: 'dom', environment: 'happy-dom', include: ['test/unit/**/*.dom.test.ts', 'test/component/**/*.test.tsx'] },
+};
+const e2e: TestProjectConfiguration = {
+  extends: true,
+  test: { name: 'e2e', environment: 'node', include: ['test/e2e/**/*.spec.ts'], testTimeout: 30_000, hookTimeout: 60_000, fileParallelism: false },
+};
+const bench: TestProjectConfiguration = {
+  extends: true,
+  test: { name: 'bench', environment: 'node', include: [], benchmark: { include: ['test/bench/**/*.bench.ts'] } },
+};
+
 export default defineConfig(({ mode }) => ({
   define: { __ASKBOX_VERSION__: JSON.stringify(version) },
   build: builds[mode] ?? builds.embed,
   plugins: mode === 'proxy' ? [wordpressPackage()] : [],
-  test: {
-    projects: [
-      {
-        extends: true,
-        test: { name: 'node', environment: 'node', include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], exclude: [...configDefaults.exclude, '**/*.dom.test.ts'] },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'dom',
-          environment: 'happy-dom',
-          include: ['test/unit/**/*.dom.test.ts', 'test/component/**/*.test.tsx'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'e2e',
-          environment: 'node',
-          include: ['test/e2e/**/*.spec.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          fileParallelism: false,
-        },
-      },
-      {
-        extends: true,
-        test: { name: 'bench', environment: 'node', include: [], benchmark: { include: ['test/bench/**/*.bench.ts'] } },
-      },
-    ],
-  },
+  test: { projects: mutating ? [node, dom] : [node, dom, e2e, bench] },
 }));

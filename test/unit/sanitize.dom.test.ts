@@ -65,6 +65,7 @@ describe('markdown → DOMPurify: hostile replies', () => {
     vi.doMock('dompurify', () => ({ default: () => ({ ...createDOMPurify(window), isSupported: false, addHook: () => undefined }) }));
     const { sanitize: unsupported } = await import('../../src/render/sanitize');
     expect(unsupported('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;');
+    expect(unsupported(`<a title="t" href='x'>&amp;</a>`)).toBe('&lt;a title=&quot;t&quot; href=&#39;x&#39;&gt;&amp;amp;&lt;/a&gt;');
     vi.doUnmock('dompurify');
   });
 
