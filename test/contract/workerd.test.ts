@@ -1,25 +1,89 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../helpers/workerd';
-import { contractConfig } from './config';
+import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, type ContractConfig } from './config';
 import { defineProxyContract } from './proxy-contract';
+import { startUpstream } from './upstream';
 
 /** The contract against the built Worker entry on the Workers runtime (workerd), limits in a Durable Object. */
 defineProxyContract({ name: 'workerd', start: (config) => startWorker(config) });
 
+const LIMITS = (override: unknown) => JSON.stringify({ limits: override });
+
 describe('the Worker entry, misconfigured', () => {
   it.each([
-    ['no key', { CODY_API_KEY: '' }],
-    ['bad options JSON', { ASKBOX_OPTIONS: '{limits:' }],
-    ['unknown option', { ASKBOX_OPTIONS: '{"apiKey":"x"}' }],
-    ['short secret', { ASKBOX_SECRET: 'short' }],
-  ])('answers 503 in the envelope, never the key (%s)', async (_name, overrides) => {
-    const worker = await startWorker(contractConfig('http://127.0.0.1:9/api/v1', []), 1, overrides);
+    ['no key', { CODY_API_KEY: '' }, 'apiKey is required'],
+    ['no bot', { ASKBOX_BOT_IDS: ' , ' }, 'botIds'],
+    ['short secret', { ASKBOX_SECRET: 'short' }, 'secret must be'],
+    ['options not JSON', { ASKBOX_OPTIONS: '{limits:' }, 'ASKBOX_OPTIONS is not JSON'],
+    ['an option the JSON may not set', { ASKBOX_OPTIONS: `{"apiKey":"x"}` }, 'unknown key apiKey'],
+    ['a misspelt limit', { ASKBOX_OPTIONS: LIMITS({ ipMessage: { burst: 5, perMinute: 5 } }) }, 'limits has unknown key ipMessage'],
+    ['a limit of the wrong type', { ASKBOX_OPTIONS: LIMITS({ ipMessages: { burst: '5', perMinute: 5 } }) }, 'limits.ipMessages.burst must be a positive number'],
+    ['a limit out of range', { ASKBOX_OPTIONS: LIMITS({ ipMessages: { burst: 0.5, perMinute: 5 } }) }, 'burst ≥ 1'],
+    ['a grant lifetime as text', { ASKBOX_OPTIONS: '{"grantTtlSeconds":"30d"}' }, 'grantTtlSeconds must be a positive number'],
+    ['a header nobody sets', { ASKBOX_OPTIONS: '{"clientIp":{"header":"x-real-ip"}}' }, 'clientIp must be'],
+    ['a timeout of zero', { ASKBOX_OPTIONS: '{"timeouts":{"idleMs":0}}' }, 'timeouts.idleMs must be'],
+    ['limits bound to a var', { ASKBOX_LIMITS: 'kv' }, 'ASKBOX_LIMITS must be a Durable Object binding'],
+  ])('answers 503 in the envelope and logs why, never the key (%s)', async (_name, env, reason) => {
+    const logs: string[] = [];
+    const durableObject = !('ASKBOX_LIMITS' in env);
+    const worker = await startWorker(contractConfig('http://127.0.0.1:9/api/v1', []), { env, durableObject, logs });
     try {
-      const response = await fetch(`${worker.url}/health`);
-      expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ message: 'The chat proxy is misconfigured.' });
+      for (let i = 0; i < 2; i++) {
+        const response = await fetch(`${worker.url}/health`);
+        expect(response.status).toBe(503);
+        expect(await response.json()).toEqual({ message: 'The chat proxy is misconfigured.' });
+      }
     } finally {
       await worker.close();
     }
+    const errors = logs.filter((line) => line.startsWith('error: [askbox] misconfigured:'));
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toContain(reason);
+    expect(logs.join('\n')).not.toContain(CONTRACT_KEY);
+  });
+});
+
+/** Starts a conversation through Worker copy `i`, from `ip`; its status. */
+const create = (worker: Awaited<ReturnType<typeof startWorker>>, i: number, ip: string) =>
+  worker
+    .dispatch(i, 'http://askbox.test/askbox/conversations', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: '{"name":"race"}' })
+    .then(async (response) => (await response.arrayBuffer(), response.status));
+
+describe('the Worker entry on workerd, limits', () => {
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let config: ContractConfig;
+
+  beforeAll(async () => {
+    upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
+    config = contractConfig(upstream.url, upstream.documentIds);
+  });
+  afterAll(() => upstream?.close());
+
+  it('hold under concurrent requests to two isolates: the Durable Object takes atomically', async () => {
+    const worker = await startWorker(config, 2);
+    try {
+      const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => create(worker, i % 2, '198.51.100.7')));
+      // The IP's conversation burst is 4, for both isolates together.
+      expect(statuses.filter((status) => status === 200)).toHaveLength(config.limits.ipConversations.burst);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(12 - config.limits.ipConversations.burst);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('fall back to per-isolate memory without the ASKBOX_LIMITS binding, and say so once', async () => {
+    const logs: string[] = [];
+    const worker = await startWorker(config, { workers: 2, durableObject: false, logs });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) statuses.push(await create(worker, i % 2, '198.51.100.8'));
+      // Each isolate grants the full burst of 4: eight pass, not four.
+      expect(statuses.filter((status) => status === 200)).toHaveLength(2 * config.limits.ipConversations.burst);
+    } finally {
+      await worker.close();
+    }
+    // Once per isolate, not once per request.
+    expect(logs.filter((line) => line.includes('ASKBOX_LIMITS is not bound'))).toHaveLength(2);
+    expect(logs.find((line) => line.includes('ASKBOX_LIMITS is not bound'))).toMatch(/^warn: /);
   });
 });

@@ -12,36 +12,58 @@ export function workerBindings(config: ContractConfig): Record<string, string> {
     ASKBOX_DOCUMENT_IDS: config.documentIds.join(','),
     ASKBOX_BASE_PATH: config.basePath,
     CODY_API_URL: config.upstream,
+    // The contract trusts one X-Forwarded-For hop; on Cloudflare the default, CF-Connecting-IP, needs no option.
     ASKBOX_OPTIONS: JSON.stringify({ limits: config.limits, timeouts: config.timeouts, streamTtlSeconds: config.streamTtlSeconds, clientIp: config.clientIp }),
   };
 }
 
+/** How to run the Worker beyond the contract configuration. */
+export interface WorkerSetup {
+  /** Copies of the Worker, each its own isolate, all bound to one `AskboxLimits` object (default 1). */
+  workers?: number;
+  /** Bindings that replace the contract's (a misconfiguration under test). */
+  env?: Record<string, string>;
+  /** Bind the `AskboxLimits` Durable Object as `ASKBOX_LIMITS` (default true). */
+  durableObject?: boolean;
+  /** Collects the Worker's console lines here instead of printing them. */
+  logs?: string[];
+}
+
+/** What the Worker fetcher miniflare hands back; typed here since its own types come from Cloudflare's package. */
+interface Fetcher {
+  fetch(input: string, init?: RequestInit): Promise<Response>;
+}
+
 /**
- * The built Worker on the real Workers runtime (workerd, through miniflare), on a loopback port, with its limits in
- * the `AskboxLimits` Durable Object. `workers` > 1 runs that many copies of the Worker bound to one object.
+ * The built Worker (dist/proxy/worker.js, as published) on the real Workers runtime (workerd, through miniflare),
+ * on a loopback port, with its limits in the `AskboxLimits` Durable Object.
+ * `workers` may also be given as the second argument, and bindings to replace as the third.
  */
-export async function startWorker(config: ContractConfig, workers = 1, overrides: Record<string, string> = {}) {
+export async function startWorker(config: ContractConfig, workersOrSetup: number | WorkerSetup = 1, env: Record<string, string> = {}) {
+  const setup: WorkerSetup = typeof workersOrSetup === 'number' ? { workers: workersOrSetup, env } : workersOrSetup;
   const scriptPath = freshBuild('dist/proxy/worker.js');
+  const logs = setup.logs;
   const mf = new Miniflare({
     host: '127.0.0.1',
     port: 0,
-    workers: Array.from({ length: workers }, (_, i) => ({
+    ...(logs ? { structuredWorkerdLogs: true, handleStructuredLogs: ({ level, message }: { level: string; message: string }) => void logs.push(`${level}: ${message}`) } : {}),
+    workers: Array.from({ length: setup.workers ?? 1 }, (_, i) => ({
       name: `askbox-${i}`,
       modules: true,
       scriptPath,
+      // The entry imports a chunk shared with the Node build; wrangler bundles it the same way.
       modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
       compatibilityDate: '2025-01-01',
-      bindings: { ...workerBindings(config), ...overrides },
-      durableObjects: { ASKBOX_LIMITS: { className: 'AskboxLimits', scriptName: 'askbox-0' } },
+      bindings: { ...workerBindings(config), ...setup.env },
+      ...(setup.durableObject === false ? {} : { durableObjects: { ASKBOX_LIMITS: { className: 'AskboxLimits', scriptName: 'askbox-0' } } }),
     })),
   });
   const url = await mf.ready;
   return {
     url: `${url.origin}${config.basePath}`,
     /** A request to one of the Workers by name, as another isolate would serve it. */
-    async dispatch(worker: number, input: string, init: { method: string; headers: Record<string, string>; body: string }) {
-      // miniflare types the Fetcher through Cloudflare's own type package, which the project does not load.
-      const fetcher = (await mf.getWorker(`askbox-${worker}`)) as unknown as { fetch(input: string, init: RequestInit): Promise<Response> };
+    async dispatch(worker: number, input: string, init?: RequestInit) {
+      const fetcher = (await mf.getWorker(`askbox-${worker}`)) as unknown as Fetcher;
       return fetcher.fetch(input, init);
     },
     close: () => mf.dispose(),

@@ -1,0 +1,91 @@
+import { createMemoryStore, type BucketCheck, type LimitStore } from './limits';
+
+/**
+ * Limits in a Cloudflare Durable Object: the store the Worker entry uses when `ASKBOX_LIMITS` is bound, so every
+ * isolate, in every location, takes from the same buckets.
+ */
+
+/** The little of a Durable Object stub the store uses (no dependency on Cloudflare's type package). */
+export interface DurableObjectStubLike {
+  fetch(input: string, init?: RequestInit): Promise<Response>;
+}
+
+/** The little of a Durable Object namespace binding the store uses. */
+export interface DurableObjectNamespaceLike {
+  idFromName(name: string): unknown;
+  get(id: unknown): DurableObjectStubLike;
+}
+
+/**
+ * The name of the one object that holds every bucket. A take is all-or-nothing across its buckets (a request's IP
+ * and visitor buckets), which only one object can guarantee; sharding by key would split those. One object serves
+ * on the order of a thousand takes a second, far beyond a chat widget's traffic.
+ */
+export const LIMITS_OBJECT_NAME = 'askbox-limits';
+
+/** Whether a binding looks like a Durable Object namespace (and not, say, a KV namespace bound by mistake). */
+export function isDurableObjectNamespace(value: unknown): value is DurableObjectNamespaceLike {
+  const binding = value as Partial<DurableObjectNamespaceLike> | null | undefined;
+  return typeof binding?.idFromName === 'function' && typeof binding.get === 'function';
+}
+
+/**
+ * A `LimitStore` kept in the `AskboxLimits` Durable Object of `namespace`, shared by every isolate of the Worker.
+ * A failing object fails the take, so the proxy refuses the request rather than letting it through unlimited.
+ *
+ * @example
+ * createProxy({ apiKey: env.CODY_API_KEY, botIds: ['yiu456ytyUjk'], store: createDurableObjectStore(env.ASKBOX_LIMITS) });
+ */
+export function createDurableObjectStore(namespace: DurableObjectNamespaceLike): LimitStore {
+  return {
+    async take(checks, now) {
+      // A stub belongs to the request that made it (Workers forbid I/O across requests): one per take.
+      const stub = namespace.get(namespace.idFromName(LIMITS_OBJECT_NAME));
+      const response = await stub.fetch('https://askbox-limits/take', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ checks, now }),
+      });
+      const { wait } = ((await response.json().catch(() => null)) ?? {}) as { wait?: unknown };
+      if (!response.ok || typeof wait !== 'number' || !Number.isFinite(wait) || wait < 0) {
+        throw new Error(`Durable Object limit store: unexpected answer (${response.status})`);
+      }
+      return wait;
+    },
+  };
+}
+
+/**
+ * The Durable Object class behind `createDurableObjectStore`; bind it as `ASKBOX_LIMITS`. An object handles one
+ * event at a time and a take does no I/O between reading and writing its buckets, so every take is atomic.
+ * Buckets live in the object's memory, bounded as in `createMemoryStore`: when Cloudflare evicts an idle object
+ * they start full again, which errs only on the lenient side and is fine for rate limits (no storage is written,
+ * so the object costs no storage operations).
+ */
+export class AskboxLimits {
+  private readonly store = createMemoryStore();
+
+  /** Answers `{"wait": ms}` to a POST of `{"checks": BucketCheck[], "now": ms}`; 400 to anything else. */
+  async fetch(request: Request): Promise<Response> {
+    const body = (await request.json().catch(() => null)) as { checks?: unknown; now?: unknown } | null;
+    const checks = body?.checks;
+    const now = body?.now;
+    if (request.method !== 'POST' || !Array.isArray(checks) || !checks.every(isCheck) || typeof now !== 'number' || !Number.isFinite(now)) {
+      return Response.json({ message: 'Bad take.' }, { status: 400 });
+    }
+    return Response.json({ wait: await this.store.take(checks, now) });
+  }
+}
+
+function isCheck(value: unknown): value is BucketCheck {
+  const check = value as Partial<BucketCheck> | null;
+  return (
+    typeof check?.key === 'string' &&
+    typeof check.capacity === 'number' &&
+    check.capacity > 0 &&
+    typeof check.refillPerSecond === 'number' &&
+    check.refillPerSecond > 0 &&
+    Number.isFinite(check.capacity) &&
+    Number.isFinite(check.refillPerSecond)
+  );
+}

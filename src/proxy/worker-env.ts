@@ -1,0 +1,121 @@
+import type { DurableObjectNamespaceLike } from './durable-store';
+import type { ClientIpSource, Limits, ProxyOptions, Timeouts } from './options';
+
+/**
+ * A Worker's environment → the proxy's options. Pure: the entry (`worker.ts`) adds the store and the log, and
+ * `createProxy` checks the values it shares with every runtime.
+ */
+
+/** The Worker's bindings: secrets (`wrangler secret put`), `[vars]` and the limits object. */
+export interface AskboxWorkerEnv {
+  /** SECURITY: a secret; it reaches upstream requests only, never a response or a log line. */
+  CODY_API_KEY?: string;
+  /** Comma-separated bot ids. */
+  ASKBOX_BOT_IDS?: string;
+  /** Comma-separated secrets (a secret): the first signs, all verify. */
+  ASKBOX_SECRET?: string;
+  /** Comma-separated origins of the sites that embed the widget. */
+  ASKBOX_ALLOWED_ORIGINS?: string;
+  ASKBOX_PUBLIC_URL?: string;
+  ASKBOX_BASE_PATH?: string;
+  /** Comma-separated focus document ids. */
+  ASKBOX_DOCUMENT_IDS?: string;
+  /** The service's base URL (default `https://getcody.ai/api/v1`). */
+  CODY_API_URL?: string;
+  /** JSON: any of `limits`, `timeouts`, `grantTtlSeconds`, `streamTtlSeconds`, `clientIp`. */
+  ASKBOX_OPTIONS?: string;
+  /** The `AskboxLimits` Durable Object namespace. */
+  ASKBOX_LIMITS?: DurableObjectNamespaceLike;
+}
+
+/** The options `ASKBOX_OPTIONS` may carry: plain JSON values, nothing that holds a secret or code. */
+export type JsonOptions = Pick<ProxyOptions, 'limits' | 'timeouts' | 'grantTtlSeconds' | 'streamTtlSeconds' | 'clientIp'>;
+
+const RATES = ['visitorMessages', 'ipMessages', 'visitorConversations', 'ipConversations'] as const satisfies readonly (keyof Limits)[];
+const TIMEOUTS = ['connectMs', 'firstByteMs', 'idleMs', 'maxStreamMs'] as const satisfies readonly (keyof Timeouts)[];
+const JSON_KEYS = ['limits', 'timeouts', 'grantTtlSeconds', 'streamTtlSeconds', 'clientIp'] as const satisfies readonly (keyof JsonOptions)[];
+
+/** A comma-separated variable as a list (blanks dropped). */
+const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+
+/**
+ * The proxy options from a Worker's environment, without `store` and `log` (the entry adds those).
+ * Throws one Error naming every problem of `ASKBOX_OPTIONS`; the other values are checked by `createProxy`.
+ */
+export function optionsFromEnv(env: AskboxWorkerEnv): Omit<ProxyOptions, 'store' | 'log'> {
+  const secret = list(env.ASKBOX_SECRET);
+  return {
+    // A pasted secret often ends in a newline, which would make every upstream call a 401.
+    apiKey: (env.CODY_API_KEY ?? '').trim(),
+    botIds: list(env.ASKBOX_BOT_IDS),
+    ...(secret.length ? { secret } : {}),
+    allowedOrigins: list(env.ASKBOX_ALLOWED_ORIGINS),
+    documentIds: list(env.ASKBOX_DOCUMENT_IDS),
+    ...(env.ASKBOX_PUBLIC_URL ? { publicUrl: env.ASKBOX_PUBLIC_URL.trim() } : {}),
+    ...(env.ASKBOX_BASE_PATH ? { basePath: env.ASKBOX_BASE_PATH.trim() } : {}),
+    ...(env.CODY_API_URL ? { upstream: env.CODY_API_URL.trim() } : {}),
+    // Cloudflare sets CF-Connecting-IP on every request and a client cannot forge it; ASKBOX_OPTIONS may override.
+    clientIp: { header: 'cf-connecting-ip' },
+    ...(env.ASKBOX_OPTIONS ? parseJsonOptions(env.ASKBOX_OPTIONS) : {}),
+  };
+}
+
+/**
+ * Checks `ASKBOX_OPTIONS`: known keys only (a misspelt limit must not silently fall back to the default), each of
+ * the right type. Ranges that `createProxy` checks for every runtime (burst ≥ 1 and so on) are left to it.
+ */
+export function parseJsonOptions(text: string): JsonOptions {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('ASKBOX_OPTIONS is not JSON');
+  }
+  const issues: string[] = [];
+  const options = objectOf(value, 'ASKBOX_OPTIONS', JSON_KEYS, issues);
+  if (!options) throw new Error(issues.join('; '));
+  if (options.limits !== undefined && options.limits !== false) {
+    const limits = objectOf(options.limits, 'limits', [...RATES, 'visitorMessagesPerDay'], issues);
+    for (const name of RATES) {
+      if (limits?.[name] === undefined) continue;
+      const rate = objectOf(limits[name], `limits.${name}`, ['burst', 'perMinute'], issues);
+      for (const field of ['burst', 'perMinute'] as const) if (rate && !isPositive(rate[field])) issues.push(`limits.${name}.${field} must be a positive number`);
+    }
+    if (limits?.visitorMessagesPerDay !== undefined && !isPositive(limits.visitorMessagesPerDay)) issues.push('limits.visitorMessagesPerDay must be a positive number');
+  }
+  if (options.timeouts !== undefined) {
+    const timeouts = objectOf(options.timeouts, 'timeouts', TIMEOUTS, issues);
+    for (const name of TIMEOUTS) if (timeouts?.[name] !== undefined && !isPositive(timeouts[name])) issues.push(`timeouts.${name} must be a positive number of milliseconds`);
+  }
+  for (const name of ['grantTtlSeconds', 'streamTtlSeconds'] as const) {
+    if (options[name] !== undefined && !isPositive(options[name])) issues.push(`${name} must be a positive number of seconds`);
+  }
+  if (options.clientIp !== undefined && !isClientIpSource(options.clientIp)) {
+    issues.push('clientIp must be {"header":"cf-connecting-ip"} or {"header":"x-forwarded-for","trustedHops":n} with a whole n ≥ 1');
+  }
+  if (issues.length) throw new Error(issues.join('; '));
+  return options as JsonOptions;
+}
+
+/** `value` as an object with only `keys`, or undefined after noting why not. */
+function objectOf<K extends string>(value: unknown, name: string, keys: readonly K[], issues: string[]): Partial<Record<K, unknown>> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    issues.push(`${name} must be a JSON object`);
+    return undefined;
+  }
+  const unknown = Object.keys(value).filter((key) => !(keys as readonly string[]).includes(key));
+  if (unknown.length) issues.push(`${name} has unknown ${unknown.length > 1 ? 'keys' : 'key'} ${unknown.join(', ')} (it takes ${keys.join(', ')})`);
+  return value as Partial<Record<K, unknown>>;
+}
+
+function isPositive(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0;
+}
+
+function isClientIpSource(value: unknown): value is ClientIpSource {
+  const source = value as { header?: unknown; trustedHops?: unknown } | null;
+  if (typeof source !== 'object' || source === null) return false;
+  const keys = Object.keys(source).sort().join(',');
+  if (source.header === 'cf-connecting-ip') return keys === 'header';
+  return source.header === 'x-forwarded-for' && keys === 'header,trustedHops' && Number.isInteger(source.trustedHops) && (source.trustedHops as number) >= 1;
+}
