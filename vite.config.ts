@@ -46,7 +46,8 @@ function wordpressPackage(): Plugin {
     closeBundle() {
       const out = 'dist/wordpress/askbox';
       mkdirSync(out, { recursive: true });
-      for (const file of ['askbox.php', 'readme.txt']) copyFileSync(`src/proxy/wordpress/askbox/${file}`, `${out}/${file}`);
+      for (const file of ['askbox.php', 'readme.txt'])
+        copyFileSync(`src/proxy/wordpress/askbox/${file}`, `${out}/${file}`);
       copyFileSync('src/proxy/php/askbox-proxy.php', `${out}/askbox-proxy.php`);
       copyFileSync('dist/askbox.js', `${out}/askbox.js`);
     },
@@ -58,7 +59,12 @@ function wordpressPackage(): Plugin {
  * not the ones that run the built dist/ (workerd, the WordPress package), the PHP proxy, or Chromium.
  */
 const mutating = process.env.STRYKER === '1';
-const BUILT_TESTS = ['test/contract/workerd.test.ts', 'test/contract/php.test.ts', 'test/contract/cross-runtime.test.ts', 'test/unit/wordpress-plugin.test.ts'];
+const BUILT_TESTS = [
+  'test/contract/workerd.test.ts',
+  'test/contract/php.test.ts',
+  'test/contract/cross-runtime.test.ts',
+  'test/unit/wordpress-plugin.test.ts',
+];
 
 const node: TestProjectConfiguration = {
   extends: true,
@@ -71,11 +77,22 @@ const node: TestProjectConfiguration = {
 };
 const dom: TestProjectConfiguration = {
   extends: true,
-  test: { name: 'dom', environment: 'happy-dom', include: ['test/unit/**/*.dom.test.ts', 'test/component/**/*.test.tsx'] },
+  test: {
+    name: 'dom',
+    environment: 'happy-dom',
+    include: ['test/unit/**/*.dom.test.ts', 'test/component/**/*.test.tsx'],
+  },
 };
 const e2e: TestProjectConfiguration = {
   extends: true,
-  test: { name: 'e2e', environment: 'node', include: ['test/e2e/**/*.spec.ts'], testTimeout: 30_000, hookTimeout: 60_000, fileParallelism: false },
+  test: {
+    name: 'e2e',
+    environment: 'node',
+    include: ['test/e2e/**/*.spec.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+  },
 };
 const bench: TestProjectConfiguration = {
   extends: true,

@@ -48,12 +48,27 @@ const PAGES = new Set(['index', 'csp', 'hostile', 'plain', 'misconfigured', 'dyn
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
   const real = Boolean(options.apiKey);
-  if (real && !options.botId) throw new Error('CODY_BOT_ID is required with CODY_API_KEY: the id of the bot the demo pages embed');
+  if (real && !options.botId)
+    throw new Error('CODY_BOT_ID is required with CODY_API_KEY: the id of the bot the demo pages embed');
   const botId = options.botId ?? DEMO_BOT_ID;
   const host = options.host ?? '127.0.0.1';
-  const streams = real ? undefined : await listen(createServer((req, res) => void (simulator ? toNodeListener(simulator.handle)(req, res) : res.writeHead(503).end())), host, 0);
+  const streams = real
+    ? undefined
+    : await listen(
+        createServer(
+          (req, res) => void (simulator ? toNodeListener(simulator.handle)(req, res) : res.writeHead(503).end()),
+        ),
+        host,
+        0,
+      );
   const simulator = streams
-    ? createSimulator({ apiKey: SIMULATOR_KEY, basePath: '/sim', streamOrigin: `http://127.0.0.1:${streams.port}`, knowledge: loadKnowledgeBase(here('./kb')), scenario: options.scenario })
+    ? createSimulator({
+        apiKey: SIMULATOR_KEY,
+        basePath: '/sim',
+        streamOrigin: `http://127.0.0.1:${streams.port}`,
+        knowledge: loadKnowledgeBase(here('./kb')),
+        scenario: options.scenario,
+      })
     : undefined;
   let proxy: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
 
@@ -113,7 +128,10 @@ function randomHex(bytes: number): string {
 
 function servePage(res: ServerResponse, page: string, botId: string, proxyUrl: string) {
   const nonce = randomHex(16);
-  const html = readFileSync(here(`./pages/${page}.html`), 'utf8').replaceAll('{{BOT_ID}}', botId).replaceAll('{{PROXY_URL}}', proxyUrl).replaceAll('{{NONCE}}', nonce);
+  const html = readFileSync(here(`./pages/${page}.html`), 'utf8')
+    .replaceAll('{{BOT_ID}}', botId)
+    .replaceAll('{{PROXY_URL}}', proxyUrl)
+    .replaceAll('{{NONCE}}', nonce);
   const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
   if (page === 'csp') {
     headers['content-security-policy'] =
@@ -138,7 +156,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     upstream: process.env.CODY_API_URL,
     botId: process.env.CODY_BOT_ID,
   });
-  console.log(`Askbox demo on ${demo.url} — ${demo.simulator ? 'using the local Cody API simulator' : 'proxying to the real Cody API'}`);
+  console.log(
+    `Askbox demo on ${demo.url} — ${demo.simulator ? 'using the local Cody API simulator' : 'proxying to the real Cody API'}`,
+  );
   if (scenarioFile) console.log(`Scenario: ${scenarioFile}`);
   process.on('SIGINT', () => void demo.close().then(() => process.exit(0)));
 }

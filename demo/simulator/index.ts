@@ -3,7 +3,16 @@ import type { KnowledgeSource } from './knowledge';
 import { estimateTokens, parseIncludes, planReply, toApiMessage, type PlannedReply } from './messages';
 import { createScenarioPlayer, type Scenario, type ScenarioReply } from './scenario';
 import { createReplyStream } from './stream';
-import { matchesKeyword, newId, nowSeconds, paginate, type Bot, type Conversation, type Document, type StoredMessage } from './store';
+import {
+  matchesKeyword,
+  newId,
+  nowSeconds,
+  paginate,
+  type Bot,
+  type Conversation,
+  type Document,
+  type StoredMessage,
+} from './store';
 import { createValidator } from './validate';
 
 /** The demo's bot, and a second one the proxy must refuse. */
@@ -48,7 +57,12 @@ export function createSimulator(options: SimulatorOptions) {
     { id: DEMO_BOT_ID, name: 'Askbox Demo Bot', model: 'gpt-4o-mini', created_at: created },
     { id: OTHER_BOT_ID, name: 'Internal Bot', model: 'gpt-4o', created_at: created },
   ];
-  const documents: Document[] = (options.knowledge ?? []).map((doc) => ({ id: newId(), folder_id: 'demoFolder01', created_at: created, ...doc }));
+  const documents: Document[] = (options.knowledge ?? []).map((doc) => ({
+    id: newId(),
+    folder_id: 'demoFolder01',
+    created_at: created,
+    ...doc,
+  }));
   const conversations = new Map<string, Conversation>();
   const messages: StoredMessage[] = [];
   const streams = new Map<string, StreamSession>();
@@ -85,7 +99,13 @@ export function createSimulator(options: SimulatorOptions) {
     const botId = v.exists('bot_id', (id) => bots.some((b) => b.id === id));
     const documentIds = v.idArray('document_ids', 1000, (id) => documents.some((d) => d.id === id));
     if (!v.ok || !name || !botId) return validationError(v.errors);
-    const conversation = existing ?? { id: newId(), created_at: nowSeconds(now), name, bot_id: botId, document_ids: [] };
+    const conversation = existing ?? {
+      id: newId(),
+      created_at: nowSeconds(now),
+      name,
+      bot_id: botId,
+      document_ids: [],
+    };
     Object.assign(conversation, { name, bot_id: botId, document_ids: documentIds });
     conversations.set(conversation.id, conversation);
     return json({ data: conversationJson(conversation, new Set()) });
@@ -94,7 +114,9 @@ export function createSimulator(options: SimulatorOptions) {
   /** Validation, quota and scripted HTTP failures shared by both send endpoints. */
   async function acceptMessage(
     request: Request,
-  ): Promise<{ response: Response } | { conversationId: string; reply: PlannedReply; script: ScenarioReply; redirect: boolean }> {
+  ): Promise<
+    { response: Response } | { conversationId: string; reply: PlannedReply; script: ScenarioReply; redirect: boolean }
+  > {
     const body = await readBody(request);
     if (body instanceof Response) return { response: body };
     const v = createValidator(body);
@@ -123,17 +145,31 @@ export function createSimulator(options: SimulatorOptions) {
     const includes = parseIncludes(query);
     const [resource, id, extra] = path;
     const allow = (...methods: string[]) =>
-      methods.includes(method) ? null : error(405, `The ${method} method is not supported for route api/v1/${path.join('/')}. Supported methods: ${methods.join(', ')}.`);
+      methods.includes(method)
+        ? null
+        : error(
+            405,
+            `The ${method} method is not supported for route api/v1/${path.join('/')}. Supported methods: ${methods.join(', ')}.`,
+          );
     if (extra !== undefined) return error(404, `The route api/v1/${path.join('/')} could not be found.`);
 
     if (resource === 'bots' && id === undefined) {
-      return allow('GET') ?? json(paginate(bots.filter((b) => matchesKeyword(b.name, query.get('keyword'))), query));
+      return (
+        allow('GET') ??
+        json(
+          paginate(
+            bots.filter((b) => matchesKeyword(b.name, query.get('keyword'))),
+            query,
+          ),
+        )
+      );
     }
 
     if (resource === 'conversations' && id === undefined) {
       if (method === 'POST') return conversationWrite(request);
       const list = [...conversations.values()].filter(
-        (c) => (!query.get('bot_id') || c.bot_id === query.get('bot_id')) && matchesKeyword(c.name, query.get('keyword')),
+        (c) =>
+          (!query.get('bot_id') || c.bot_id === query.get('bot_id')) && matchesKeyword(c.name, query.get('keyword')),
       );
       const page = paginate(list, query);
       return allow('GET', 'POST') ?? json({ ...page, data: page.data.map((c) => conversationJson(c, includes)) });
@@ -163,7 +199,10 @@ export function createSimulator(options: SimulatorOptions) {
       const conversationId = query.get('conversation_id');
       const list = messages.filter((m) => !conversationId || m.conversation_id === conversationId);
       const page = paginate(list, query);
-      return allow('GET', 'POST') ?? json({ ...page, data: page.data.map((m) => toApiMessage(m, includes, documents, url.origin, basePath)) });
+      return (
+        allow('GET', 'POST') ??
+        json({ ...page, data: page.data.map((m) => toApiMessage(m, includes, documents, url.origin, basePath)) })
+      );
     }
 
     if (resource === 'messages' && id === 'stream') {
@@ -172,14 +211,26 @@ export function createSimulator(options: SimulatorOptions) {
       const accepted = await acceptMessage(request);
       if ('response' in accepted) return accepted.response;
       const token = newId(48);
-      streams.set(token, { reply: accepted.reply, script: accepted.script, conversationId: accepted.conversationId, expires: now() + STREAM_TTL_MS });
+      streams.set(token, {
+        reply: accepted.reply,
+        script: accepted.script,
+        conversationId: accepted.conversationId,
+        expires: now() + STREAM_TTL_MS,
+      });
       const streamUrl = `${options.streamOrigin ?? url.origin}${basePath}/stream/${token}`;
-      return accepted.redirect ? new Response(null, { status: 302, headers: { location: streamUrl } }) : json({ data: { stream_url: streamUrl } });
+      return accepted.redirect
+        ? new Response(null, { status: 302, headers: { location: streamUrl } })
+        : json({ data: { stream_url: streamUrl } });
     }
 
     if (resource === 'messages' && id !== undefined) {
       const message = messages.find((m) => m.id === id);
-      return allow('GET') ?? (message ? json({ data: toApiMessage(message, includes, documents, url.origin, basePath) }) : error(404, 'Message not found.'));
+      return (
+        allow('GET') ??
+        (message
+          ? json({ data: toApiMessage(message, includes, documents, url.origin, basePath) })
+          : error(404, 'Message not found.'))
+      );
     }
 
     return error(404, `The route api/v1/${path.join('/')} could not be found.`);
@@ -201,17 +252,22 @@ export function createSimulator(options: SimulatorOptions) {
       cutAfter: script.cutAfter,
       stallAfter: script.stallAfter,
     });
-    return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } });
+    return new Response(body, {
+      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
+    });
   }
 
   async function handle(request: Request): Promise<Response> {
     try {
       const url = new URL(request.url);
       const path = url.pathname;
-      if (path.startsWith(`${basePath}/stream/`) && request.method === 'GET') return await serveStream(path.slice(basePath.length + 8));
+      if (path.startsWith(`${basePath}/stream/`) && request.method === 'GET')
+        return await serveStream(path.slice(basePath.length + 8));
       if (path.startsWith(`${basePath}/documents/`) && request.method === 'GET') {
         const doc = documents.find((d) => d.id === path.slice(basePath.length + 11));
-        return doc ? new Response(doc.content, { headers: { 'content-type': 'text/plain; charset=utf-8' } }) : error(404, 'Document not found.');
+        return doc
+          ? new Response(doc.content, { headers: { 'content-type': 'text/plain; charset=utf-8' } })
+          : error(404, 'Document not found.');
       }
       if (!path.startsWith(apiPrefix)) return error(404, 'Not found.');
       if (request.headers.get('authorization') !== `Bearer ${options.apiKey}`) return error(401, 'Unauthenticated.');

@@ -29,7 +29,9 @@ interface Section {
 }
 
 const STOP = new Set(
-  'the and for you your are can how what when where which who why with does this that have from into about will there their our any all its not but was were has had get got one'.split(' '),
+  'the and for you your are can how what when where which who why with does this that have from into about will there their our any all its not but was were has had get got one'.split(
+    ' ',
+  ),
 );
 
 const words = (text: string) =>
@@ -54,12 +56,21 @@ function sections(doc: Document): Section[] {
 export function answer(question: string, docs: readonly Document[]): { text: string; sourceIds: string[] } {
   const asked = words(question);
   if (/^\s*(hi|hello|hey|hallo|bonjour)\b/i.test(question) && asked.size <= 1) {
-    return { text: 'Hello! 👋 Ask me about **shipping**, **returns**, **pricing** or **getting started** with Askbox.', sourceIds: [] };
+    return {
+      text: 'Hello! 👋 Ask me about **shipping**, **returns**, **pricing** or **getting started** with Askbox.',
+      sourceIds: [],
+    };
   }
   const ranked = docs
     .flatMap(sections)
     // A word in a heading or document name says far more about a section than one in its body.
-    .map((section) => ({ section, score: [...asked].reduce((sum, w) => sum + (section.titleWords.has(w) ? 3 : 0) + (section.words.has(w) ? 1 : 0), 0) }))
+    .map((section) => ({
+      section,
+      score: [...asked].reduce(
+        (sum, w) => sum + (section.titleWords.has(w) ? 3 : 0) + (section.words.has(w) ? 1 : 0),
+        0,
+      ),
+    }))
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, 2)

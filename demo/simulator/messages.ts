@@ -32,7 +32,13 @@ export function planReply(question: string, script: ScenarioReply, documents: re
 export const estimateTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
 /** Serialises a stored message with the requested `includes` (`sources`, `usage`). */
-export function toApiMessage(message: StoredMessage, includes: ReadonlySet<string>, documents: readonly Document[], origin: string, basePath: string) {
+export function toApiMessage(
+  message: StoredMessage,
+  includes: ReadonlySet<string>,
+  documents: readonly Document[],
+  origin: string,
+  basePath: string,
+) {
   const out: Record<string, unknown> = {
     id: message.id,
     content: message.content,
@@ -47,7 +53,15 @@ export function toApiMessage(message: StoredMessage, includes: ReadonlySet<strin
       data: message.source_ids.flatMap((id) => {
         const doc = documents.find((d) => d.id === id);
         return doc
-          ? [{ type: 'written', document_id: doc.id, document_name: doc.name, document_url: `${origin}${basePath}/documents/${doc.id}`, created_at: doc.created_at }]
+          ? [
+              {
+                type: 'written',
+                document_id: doc.id,
+                document_name: doc.name,
+                document_url: `${origin}${basePath}/documents/${doc.id}`,
+                created_at: doc.created_at,
+              },
+            ]
           : [];
       }),
     };
@@ -58,5 +72,10 @@ export function toApiMessage(message: StoredMessage, includes: ReadonlySet<strin
 
 /** Parses the `includes` CSV; unknown values are ignored. */
 export function parseIncludes(query: URLSearchParams): Set<string> {
-  return new Set((query.get('includes') ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    (query.get('includes') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }

@@ -47,19 +47,23 @@ function checkReply(reply: ScenarioReply, where: string) {
   if (!reply || typeof reply !== 'object') throw new Error(`${where}: expected an object`);
   for (const key of NUMBER_KEYS) {
     const v = reply[key];
-    if (v !== undefined && !(typeof v === 'number' && v >= 0)) throw new Error(`${where}.${key}: expected a number ≥ 0`);
+    if (v !== undefined && !(typeof v === 'number' && v >= 0))
+      throw new Error(`${where}.${key}: expected a number ≥ 0`);
   }
   const sizes = reply.chunkSize === undefined ? [] : [reply.chunkSize].flat();
-  if (sizes.some((n) => !(Number.isInteger(n) && n > 0))) throw new Error(`${where}.chunkSize: expected whole numbers > 0`);
+  if (sizes.some((n) => !(Number.isInteger(n) && n > 0)))
+    throw new Error(`${where}.chunkSize: expected whole numbers > 0`);
   if (reply.text !== undefined && typeof reply.text !== 'string') throw new Error(`${where}.text: expected a string`);
-  if (reply.match !== undefined && typeof reply.match !== 'string') throw new Error(`${where}.match: expected a string`);
+  if (reply.match !== undefined && typeof reply.match !== 'string')
+    throw new Error(`${where}.match: expected a string`);
 }
 
 /** Checks a parsed scenario file; throws an Error naming the first bad field. */
 export function parseScenario(value: unknown): Scenario {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('scenario: expected a JSON object');
   const scenario = value as Scenario;
-  if (scenario.replies !== undefined && !Array.isArray(scenario.replies)) throw new Error('scenario.replies: expected an array');
+  if (scenario.replies !== undefined && !Array.isArray(scenario.replies))
+    throw new Error('scenario.replies: expected an array');
   if (scenario.messageLimit !== undefined && !(Number.isInteger(scenario.messageLimit) && scenario.messageLimit >= 0)) {
     throw new Error('scenario.messageLimit: expected a whole number');
   }

@@ -1,6 +1,7 @@
 import { attribute, type FieldErrors } from './http';
 
-const present = (value: unknown) => value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+const present = (value: unknown) =>
+  value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
 
 /** A tiny subset of Laravel's validator, with its message wording (cody-api.md §3). */
 export function createValidator(body: Record<string, unknown>) {
@@ -14,21 +15,23 @@ export function createValidator(body: Record<string, unknown>) {
       const name = attribute(field);
       if (!present(value)) return void add(field, `The ${name} field is required.`);
       if (typeof value !== 'string') return void add(field, `The ${name} field must be a string.`);
-      if (value.trim().length > max) return void add(field, `The ${name} field must not be greater than ${max} characters.`);
+      if (value.trim().length > max)
+        return void add(field, `The ${name} field must not be greater than ${max} characters.`);
       return value.trim();
     },
     /** required|exists — `exists` decides. */
     exists(field: string, exists: (id: string) => boolean): string | undefined {
       const value = body[field];
       if (!present(value)) return void add(field, `The ${attribute(field)} field is required.`);
-      if (typeof value !== 'string' || !exists(value)) return void add(field, `The selected ${attribute(field)} is invalid.`);
+      if (typeof value !== 'string' || !exists(value))
+        return void add(field, `The selected ${attribute(field)} is invalid.`);
       return value;
     },
     /** nullable|array|max:n, each element exists. */
     idArray(field: string, max: number, exists: (id: string) => boolean): string[] {
       const value = body[field];
       if (value === undefined || value === null) return [];
-      if (!Array.isArray(value)) return void add(field, `The ${attribute(field)} field must be an array.`), [];
+      if (!Array.isArray(value)) return (void add(field, `The ${attribute(field)} field must be an array.`), []);
       if (value.length > max) add(field, `The ${attribute(field)} field must not have more than ${max} items.`);
       value.forEach((id, i) => {
         if (typeof id !== 'string' || !exists(id)) add(`${field}.${i}`, `The selected ${field}.${i} is invalid.`);

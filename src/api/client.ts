@@ -23,13 +23,21 @@ export const GRANT_HEADER = 'x-askbox-grant';
 /** The widget's whole view of the service, spoken through the token proxy. */
 export interface ChatClient {
   /** Creates a conversation; `grant` is the visitor's previous grant, so the proxy keeps knowing who they are. */
-  createConversation(input: { name: string; botId: string; documentIds: readonly string[]; grant?: string | undefined }): Promise<ConversationRef>;
+  createConversation(input: {
+    name: string;
+    botId: string;
+    documentIds: readonly string[];
+    grant?: string | undefined;
+  }): Promise<ConversationRef>;
   /** Every message of a conversation, all pages, oldest first, with sources. */
   listAllMessages(conversation: ConversationRef, signal?: AbortSignal): Promise<ApiMessage[]>;
   /** The newest bot reply not among `knownIds`, with sources; undefined when the service has none yet. */
   latestReply(conversation: ConversationRef, knownIds: ReadonlySet<string>): Promise<ApiMessage | undefined>;
   /** Sends a message and yields its reply stream's events. */
-  streamReply(input: { conversation: ConversationRef; content: string }, signal: AbortSignal): AsyncIterable<StreamEvent>;
+  streamReply(
+    input: { conversation: ConversationRef; content: string },
+    signal: AbortSignal,
+  ): AsyncIterable<StreamEvent>;
 }
 
 const PAGE_SIZE = 50;
@@ -54,7 +62,11 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     try {
       response = await doFetch(base + path, {
         ...init,
-        headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...(grant ? { [GRANT_HEADER]: grant } : {}) },
+        headers: {
+          accept: 'application/json',
+          ...(init.body ? { 'content-type': 'application/json' } : {}),
+          ...(grant ? { [GRANT_HEADER]: grant } : {}),
+        },
       });
     } catch (error) {
       throw toChatError(error, init.signal ?? undefined);
@@ -73,7 +85,12 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   }
 
   function listPage(conversation: ConversationRef, page: number, signal?: AbortSignal): Promise<ApiList<ApiMessage>> {
-    const query = new URLSearchParams({ conversation_id: conversation.id, includes: INCLUDES, page: String(page), per_page: String(PAGE_SIZE) });
+    const query = new URLSearchParams({
+      conversation_id: conversation.id,
+      includes: INCLUDES,
+      page: String(page),
+      per_page: String(PAGE_SIZE),
+    });
     return json<ApiList<ApiMessage>>(`/messages?${query}`, { signal }, conversation.grant);
   }
 
@@ -81,11 +98,16 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     async createConversation({ name, botId, documentIds, grant }) {
       const body: Record<string, unknown> = { name, bot_id: botId };
       if (documentIds.length > 0) body.document_ids = [...documentIds];
-      const created = await json<{ data?: Partial<ApiConversation>; meta?: { grant?: unknown } } | null>('/conversations', { method: 'POST', body: JSON.stringify(body) }, grant);
+      const created = await json<{ data?: Partial<ApiConversation>; meta?: { grant?: unknown } } | null>(
+        '/conversations',
+        { method: 'POST', body: JSON.stringify(body) },
+        grant,
+      );
       const id = created?.data?.id;
       const granted = created?.meta?.grant;
       // SECURITY: checked, not cast: a proxy that grants nothing leaves the widget with nothing it could use.
-      if (typeof id !== 'string' || !id || typeof granted !== 'string' || !granted) throw new ChatError('http', 'The proxy did not grant the new conversation');
+      if (typeof id !== 'string' || !id || typeof granted !== 'string' || !granted)
+        throw new ChatError('http', 'The proxy did not grant the new conversation');
       return { id, grant: granted };
     },
 
@@ -114,13 +136,20 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     async *streamReply({ conversation, content }, signal) {
       // The proxy answers with a 302 to its own stream route, which fetch follows (keeping the grant header); a proxy
       // that answers `{data: {stream_url}}` instead is followed by hand.
-      let response = await request('/messages/stream', { method: 'POST', body: JSON.stringify({ content, conversation_id: conversation.id }), signal }, conversation.grant);
+      let response = await request(
+        '/messages/stream',
+        { method: 'POST', body: JSON.stringify({ content, conversation_id: conversation.id }), signal },
+        conversation.grant,
+      );
       if (!response.headers.get('content-type')?.includes('text/event-stream')) {
         const info = (await response.json().catch(() => null)) as { data?: { stream_url?: unknown } } | null;
         const url = info?.data?.stream_url;
         if (typeof url !== 'string') throw new ChatError('stream', 'No stream in the response');
         try {
-          response = await doFetch(streamTarget(url, base), { headers: { accept: 'text/event-stream', [GRANT_HEADER]: conversation.grant }, signal });
+          response = await doFetch(streamTarget(url, base), {
+            headers: { accept: 'text/event-stream', [GRANT_HEADER]: conversation.grant },
+            signal,
+          });
         } catch (error) {
           throw toChatError(error, signal);
         }

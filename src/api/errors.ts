@@ -28,7 +28,13 @@ export class ChatError extends Error {
   constructor(
     kind: ChatErrorKind,
     message: string,
-    options: { status?: number; detail?: string; fields?: readonly string[]; retryAfter?: number | undefined; cause?: unknown } = {},
+    options: {
+      status?: number;
+      detail?: string;
+      fields?: readonly string[];
+      retryAfter?: number | undefined;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.kind = kind;
@@ -66,7 +72,12 @@ export async function toHttpError(response: Response): Promise<ChatError> {
     // Not JSON (an HTML error page from a CDN, say): the status alone decides.
   }
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
-  return new ChatError(kindForStatus(response.status), `HTTP ${response.status}`, { status: response.status, detail, fields, retryAfter });
+  return new ChatError(kindForStatus(response.status), `HTTP ${response.status}`, {
+    status: response.status,
+    detail,
+    fields,
+    retryAfter,
+  });
 }
 
 /** `Retry-After` in whole seconds from now: delay-seconds or an HTTP date; undefined when absent or unreadable. */

@@ -64,7 +64,11 @@ function terminated(): TransformStream<string, string> {
 }
 
 /** One read, failing when the stream stays silent for `ms` or `signal` aborts. */
-function readWithin<T>(reader: ReadableStreamDefaultReader<T>, ms: number, signal?: AbortSignal): Promise<ReadableStreamReadResult<T>> {
+function readWithin<T>(
+  reader: ReadableStreamDefaultReader<T>,
+  ms: number,
+  signal?: AbortSignal,
+): Promise<ReadableStreamReadResult<T>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const interrupted = new Promise<never>((_, reject) => {

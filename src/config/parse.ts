@@ -1,11 +1,4 @@
-import {
-  DEFAULT_TEXT,
-  DEFAULTS,
-  MAX_DOCUMENT_IDS,
-  THEMES,
-  type Position,
-  type WidgetConfig,
-} from './schema';
+import { DEFAULT_TEXT, DEFAULTS, MAX_DOCUMENT_IDS, THEMES, type Position, type WidgetConfig } from './schema';
 
 /** One problem found in the input, named by its config key. */
 export interface ConfigIssue {
@@ -19,7 +12,8 @@ export type ParseResult = { config: WidgetConfig; issues?: undefined } | { confi
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
 // no `;`, braces, quotes, `url(` or escapes can get through these patterns.
-const COLOR = /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.,%\s/+-]{1,60}\)|[a-z]{3,30})$/i;
+const COLOR =
+  /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.,%\s/+-]{1,60}\)|[a-z]{3,30})$/i;
 // A path must not start with `//`: that is a protocol-relative URL to another host.
 const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?!\/)[^\s?#]*)$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
@@ -40,7 +34,8 @@ export function parseConfig(input: Input): ParseResult {
 
   const proxyUrl = text(input.proxyUrl);
   if (!proxyUrl) fail('proxyUrl', 'is required (the URL of your Askbox token proxy, e.g. "/askbox")');
-  else if (!PROXY_URL.test(proxyUrl)) fail('proxyUrl', `"${proxyUrl}" must be an http(s) URL or a path starting with "/"`);
+  else if (!PROXY_URL.test(proxyUrl))
+    fail('proxyUrl', `"${proxyUrl}" must be an http(s) URL or a path starting with "/"`);
 
   const position = oneOf(input.position, POSITIONS, DEFAULTS.position, 'position', fail);
   const theme = oneOf(input.theme, THEMES, DEFAULTS.theme, 'theme', fail);

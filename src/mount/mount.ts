@@ -40,7 +40,10 @@ export type MountOptions = Partial<Record<keyof WidgetConfig, unknown>>;
 export function mount(options: MountOptions, target: HTMLElement = document.body): WidgetHandle {
   const parsed = parseConfig(options);
   if (parsed.issues) {
-    throw new ChatError('config', `Invalid Askbox config: ${parsed.issues.map((i) => `${i.key} ${i.message}`).join('; ')}`);
+    throw new ChatError(
+      'config',
+      `Invalid Askbox config: ${parsed.issues.map((i) => `${i.key} ${i.message}`).join('; ')}`,
+    );
   }
   const config = parsed.config;
   const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();

@@ -15,7 +15,10 @@ export const HOST_TAG = 'askbox-widget';
  * stylesheet where supported (no inline style, so nothing for a strict CSP to block), else as a `<style>` that
  * carries the page's nonce.
  */
-export function createShadowHost(target: HTMLElement, options: { css: string; nonce?: string | undefined }): ShadowHost {
+export function createShadowHost(
+  target: HTMLElement,
+  options: { css: string; nonce?: string | undefined },
+): ShadowHost {
   const doc = target.ownerDocument;
   const host = doc.createElement(HOST_TAG);
   const root = host.attachShadow({ mode: 'open' });
@@ -34,7 +37,8 @@ export function createShadowHost(target: HTMLElement, options: { css: string; no
 function adoptStyles(root: ShadowRoot, css: string): boolean {
   try {
     const view = root.ownerDocument.defaultView;
-    if (!view || !('adoptedStyleSheets' in root) || typeof view.CSSStyleSheet?.prototype.replaceSync !== 'function') return false;
+    if (!view || !('adoptedStyleSheets' in root) || typeof view.CSSStyleSheet?.prototype.replaceSync !== 'function')
+      return false;
     const sheet = new view.CSSStyleSheet();
     sheet.replaceSync(css);
     root.adoptedStyleSheets = [sheet];

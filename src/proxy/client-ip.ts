@@ -5,7 +5,11 @@ import type { ClientIpSource, ProxyContext } from './options';
  * a header only when the site owner says a proxy in front sets it, since anyone can send one.
  * `x-forwarded-for` grows by one address per hop: with N trusted hops, the client is the Nth from the right.
  */
-export function clientIp(request: Request, context: ProxyContext | undefined, source: ClientIpSource | undefined): string {
+export function clientIp(
+  request: Request,
+  context: ProxyContext | undefined,
+  source: ClientIpSource | undefined,
+): string {
   const socket = typeof context?.clientIp === 'string' && context.clientIp ? context.clientIp : 'unknown';
   if (!source) return socket;
   const value = request.headers.get(source.header)?.trim();

@@ -70,7 +70,13 @@ export class AskboxLimits {
     const body = (await request.json().catch(() => null)) as { checks?: unknown; now?: unknown } | null;
     const checks = body?.checks;
     const now = body?.now;
-    if (request.method !== 'POST' || !Array.isArray(checks) || !checks.every(isCheck) || typeof now !== 'number' || !Number.isFinite(now)) {
+    if (
+      request.method !== 'POST' ||
+      !Array.isArray(checks) ||
+      !checks.every(isCheck) ||
+      typeof now !== 'number' ||
+      !Number.isFinite(now)
+    ) {
       return Response.json({ message: 'Bad take.' }, { status: 400 });
     }
     return Response.json({ wait: await this.store.take(checks, now) });

@@ -32,7 +32,12 @@ const encoder = new TextEncoder();
 
 /** Creates the signer over `secrets` (at least one) with a clock in milliseconds. */
 export function createGrants(secrets: readonly string[], now: () => number): Grants {
-  const keys = secrets.map((secret) => crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+  const keys = secrets.map((secret) =>
+    crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]),
+  );
   // Valid grants only, keyed by their exact text: a hit still has its expiry checked.
   const verified = new Map<string, Grant>();
   const remember = (token: string, grant: Grant) => {
@@ -52,7 +57,14 @@ export function createGrants(secrets: readonly string[], now: () => number): Gra
       if (known) return known.expires * 1000 > now() ? known : null;
       const parts = token.split('.');
       if (parts.length !== 6 || parts[0] !== VERSION || !parts.slice(1).every((part) => PART.test(part))) return null;
-      const [, conversationId, botId, visitorId, expiry, signature] = parts as [string, string, string, string, string, string];
+      const [, conversationId, botId, visitorId, expiry, signature] = parts as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
       const expires = Number(expiry);
       if (!/^\d{1,12}$/.test(expiry) || expires * 1000 <= now()) return null;
       const payload = encoder.encode(parts.slice(0, 5).join('.'));
@@ -60,7 +72,8 @@ export function createGrants(secrets: readonly string[], now: () => number): Gra
       if (!mac) return null;
       for (const key of keys) {
         // SECURITY: subtle.verify compares in constant time.
-        if (await crypto.subtle.verify('HMAC', await key, mac, payload)) return remember(token, { conversationId, botId, visitorId, expires });
+        if (await crypto.subtle.verify('HMAC', await key, mac, payload))
+          return remember(token, { conversationId, botId, visitorId, expires });
       }
       return null;
     },

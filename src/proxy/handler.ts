@@ -43,13 +43,21 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const policy = createPolicy(config, options.onLimit);
   const log = options.log ?? (() => undefined);
   // SECURITY: whatever an error says, the key and the secrets never reach a log line.
-  const redact = (text: string) => [config.apiKey, ...config.secrets].reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+  const redact = (text: string) =>
+    [config.apiKey, ...config.secrets].reduce((out, secret) => out.split(secret).join('[redacted]'), text);
   if (options.secret === undefined) {
-    log({ level: 'warn', event: 'config', message: 'No secret set: conversations and stream tokens will not survive a restart, nor be shared by several instances.' });
+    log({
+      level: 'warn',
+      event: 'config',
+      message:
+        'No secret set: conversations and stream tokens will not survive a restart, nor be shared by several instances.',
+    });
   }
 
   const watch = (firstMs: number, totalMs: number) => (body: ReadableStream<Uint8Array>) =>
-    watchBody(body, { firstMs, idleMs: timeouts.idleMs, totalMs }, (what) => log({ level: 'warn', event: 'upstream', message: `Upstream ${what}.` }));
+    watchBody(body, { firstMs, idleMs: timeouts.idleMs, totalMs }, (what) =>
+      log({ level: 'warn', event: 'upstream', message: `Upstream ${what}.` }),
+    );
   const watchJson = watch(timeouts.idleMs, timeouts.maxStreamMs);
 
   /** One upstream call with the key; `slow` for a synchronous reply, which the bot must think through first. */
@@ -75,14 +83,19 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const body = await readJson(call.request);
     if (body instanceof Response) return body;
     const botId = body.bot_id ?? config.defaultBot;
-    if (typeof botId !== 'string' || !config.bots.has(botId)) return invalid('bot_id', 'The selected bot id is invalid.');
+    if (typeof botId !== 'string' || !config.bots.has(botId))
+      return invalid('bot_id', 'The selected bot id is invalid.');
     // A visitor keeps its id across conversations, so starting afresh does not reset its limits.
     const visitorId = (await policy.visitorOf(call.request)) ?? newVisitorId();
     const refusal = await policy.limit('conversation', call.ip, visitorId);
     if (refusal) return refusal;
-    const name = typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, MAX_NAME_LENGTH) : DEFAULT_NAME;
+    const name =
+      typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, MAX_NAME_LENGTH) : DEFAULT_NAME;
     const documentIds = focus(body.document_ids, config.documentIds);
-    const response = await upstream(call, '/conversations', { method: 'POST', body: { name, bot_id: botId, ...(documentIds && { document_ids: documentIds }) } });
+    const response = await upstream(call, '/conversations', {
+      method: 'POST',
+      body: { name, bot_id: botId, ...(documentIds && { document_ids: documentIds }) },
+    });
     if (!response.ok) return passThrough(response, watchJson);
     const created = (await response.json().catch(() => null)) as { data?: { id?: unknown } } | null;
     const id = created?.data?.id;
@@ -97,38 +110,55 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const grant = await policy.grantFor(call.request, body.conversation_id);
     if (!grant) return fail(404, 'Conversation not found.');
     if (typeof body.content !== 'string') return invalid('content', 'The content field must be a string.');
-    return (await policy.limit('message', call.ip, grant.visitorId)) ?? { content: body.content, conversation_id: grant.conversationId, redirect: body.redirect };
+    return (
+      (await policy.limit('message', call.ip, grant.visitorId)) ?? {
+        content: body.content,
+        conversation_id: grant.conversationId,
+        redirect: body.redirect,
+      }
+    );
   }
 
   /** A synchronous send: the service answers with the reply once the bot has thought it through. */
   async function sendMessage(call: Call): Promise<Response> {
     const body = await readMessage(call);
     if (body instanceof Response) return body;
-    const response = await upstream(call, '/messages', { method: 'POST', body: { content: body.content, conversation_id: body.conversation_id }, slow: true });
+    const response = await upstream(call, '/messages', {
+      method: 'POST',
+      body: { content: body.content, conversation_id: body.conversation_id },
+      slow: true,
+    });
     return passThrough(response, watchJson);
   }
 
   async function sendForStream(call: Call): Promise<Response> {
     const body = await readMessage(call);
     if (body instanceof Response) return body;
-    const response = await upstream(call, '/messages/stream', { method: 'POST', body: { content: body.content, conversation_id: body.conversation_id, redirect: false } });
+    const response = await upstream(call, '/messages/stream', {
+      method: 'POST',
+      body: { content: body.content, conversation_id: body.conversation_id, redirect: false },
+    });
     let streamUrl: unknown;
     if (response.status >= 300 && response.status < 400) streamUrl = response.headers.get('location');
-    else if (response.ok) streamUrl = ((await response.json().catch(() => null)) as { data?: { stream_url?: unknown } } | null)?.data?.stream_url;
+    else if (response.ok)
+      streamUrl = ((await response.json().catch(() => null)) as { data?: { stream_url?: unknown } } | null)?.data
+        ?.stream_url;
     else return passThrough(response, watchJson);
     const target = typeof streamUrl === 'string' ? safeUrl(streamUrl, config.upstream) : undefined;
     if (!target) return fail(502, 'The chat service did not return a stream.');
     const token = await sealer.seal({ url: target, conversationId: body.conversation_id }, config.streamTtlMs);
     const path = `${base}/stream/${token}`;
     // SECURITY: relative unless publicUrl is set, so a forged Host header cannot point the visitor elsewhere.
-    if ([false, 0, '0', 'false'].includes(body.redirect as never)) return json({ data: { stream_url: `${config.publicOrigin ?? ''}${path}` } });
+    if ([false, 0, '0', 'false'].includes(body.redirect as never))
+      return json({ data: { stream_url: `${config.publicOrigin ?? ''}${path}` } });
     return new Response(null, { status: 302, headers: { location: path } });
   }
 
   async function stream(call: Call, token: string): Promise<Response> {
     const sealed = await sealer.open(token);
     // SECURITY: a stream URL alone is not enough; the visitor's grant for its conversation must come with it.
-    if (!sealed || !(await policy.grantFor(call.request, sealed.conversationId))) return fail(404, 'This stream does not exist or has expired.');
+    if (!sealed || !(await policy.grantFor(call.request, sealed.conversationId)))
+      return fail(404, 'This stream does not exist or has expired.');
     const sameOrigin = new URL(sealed.url).origin === config.upstreamOrigin;
     const response = await fetchWithin(
       doFetch,
@@ -146,7 +176,12 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   }
 
   /** A read of one conversation's data: only with the visitor's grant for it. */
-  async function read(call: Call, conversationId: string | null, path: string, keys: readonly string[]): Promise<Response> {
+  async function read(
+    call: Call,
+    conversationId: string | null,
+    path: string,
+    keys: readonly string[],
+  ): Promise<Response> {
     if (!(await policy.grantFor(call.request, conversationId))) return fail(404, 'Conversation not found.');
     return passThrough(await upstream(call, `${path}${query(call.url, keys)}`), watchJson);
   }
@@ -166,10 +201,12 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const [resource, id, extra] = path;
     const method = call.request.method;
     const only = (allowed: string, run: () => Promise<Response>) => (method === allowed ? run() : notAllowed(allowed));
-    if (extra !== undefined || (id !== undefined && !ID.test(id) && resource !== 'stream')) return fail(404, 'Not found.');
+    if (extra !== undefined || (id !== undefined && !ID.test(id) && resource !== 'stream'))
+      return fail(404, 'Not found.');
     if (resource === 'health' && id === undefined) return only('GET', async () => json({ status: 'ok' }));
     if (resource === 'conversations' && id === undefined) return only('POST', () => createConversation(call));
-    if (resource === 'conversations' && id !== undefined) return only('GET', () => read(call, id, `/conversations/${id}`, ['includes']));
+    if (resource === 'conversations' && id !== undefined)
+      return only('GET', () => read(call, id, `/conversations/${id}`, ['includes']));
     if (resource === 'messages' && id === 'stream') return only('POST', () => sendForStream(call));
     if (resource === 'messages' && id !== undefined) return only('GET', () => readMessageById(call, id));
     if (resource === 'messages' && method === 'GET') {
@@ -190,12 +227,18 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const crossSite = origin !== null && safeHost(origin) !== (config.publicHost ?? url.host);
     if (crossSite && !config.origins.has(origin)) return fail(403, 'This site is not allowed to use this chat.');
     // A page on another origin may read only the response headers listed here; the widget needs Retry-After.
-    const cors: Record<string, string> = crossSite ? { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after' } : { vary: 'Origin' };
+    const cors: Record<string, string> = crossSite
+      ? { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after' }
+      : { vary: 'Origin' };
     let response: Response;
     if (request.method === 'OPTIONS') {
       response = new Response(null, {
         status: 204,
-        headers: { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': ALLOW_HEADERS, 'access-control-max-age': '600' },
+        headers: {
+          'access-control-allow-methods': 'GET, POST',
+          'access-control-allow-headers': ALLOW_HEADERS,
+          'access-control-max-age': '600',
+        },
       });
     } else {
       // The health route answers load balancers, which carry no login or captcha.
@@ -223,7 +266,15 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       const message = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
       log({ level: 'error', event: 'upstream', method: request.method, path: logPath(url), message });
     }
-    const entry: ProxyLogEntry = { level: 'info', event: 'request', method: request.method, path: logPath(url), status: response.status, ms: Date.now() - started, ip };
+    const entry: ProxyLogEntry = {
+      level: 'info',
+      event: 'request',
+      method: request.method,
+      path: logPath(url),
+      status: response.status,
+      ms: Date.now() - started,
+      ip,
+    };
     log(response.status === 429 ? { ...entry, level: 'warn', event: 'limit' } : entry);
     return response;
   };
@@ -235,7 +286,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
  * SECURITY: a visitor must not focus the bot on documents the site owner did not offer.
  */
 function focus(requested: unknown, allowed: readonly string[]): readonly string[] | undefined {
-  const chosen = Array.isArray(requested) && requested.length > 0 && requested.every((id) => typeof id === 'string' && allowed.includes(id));
+  const chosen =
+    Array.isArray(requested) &&
+    requested.length > 0 &&
+    requested.every((id) => typeof id === 'string' && allowed.includes(id));
   if (chosen) return requested as string[];
   return allowed.length ? allowed : undefined;
 }

@@ -27,7 +27,12 @@ export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptio
       const request = toRequest(req, controller.signal);
       response = request instanceof Response ? request : await handler(request, { clientIp: req.socket.remoteAddress });
     } catch (error) {
-      response = (await options.onError?.(error)) ?? new Response(JSON.stringify({ message: 'Internal error.' }), { status: 500, headers: { 'content-type': 'application/json' } });
+      response =
+        (await options.onError?.(error)) ??
+        new Response(JSON.stringify({ message: 'Internal error.' }), {
+          status: 500,
+          headers: { 'content-type': 'application/json' },
+        });
     }
     await send(response, res, controller.signal);
   };
@@ -42,14 +47,20 @@ const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ message }), {
     status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...headers,
+    },
   });
 }
 
 /** The fetch Request for a node request, or the refusal of one fetch cannot carry. */
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Response {
   const method = req.method ?? 'GET';
-  if (FORBIDDEN_METHODS.has(method.toUpperCase())) return refuse(405, 'Method not allowed.', { allow: 'GET, POST, OPTIONS' });
+  if (FORBIDDEN_METHODS.has(method.toUpperCase()))
+    return refuse(405, 'Method not allowed.', { allow: 'GET, POST, OPTIONS' });
   // SECURITY: a malformed Host header must not rewrite the URL's path; it falls back to localhost.
   const host = HOST.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';

@@ -115,7 +115,12 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   visitorMessagesPerDay: 200,
 });
 
-export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({ connectMs: 10_000, firstByteMs: 60_000, idleMs: 30_000, maxStreamMs: 300_000 });
+export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
+  connectMs: 10_000,
+  firstByteMs: 60_000,
+  idleMs: 30_000,
+  maxStreamMs: 300_000,
+});
 
 const DEFAULT_UPSTREAM = 'https://getcody.ai/api/v1';
 export const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -145,13 +150,19 @@ export interface ResolvedOptions {
 /** Checks the options and fills in defaults; throws one clear Error on a misconfiguration. */
 export function resolveOptions(options: ProxyOptions): ResolvedOptions {
   if (typeof options.apiKey !== 'string' || !options.apiKey) fail('apiKey is required');
-  if (!options.botIds?.length || !options.botIds.every((id) => ID.test(id))) fail('botIds must list at least one valid bot id');
+  if (!options.botIds?.length || !options.botIds.every((id) => ID.test(id)))
+    fail('botIds must list at least one valid bot id');
   const origins = new Set(options.allowedOrigins ?? []);
   if (origins.has('*')) fail('"*" is not allowed in allowedOrigins; list the sites that embed the widget');
-  for (const origin of origins) if (parseUrl(origin)?.origin !== origin) fail(`"${origin}" is not an origin (scheme://host[:port])`);
+  for (const origin of origins)
+    if (parseUrl(origin)?.origin !== origin) fail(`"${origin}" is not an origin (scheme://host[:port])`);
   const secrets = options.secret === undefined ? [randomSecret()] : [options.secret].flat();
-  if (!secrets.length || secrets.some((s) => typeof s !== 'string' || s.length < 16)) fail('secret must be a string of at least 16 characters, or a non-empty list of them');
-  const publicUrl = options.publicUrl === undefined ? undefined : (parseUrl(options.publicUrl) ?? fail(`publicUrl "${options.publicUrl}" is not a URL`));
+  if (!secrets.length || secrets.some((s) => typeof s !== 'string' || s.length < 16))
+    fail('secret must be a string of at least 16 characters, or a non-empty list of them');
+  const publicUrl =
+    options.publicUrl === undefined
+      ? undefined
+      : (parseUrl(options.publicUrl) ?? fail(`publicUrl "${options.publicUrl}" is not a URL`));
   const upstream = (options.upstream ?? DEFAULT_UPSTREAM).replace(/\/+$/, '');
   const upstreamUrl = parseUrl(upstream) ?? fail(`upstream "${upstream}" is not a URL`);
   const documentIds = options.documentIds ?? [];
@@ -159,7 +170,8 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
   const limits = options.limits === false ? false : { ...DEFAULT_LIMITS, ...options.limits };
   if (limits) {
     const rates = [limits.visitorMessages, limits.ipMessages, limits.visitorConversations, limits.ipConversations];
-    if (!rates.every((r) => r.burst >= 1 && r.perMinute > 0) || !(limits.visitorMessagesPerDay >= 1)) fail('limits need burst ≥ 1, perMinute > 0 and visitorMessagesPerDay ≥ 1');
+    if (!rates.every((r) => r.burst >= 1 && r.perMinute > 0) || !(limits.visitorMessagesPerDay >= 1))
+      fail('limits need burst ≥ 1, perMinute > 0 and visitorMessagesPerDay ≥ 1');
   }
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   if (!Object.values(timeouts).every((ms) => ms > 0)) fail('timeouts must be positive numbers of milliseconds');

@@ -28,10 +28,19 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
   const visitorOf = async (request: Request) => (await grants.verify(request.headers.get(GRANT_HEADER)))?.visitorId;
 
   const mint = (conversationId: string, botId: string, visitorId: string) =>
-    grants.sign({ conversationId, botId, visitorId, expires: Math.floor(options.now() / 1000) + options.grantTtlSeconds });
+    grants.sign({
+      conversationId,
+      botId,
+      visitorId,
+      expires: Math.floor(options.now() / 1000) + options.grantTtlSeconds,
+    });
 
   /** A 429 in the service's envelope when the action is over a limit; null when it may proceed. */
-  async function limit(action: LimitEvent['action'], ip: string, visitorId: string | undefined): Promise<Response | null> {
+  async function limit(
+    action: LimitEvent['action'],
+    ip: string,
+    visitorId: string | undefined,
+  ): Promise<Response | null> {
     const limits = options.limits;
     if (!limits) return null;
     const checks: BucketCheck[] = [];
@@ -51,10 +60,13 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     onLimit?.({ action, ip, visitorId, retryAfterSeconds });
     const noun = action === 'message' ? 'messages' : 'new conversations';
-    return new Response(JSON.stringify({ message: `Too many ${noun}. Please try again in ${retryAfterSeconds} seconds.` }), {
-      status: 429,
-      headers: { ...BASE_HEADERS, 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) },
-    });
+    return new Response(
+      JSON.stringify({ message: `Too many ${noun}. Please try again in ${retryAfterSeconds} seconds.` }),
+      {
+        status: 429,
+        headers: { ...BASE_HEADERS, 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) },
+      },
+    );
   }
 
   return { grantFor, visitorOf, mint, limit };

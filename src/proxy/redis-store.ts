@@ -52,10 +52,18 @@ export function createRedisStore(redis: RedisEval, options: { prefix?: string } 
   return {
     async take(checks: readonly BucketCheck[], now: number) {
       if (!checks.length) return 0;
-      const args = [String(now), ...checks.flatMap((c) => [String(c.capacity), String(c.refillPerSecond / 1000), String(lifetimeMs(c))])];
-      const answer = await redis.eval(TAKE, checks.map((c) => prefix + c.key), args);
+      const args = [
+        String(now),
+        ...checks.flatMap((c) => [String(c.capacity), String(c.refillPerSecond / 1000), String(lifetimeMs(c))]),
+      ];
+      const answer = await redis.eval(
+        TAKE,
+        checks.map((c) => prefix + c.key),
+        args,
+      );
       const wait = typeof answer === 'string' ? Number(answer) : answer;
-      if (typeof wait !== 'number' || !Number.isFinite(wait) || wait < 0) throw new Error(`Redis limit store: unexpected answer ${JSON.stringify(answer)}`);
+      if (typeof wait !== 'number' || !Number.isFinite(wait) || wait < 0)
+        throw new Error(`Redis limit store: unexpected answer ${JSON.stringify(answer)}`);
       return wait;
     },
   };

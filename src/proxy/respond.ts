@@ -9,7 +9,10 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 
 /** A JSON response. */
 export function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...BASE_HEADERS, 'content-type': 'application/json' } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...BASE_HEADERS, 'content-type': 'application/json' },
+  });
 }
 
 /** An error in the service's envelope: `{"message": "..."}`. */
@@ -26,13 +29,21 @@ export function invalid(field: string, message: string): Response {
  * Re-wraps an upstream response: status and body pass through, but of its headers only the content type does
  * (no cookies, no server or tracing headers). A non-JSON error page becomes a JSON error with the same status.
  */
-export async function passThrough(upstream: Response, watch: (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array> = (body) => body): Promise<Response> {
+export async function passThrough(
+  upstream: Response,
+  watch: (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array> = (body) => body,
+): Promise<Response> {
   const type = upstream.headers.get('content-type') ?? '';
   if (!type.includes('json')) {
     await upstream.body?.cancel();
-    return upstream.ok ? fail(502, 'The chat service sent an unexpected response.') : fail(upstream.status, 'The chat service could not handle the request.');
+    return upstream.ok
+      ? fail(502, 'The chat service sent an unexpected response.')
+      : fail(upstream.status, 'The chat service could not handle the request.');
   }
-  return new Response(upstream.body && watch(upstream.body), { status: upstream.status, headers: { ...BASE_HEADERS, 'content-type': type } });
+  return new Response(upstream.body && watch(upstream.body), {
+    status: upstream.status,
+    headers: { ...BASE_HEADERS, 'content-type': type },
+  });
 }
 
 /** The largest request body the proxy reads (a message is ≤ 2000 characters; focus ids ≤ 1000). */

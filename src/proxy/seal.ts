@@ -44,7 +44,9 @@ export function createSealer(secrets: readonly string[], now: () => number): Sea
       const bytes = fromBase64Url(token);
       if (!bytes || bytes.length < MIN_TOKEN_BYTES) return null;
       for (const key of keys) {
-        const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, IV_BYTES) }, await key, bytes.slice(IV_BYTES)).catch(() => null);
+        const plain = await crypto.subtle
+          .decrypt({ name: 'AES-GCM', iv: bytes.slice(0, IV_BYTES) }, await key, bytes.slice(IV_BYTES))
+          .catch(() => null);
         if (plain) return parsePayload(decoder.decode(plain), now());
       }
       return null;
@@ -55,7 +57,9 @@ export function createSealer(secrets: readonly string[], now: () => number): Sea
 function parsePayload(text: string, now: number): SealedStream | null {
   try {
     const { u, c, e } = JSON.parse(text) as { u?: unknown; c?: unknown; e?: unknown };
-    return typeof u === 'string' && typeof c === 'string' && typeof e === 'number' && e > now ? { url: u, conversationId: c } : null;
+    return typeof u === 'string' && typeof c === 'string' && typeof e === 'number' && e > now
+      ? { url: u, conversationId: c }
+      : null;
   } catch {
     return null;
   }

@@ -12,7 +12,13 @@ export class UpstreamTimeout extends Error {
  * `fetch` that gives up when the response headers take longer than `ms`, or when `signal` (the visitor) aborts.
  * The returned body stays tied to `signal`, so a visitor who leaves cancels the upstream stream.
  */
-export async function fetchWithin(doFetch: typeof fetch, url: string, init: RequestInit, ms: number, signal: AbortSignal | undefined): Promise<Response> {
+export async function fetchWithin(
+  doFetch: typeof fetch,
+  url: string,
+  init: RequestInit,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   if (signal?.aborted) forward();
@@ -43,7 +49,11 @@ export interface BodyDeadlines {
  * Hands `body` on chunk by chunk (no buffering: it reads only when its reader asks), and errors it — which the
  * runtime turns into a cut connection — when a deadline passes. `onTimeout` hears about it.
  */
-export function watchBody(body: ReadableStream<Uint8Array>, deadlines: BodyDeadlines, onTimeout: (what: string) => void): ReadableStream<Uint8Array> {
+export function watchBody(
+  body: ReadableStream<Uint8Array>,
+  deadlines: BodyDeadlines,
+  onTimeout: (what: string) => void,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const started = Date.now();
   let first = true;
@@ -58,7 +68,12 @@ export function watchBody(body: ReadableStream<Uint8Array>, deadlines: BodyDeadl
         });
         const result = await Promise.race([reader.read(), deadline]).finally(() => clearTimeout(timer));
         if (result === 'timeout') {
-          const what = wait === left ? 'the stream reached its maximum duration' : first ? 'no first byte in time' : 'the stream went silent';
+          const what =
+            wait === left
+              ? 'the stream reached its maximum duration'
+              : first
+                ? 'no first byte in time'
+                : 'the stream went silent';
           onTimeout(what);
           void reader.cancel().catch(() => undefined);
           controller.error(new UpstreamTimeout(what));

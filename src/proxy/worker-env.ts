@@ -29,14 +29,32 @@ export interface AskboxWorkerEnv {
 }
 
 /** The options `ASKBOX_OPTIONS` may carry: plain JSON values, nothing that holds a secret or code. */
-export type JsonOptions = Pick<ProxyOptions, 'limits' | 'timeouts' | 'grantTtlSeconds' | 'streamTtlSeconds' | 'clientIp'>;
+export type JsonOptions = Pick<
+  ProxyOptions,
+  'limits' | 'timeouts' | 'grantTtlSeconds' | 'streamTtlSeconds' | 'clientIp'
+>;
 
-const RATES = ['visitorMessages', 'ipMessages', 'visitorConversations', 'ipConversations'] as const satisfies readonly (keyof Limits)[];
+const RATES = [
+  'visitorMessages',
+  'ipMessages',
+  'visitorConversations',
+  'ipConversations',
+] as const satisfies readonly (keyof Limits)[];
 const TIMEOUTS = ['connectMs', 'firstByteMs', 'idleMs', 'maxStreamMs'] as const satisfies readonly (keyof Timeouts)[];
-const JSON_KEYS = ['limits', 'timeouts', 'grantTtlSeconds', 'streamTtlSeconds', 'clientIp'] as const satisfies readonly (keyof JsonOptions)[];
+const JSON_KEYS = [
+  'limits',
+  'timeouts',
+  'grantTtlSeconds',
+  'streamTtlSeconds',
+  'clientIp',
+] as const satisfies readonly (keyof JsonOptions)[];
 
 /** A comma-separated variable as a list (blanks dropped). */
-const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /**
  * The proxy options from a Worker's environment, without `store` and `log` (the entry adds those).
@@ -79,32 +97,47 @@ export function parseJsonOptions(text: string): JsonOptions {
     for (const name of RATES) {
       if (limits?.[name] === undefined) continue;
       const rate = objectOf(limits[name], `limits.${name}`, ['burst', 'perMinute'], issues);
-      for (const field of ['burst', 'perMinute'] as const) if (rate && !isPositive(rate[field])) issues.push(`limits.${name}.${field} must be a positive number`);
+      for (const field of ['burst', 'perMinute'] as const)
+        if (rate && !isPositive(rate[field])) issues.push(`limits.${name}.${field} must be a positive number`);
     }
-    if (limits?.visitorMessagesPerDay !== undefined && !isPositive(limits.visitorMessagesPerDay)) issues.push('limits.visitorMessagesPerDay must be a positive number');
+    if (limits?.visitorMessagesPerDay !== undefined && !isPositive(limits.visitorMessagesPerDay))
+      issues.push('limits.visitorMessagesPerDay must be a positive number');
   }
   if (options.timeouts !== undefined) {
     const timeouts = objectOf(options.timeouts, 'timeouts', TIMEOUTS, issues);
-    for (const name of TIMEOUTS) if (timeouts?.[name] !== undefined && !isPositive(timeouts[name])) issues.push(`timeouts.${name} must be a positive number of milliseconds`);
+    for (const name of TIMEOUTS)
+      if (timeouts?.[name] !== undefined && !isPositive(timeouts[name]))
+        issues.push(`timeouts.${name} must be a positive number of milliseconds`);
   }
   for (const name of ['grantTtlSeconds', 'streamTtlSeconds'] as const) {
-    if (options[name] !== undefined && !isPositive(options[name])) issues.push(`${name} must be a positive number of seconds`);
+    if (options[name] !== undefined && !isPositive(options[name]))
+      issues.push(`${name} must be a positive number of seconds`);
   }
   if (options.clientIp !== undefined && !isClientIpSource(options.clientIp)) {
-    issues.push('clientIp must be {"header":"cf-connecting-ip"} or {"header":"x-forwarded-for","trustedHops":n} with a whole n ≥ 1');
+    issues.push(
+      'clientIp must be {"header":"cf-connecting-ip"} or {"header":"x-forwarded-for","trustedHops":n} with a whole n ≥ 1',
+    );
   }
   if (issues.length) throw new Error(issues.join('; '));
   return options as JsonOptions;
 }
 
 /** `value` as an object with only `keys`, or undefined after noting why not. */
-function objectOf<K extends string>(value: unknown, name: string, keys: readonly K[], issues: string[]): Partial<Record<K, unknown>> | undefined {
+function objectOf<K extends string>(
+  value: unknown,
+  name: string,
+  keys: readonly K[],
+  issues: string[],
+): Partial<Record<K, unknown>> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     issues.push(`${name} must be a JSON object`);
     return undefined;
   }
   const unknown = Object.keys(value).filter((key) => !(keys as readonly string[]).includes(key));
-  if (unknown.length) issues.push(`${name} has unknown ${unknown.length > 1 ? 'keys' : 'key'} ${unknown.join(', ')} (it takes ${keys.join(', ')})`);
+  if (unknown.length)
+    issues.push(
+      `${name} has unknown ${unknown.length > 1 ? 'keys' : 'key'} ${unknown.join(', ')} (it takes ${keys.join(', ')})`,
+    );
   return value as Partial<Record<K, unknown>>;
 }
 
@@ -117,5 +150,10 @@ function isClientIpSource(value: unknown): value is ClientIpSource {
   if (typeof source !== 'object' || source === null) return false;
   const keys = Object.keys(source).sort().join(',');
   if (source.header === 'cf-connecting-ip') return keys === 'header';
-  return source.header === 'x-forwarded-for' && keys === 'header,trustedHops' && Number.isInteger(source.trustedHops) && (source.trustedHops as number) >= 1;
+  return (
+    source.header === 'x-forwarded-for' &&
+    keys === 'header,trustedHops' &&
+    Number.isInteger(source.trustedHops) &&
+    (source.trustedHops as number) >= 1
+  );
 }

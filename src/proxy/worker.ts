@@ -10,7 +10,12 @@ import { optionsFromEnv, type AskboxWorkerEnv } from './worker-env';
  * `wrangler.toml` points `main` here (or at a file that re-exports `default` and `AskboxLimits`).
  */
 
-export { AskboxLimits, createDurableObjectStore, type DurableObjectNamespaceLike, type DurableObjectStubLike } from './durable-store';
+export {
+  AskboxLimits,
+  createDurableObjectStore,
+  type DurableObjectNamespaceLike,
+  type DurableObjectStubLike,
+} from './durable-store';
 export { optionsFromEnv, parseJsonOptions, type AskboxWorkerEnv, type JsonOptions } from './worker-env';
 
 /** What a visitor gets from a misconfigured Worker: the reason goes to the log, not to the page. */
@@ -34,10 +39,13 @@ function proxyFor(env: AskboxWorkerEnv): { handler: ProxyHandler } | { error: st
 /** The Durable Object store when `ASKBOX_LIMITS` is bound; else this isolate's memory, said once in the log. */
 function storeFor(env: AskboxWorkerEnv): LimitStore {
   if (env.ASKBOX_LIMITS === undefined) {
-    console.warn('[askbox] ASKBOX_LIMITS is not bound: limits are kept per isolate, so each isolate grants the full limit. Bind the AskboxLimits Durable Object to share them.');
+    console.warn(
+      '[askbox] ASKBOX_LIMITS is not bound: limits are kept per isolate, so each isolate grants the full limit. Bind the AskboxLimits Durable Object to share them.',
+    );
     return createMemoryStore();
   }
-  if (!isDurableObjectNamespace(env.ASKBOX_LIMITS)) throw new Error('ASKBOX_LIMITS must be a Durable Object binding of the AskboxLimits class');
+  if (!isDurableObjectNamespace(env.ASKBOX_LIMITS))
+    throw new Error('ASKBOX_LIMITS must be a Durable Object binding of the AskboxLimits class');
   return createDurableObjectStore(env.ASKBOX_LIMITS);
 }
 
@@ -62,6 +70,9 @@ export default {
     if ('handler' in proxy) return proxy.handler(request);
     // Logged on every request, not once: `wrangler tail` shows only the requests made while it runs.
     console.error(`[askbox] misconfigured: ${proxy.error}`);
-    return Response.json(MISCONFIGURED, { status: 503, headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } });
+    return Response.json(MISCONFIGURED, {
+      status: 503,
+      headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    });
   },
 };

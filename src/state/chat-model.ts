@@ -52,7 +52,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   /** The last completed reply, for the screen-reader live region (tokens are not announced one by one). */
   const announcement = signal<ChatMessage | null>(null);
   const busy = computed(() => status.value !== 'idle');
-  const canSend = computed(() => !busy.value && draft.value.trim().length > 0 && draft.value.length <= MAX_MESSAGE_LENGTH);
+  const canSend = computed(
+    () => !busy.value && draft.value.trim().length > 0 && draft.value.length <= MAX_MESSAGE_LENGTH,
+  );
 
   let conversation: ConversationRef | undefined;
   /** The visitor's latest grant, kept after "new conversation" so the proxy still knows who is asking. */
@@ -294,7 +296,14 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
         return;
       }
       if (history === 'unloaded' && (conversation ??= restore())) await loadHistory();
-      const user: ChatMessage = { id: localId(), role: 'user', text: content, status: 'pending', flagged: false, sources: [] };
+      const user: ChatMessage = {
+        id: localId(),
+        role: 'user',
+        text: content,
+        status: 'pending',
+        flagged: false,
+        sources: [],
+      };
       batch(() => {
         append(user);
         if (text === undefined || text.trim() === draft.value.trim()) draft.value = '';
@@ -340,7 +349,9 @@ function parseStored(raw: string): ConversationRef | null {
   try {
     const value = JSON.parse(raw) as { id?: unknown; grant?: unknown } | null;
     const { id, grant } = value ?? {};
-    return typeof id === 'string' && STORED_ID.test(id) && typeof grant === 'string' && grant.length > 0 ? { id, grant } : null;
+    return typeof id === 'string' && STORED_ID.test(id) && typeof grant === 'string' && grant.length > 0
+      ? { id, grant }
+      : null;
   } catch {
     return null;
   }

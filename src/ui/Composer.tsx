@@ -52,7 +52,11 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
         onKeyDown={onKeyDown}
       />
       {length >= COUNTER_THRESHOLD && (
-        <span id="askbox-counter" class={`composer__counter${over ? ' composer__counter--over' : ''}`} aria-live="polite">
+        <span
+          id="askbox-counter"
+          class={`composer__counter${over ? ' composer__counter--over' : ''}`}
+          aria-live="polite"
+        >
           {over && <span class="sr-only">{text.tooLong} </span>}
           {length} / {MAX_MESSAGE_LENGTH}
         </span>

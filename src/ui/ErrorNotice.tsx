@@ -5,13 +5,19 @@ import { useWidget } from './context';
 /** The sentence for an error: the service's own words where they are meant for people (402, 422), else ours. */
 export function errorText(error: ChatError, text: UiText): string {
   if (error.detail && (error.kind === 'quota' || error.status === 422)) return error.detail;
-  if (error.kind === 'rate_limit' && error.retryAfter !== undefined && error.retryAfter > 0) return text.rateLimitWait.replace('{wait}', formatWait(error.retryAfter));
+  if (error.kind === 'rate_limit' && error.retryAfter !== undefined && error.retryAfter > 0)
+    return text.rateLimitWait.replace('{wait}', formatWait(error.retryAfter));
   return error.kind === 'aborted' ? '' : text.errors[error.kind];
 }
 
 /** A wait in the visitor's language, rounded up: seconds under 90 s, minutes under 90 min, else hours. */
 export function formatWait(seconds: number): string {
-  const [value, unit] = seconds < 90 ? [seconds, 'second'] : seconds < 5400 ? [Math.ceil(seconds / 60), 'minute'] : [Math.ceil(seconds / 3600), 'hour'];
+  const [value, unit] =
+    seconds < 90
+      ? [seconds, 'second']
+      : seconds < 5400
+        ? [Math.ceil(seconds / 60), 'minute']
+        : [Math.ceil(seconds / 3600), 'hour'];
   return new Intl.NumberFormat(undefined, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
 }
 

@@ -49,7 +49,15 @@ export function MessageList() {
 
   return (
     <div class="log-wrap">
-      <div class="log" ref={list} onScroll={onScroll} role="log" aria-live="off" aria-label={text.conversationLabel} tabIndex={0}>
+      <div
+        class="log"
+        ref={list}
+        onScroll={onScroll}
+        role="log"
+        aria-live="off"
+        aria-label={text.conversationLabel}
+        tabIndex={0}
+      >
         {messages.length === 0 && status !== 'loading' && (
           <article class="msg msg--bot msg--welcome">
             <Markdown text={config.welcome} />

@@ -21,12 +21,25 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
     input?.focus();
   };
   return (
-    <section id="askbox-panel" class="panel" role="dialog" aria-modal="false" aria-labelledby="askbox-title" onKeyDown={onKeyDown}>
+    <section
+      id="askbox-panel"
+      class="panel"
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="askbox-title"
+      onKeyDown={onKeyDown}
+    >
       <header class="panel__header">
         <h2 id="askbox-title" class="panel__title">
           {config.title}
         </h2>
-        <button type="button" class="icon-button" aria-label={text.newConversation} title={text.newConversation} onClick={startOver}>
+        <button
+          type="button"
+          class="icon-button"
+          aria-label={text.newConversation}
+          title={text.newConversation}
+          onClick={startOver}
+        >
           <NewIcon />
         </button>
         <button type="button" class="icon-button" aria-label={text.close} title={text.close} onClick={onClose}>

@@ -18,10 +18,15 @@ interface Child {
 }
 
 function start(...args: string[]): Promise<Child> {
-  const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), args, { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: 'inherit' });
+  const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), args, {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: 'inherit',
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('message', (message) => resolve({ process: child, url: `http://127.0.0.1:${(message as { port: number }).port}` }));
+    child.once('message', (message) =>
+      resolve({ process: child, url: `http://127.0.0.1:${(message as { port: number }).port}` }),
+    );
   });
 }
 
@@ -33,14 +38,16 @@ function memory(child: Child): Promise<NodeJS.MemoryUsage> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))] ?? NaN;
+const p99 = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.99))] ?? NaN;
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
 /** Throughput under load, with autocannon (whose latencies are whole milliseconds). */
 async function load(url: string, headers: Record<string, string>, connections: number) {
   const result = await autocannon({ url, headers, connections, duration: SECONDS });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
@@ -75,11 +82,19 @@ const simulator = await start('simulator', KEY);
 const proxy = await start('proxy', KEY, `${simulator.url}/api/v1`);
 try {
   const json = { 'content-type': 'application/json' };
-  const created = await fetch(`${proxy.url}/askbox/conversations`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'bench' }) });
+  const created = await fetch(`${proxy.url}/askbox/conversations`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ name: 'bench' }),
+  });
   const { data, meta } = (await created.json()) as { data: { id: string }; meta: { grant: string } };
   const viaProxy = { ...json, 'x-askbox-grant': meta.grant };
   const direct = { ...json, authorization: `Bearer ${KEY}` };
-  await fetch(`${proxy.url}/askbox/messages`, { method: 'POST', headers: viaProxy, body: JSON.stringify({ content: 'shipping?', conversation_id: data.id }) });
+  await fetch(`${proxy.url}/askbox/messages`, {
+    method: 'POST',
+    headers: viaProxy,
+    body: JSON.stringify({ content: 'shipping?', conversation_id: data.id }),
+  });
 
   const list = `/messages?conversation_id=${data.id}&includes=sources`;
   const jsonDirect = await latency(`${simulator.url}/api/v1${list}`, direct);
@@ -88,14 +103,22 @@ try {
   const busyProxy = await load(`${proxy.url}/askbox${list}`, viaProxy, 10);
 
   const ask = (base: string, headers: Record<string, string>) => () =>
-    fetch(`${base}/messages/stream`, { method: 'POST', headers, body: JSON.stringify({ content: 'returns?', conversation_id: data.id }) });
+    fetch(`${base}/messages/stream`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ content: 'returns?', conversation_id: data.id }),
+    });
   const streamDirect = await firstChunk(ask(`${simulator.url}/api/v1`, direct));
   const streamProxy = await firstChunk(ask(`${proxy.url}/askbox`, viaProxy));
 
   const before = await memory(proxy);
   const held = await Promise.all(
     Array.from({ length: OPEN_STREAMS }, async () => {
-      const response = await fetch(`${proxy.url}/askbox/messages/stream`, { method: 'POST', headers: viaProxy, body: JSON.stringify({ content: 'hold', conversation_id: data.id }) });
+      const response = await fetch(`${proxy.url}/askbox/messages/stream`, {
+        method: 'POST',
+        headers: viaProxy,
+        body: JSON.stringify({ content: 'hold', conversation_id: data.id }),
+      });
       const reader = response.body!.getReader();
       await reader.read();
       return reader;
@@ -109,12 +132,29 @@ try {
   const addedJson = median(jsonProxy) - median(jsonDirect);
   const addedFirst = median(streamProxy) - median(streamDirect);
   const rows = [
-    ['JSON GET, one at a time', `${ms(median(jsonDirect))} / ${ms(p99(jsonDirect))}`, `${ms(median(jsonProxy))} / ${ms(p99(jsonProxy))}`, `${JSON_SAMPLES} requests`],
-    ['JSON GET, 10 connections (autocannon)', `${ms(busyDirect.p50)} / ${ms(busyDirect.p99)}`, `${ms(busyProxy.p50)} / ${ms(busyProxy.p99)}`, `${busyDirect.rps.toFixed(0)} → ${busyProxy.rps.toFixed(0)} req/s`],
-    ['stream, time to first chunk', `${ms(median(streamDirect))} / ${ms(p99(streamDirect))}`, `${ms(median(streamProxy))} / ${ms(p99(streamProxy))}`, `${STREAM_SAMPLES} asks`],
+    [
+      'JSON GET, one at a time',
+      `${ms(median(jsonDirect))} / ${ms(p99(jsonDirect))}`,
+      `${ms(median(jsonProxy))} / ${ms(p99(jsonProxy))}`,
+      `${JSON_SAMPLES} requests`,
+    ],
+    [
+      'JSON GET, 10 connections (autocannon)',
+      `${ms(busyDirect.p50)} / ${ms(busyDirect.p99)}`,
+      `${ms(busyProxy.p50)} / ${ms(busyProxy.p99)}`,
+      `${busyDirect.rps.toFixed(0)} → ${busyProxy.rps.toFixed(0)} req/s`,
+    ],
+    [
+      'stream, time to first chunk',
+      `${ms(median(streamDirect))} / ${ms(p99(streamDirect))}`,
+      `${ms(median(streamProxy))} / ${ms(p99(streamProxy))}`,
+      `${STREAM_SAMPLES} asks`,
+    ],
   ];
   console.log(`\nProxy load benchmark (loopback, bot ${DEMO_BOT_ID}; p50 / p99)`);
-  console.table(rows.map(([what, directly, proxied, note]) => ({ what, directly, 'through the proxy': proxied, note })));
+  console.table(
+    rows.map(([what, directly, proxied, note]) => ({ what, directly, 'through the proxy': proxied, note })),
+  );
   console.log(`added median per JSON request: ${ms(addedJson)} (target ≤ 1 ms: ${verdict(addedJson <= 1)})`);
   console.log(`added median to the first chunk: ${ms(addedFirst)} (target ≤ 5 ms: ${verdict(addedFirst <= 5)})`);
   console.log(

@@ -12,7 +12,10 @@ const handler =
   role === 'simulator'
     ? createSimulator({
         apiKey: key,
-        scenario: { defaults: { delayMs: 0, chunkSize: 40 }, replies: [{ match: 'hold', text: 'held open '.repeat(20), chunkSize: 5, stallAfter: 1 }] },
+        scenario: {
+          defaults: { delayMs: 0, chunkSize: 40 },
+          replies: [{ match: 'hold', text: 'held open '.repeat(20), chunkSize: 5, stallAfter: 1 }],
+        },
       }).handle
     : createProxy({
         apiKey: key,

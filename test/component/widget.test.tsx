@@ -17,7 +17,13 @@ const type = (text: string) => fireEvent.input(input(), { target: { value: text 
 
 function setup(overrides: Record<string, unknown> = {}) {
   const fake = createFakeClient();
-  const { config } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', welcome: 'Hello **there**', title: 'Help desk', ...overrides });
+  const { config } = parseConfig({
+    botId: 'yiu456ytyUjk',
+    proxyUrl: '/askbox',
+    welcome: 'Hello **there**',
+    title: 'Help desk',
+    ...overrides,
+  });
   if (!config) throw new Error('bad config');
   const model = new ChatModel({ client: fake.client, storage: createMemoryStorage(), config, emit: () => undefined });
   render(
@@ -57,7 +63,8 @@ describe('launcher and panel', () => {
   it('has accessible names on every control', () => {
     setup();
     open();
-    for (const name of ['Start a new conversation', 'Close', 'Send message']) expect(screen.getByRole('button', { name })).toBeTruthy();
+    for (const name of ['Start a new conversation', 'Close', 'Send message'])
+      expect(screen.getByRole('button', { name })).toBeTruthy();
     expect(screen.getByRole('log', { name: 'Conversation' })).toBeTruthy();
   });
 });
@@ -82,7 +89,9 @@ describe('sending and streaming', () => {
     await waitFor(() => expect(document.querySelector('.msg--streaming strong')?.textContent).toBe('on its way'));
 
     fake.state.storedReply = storedReply('It is **on its way**.', {
-      sources: { data: [{ document_id: 'Jw31Pv6PMmro', document_name: 'Shipping', document_url: 'https://docs.test/shipping' }] },
+      sources: {
+        data: [{ document_id: 'Jw31Pv6PMmro', document_name: 'Shipping', document_url: 'https://docs.test/shipping' }],
+      },
     });
     fake.emit({ type: 'end' });
     const link = await screen.findByRole('link', { name: 'Shipping' });
@@ -120,7 +129,10 @@ describe('sending and streaming', () => {
 
   it('shows the quota text from the service and gives the text back', async () => {
     const fake = setup();
-    fake.state.sendError = new ChatError('quota', 'HTTP 402', { status: 402, detail: 'You have reached the message limit for last 30 days, please wait till tomorrow or upgrade your plan.' });
+    fake.state.sendError = new ChatError('quota', 'HTTP 402', {
+      status: 402,
+      detail: 'You have reached the message limit for last 30 days, please wait till tomorrow or upgrade your plan.',
+    });
     open();
     type('one more question');
     fireEvent.keyDown(input(), { key: 'Enter' });
@@ -137,16 +149,23 @@ describe('sending and streaming', () => {
     [150, 'You are sending messages too quickly. Please wait 3 minutes and try again.'],
     [7200, 'You are sending messages too quickly. Please wait 2 hours and try again.'],
     [undefined, 'Too many messages at once. Please wait a moment and try again.'],
-  ])('tells the visitor how long to wait after a 429 (Retry-After %s) and gives the text back', async (retryAfter, sentence) => {
-    const fake = setup();
-    fake.state.sendError = new ChatError('rate_limit', 'HTTP 429', { status: 429, detail: 'Too many messages.', retryAfter });
-    open();
-    type('a quick follow-up');
-    fireEvent.keyDown(input(), { key: 'Enter' });
-    const alert = await screen.findByRole('alert');
-    expect(alert.querySelector('.notice__text')?.textContent).toBe(sentence);
-    expect((input() as HTMLTextAreaElement).value).toBe('a quick follow-up');
-  });
+  ])(
+    'tells the visitor how long to wait after a 429 (Retry-After %s) and gives the text back',
+    async (retryAfter, sentence) => {
+      const fake = setup();
+      fake.state.sendError = new ChatError('rate_limit', 'HTTP 429', {
+        status: 429,
+        detail: 'Too many messages.',
+        retryAfter,
+      });
+      open();
+      type('a quick follow-up');
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      const alert = await screen.findByRole('alert');
+      expect(alert.querySelector('.notice__text')?.textContent).toBe(sentence);
+      expect((input() as HTMLTextAreaElement).value).toBe('a quick follow-up');
+    },
+  );
 
   it('marks a failed reply and retries it from its own Retry button', async () => {
     const fake = setup();

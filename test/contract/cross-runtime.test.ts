@@ -47,19 +47,31 @@ describe('Node, workerd and PHP proxies with one secret', () => {
   });
 
   const create = async (base: string, ip: string) => {
-    const response = await fetch(`${base}/conversations`, { method: 'POST', headers: headers(ip), body: '{"name":"cross"}' });
-    return ((await response.json()) as { data: { id: string }; meta: { grant: string } });
+    const response = await fetch(`${base}/conversations`, {
+      method: 'POST',
+      headers: headers(ip),
+      body: '{"name":"cross"}',
+    });
+    return (await response.json()) as { data: { id: string }; meta: { grant: string } };
   };
 
   it('accepts grants minted by every other runtime', async () => {
     const runtimes = () => ({ node: node.url, workerd: worker.url, php: php.url });
-    const pairs = Object.entries(runtimes()).flatMap(([a, from]) => Object.entries(runtimes()).filter(([b]) => b !== a).map(([b, to]) => [`${a} → ${b}`, from, to] as const));
+    const pairs = Object.entries(runtimes()).flatMap(([a, from]) =>
+      Object.entries(runtimes())
+        .filter(([b]) => b !== a)
+        .map(([b, to]) => [`${a} → ${b}`, from, to] as const),
+    );
     expect(pairs).toHaveLength(6);
     for (const [label, from, to] of pairs) {
       const { data, meta } = await create(from, '192.0.2.10');
       const read = await fetch(`${to}/conversations/${data.id}`, { headers: headers('192.0.2.10', meta.grant) });
       expect(read.status, label).toBe(200);
-      const sent = await fetch(`${to}/messages`, { method: 'POST', headers: headers('192.0.2.10', meta.grant), body: JSON.stringify({ content: 'shipping?', conversation_id: data.id }) });
+      const sent = await fetch(`${to}/messages`, {
+        method: 'POST',
+        headers: headers('192.0.2.10', meta.grant),
+        body: JSON.stringify({ content: 'shipping?', conversation_id: data.id }),
+      });
       expect(sent.status, label).toBe(200);
     }
   });

@@ -13,7 +13,13 @@ export function rawRequest(baseUrl: string, head: string): Promise<{ status: num
       // One response is enough: stop once its headers and declared body are in.
       const end = text.indexOf('\r\n\r\n');
       const length = /content-length: *(\d+)/i.exec(text)?.[1];
-      if (end !== -1 && (length === undefined ? text.endsWith('\r\n0\r\n\r\n') || !/transfer-encoding/i.test(text.slice(0, end)) : text.length >= end + 4 + Number(length))) socket.end();
+      if (
+        end !== -1 &&
+        (length === undefined
+          ? text.endsWith('\r\n0\r\n\r\n') || !/transfer-encoding/i.test(text.slice(0, end))
+          : text.length >= end + 4 + Number(length))
+      )
+        socket.end();
     });
     socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0), text }));
     socket.on('error', reject);
@@ -25,7 +31,10 @@ export function rawRequest(baseUrl: string, head: string): Promise<{ status: num
  * Mints a grant independently of the proxy, from the documented format alone (`g1.<conversation>.<bot>.<visitor>.
  * <expiry>.<base64url HMAC-SHA256>`), with node:crypto rather than Web Crypto: every runtime must accept it.
  */
-export function mintGrant(secret: string, parts: { conversationId: string; botId: string; visitorId: string; expires: number }): string {
+export function mintGrant(
+  secret: string,
+  parts: { conversationId: string; botId: string; visitorId: string; expires: number },
+): string {
   const payload = ['g1', parts.conversationId, parts.botId, parts.visitorId, String(parts.expires)].join('.');
   return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
 }
@@ -37,7 +46,9 @@ export function readGrant(grant: string) {
 }
 
 /** Reads a body chunk by chunk, with the time each chunk arrived (ms since the call). */
-export async function readTimed(response: Response): Promise<{ chunks: { at: number; text: string }[]; error: unknown }> {
+export async function readTimed(
+  response: Response,
+): Promise<{ chunks: { at: number; text: string }[]; error: unknown }> {
   const started = Date.now();
   const chunks: { at: number; text: string }[] = [];
   const decoder = new TextDecoder();

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID, OTHER_BOT_ID } from '../../demo/simulator/index';
-import { CONTRACT_KEY, CONTRACT_SCENARIO, CURRENT_SECRET, OLD_SECRET, PARTNER, contractConfig, type ContractConfig } from './config';
+import {
+  CONTRACT_KEY,
+  CONTRACT_SCENARIO,
+  CURRENT_SECRET,
+  OLD_SECRET,
+  PARTNER,
+  contractConfig,
+  type ContractConfig,
+} from './config';
 import { mintGrant, rawRequest, readGrant, readTimed } from './http';
 import { startUpstream } from './upstream';
 
@@ -45,11 +53,20 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
 
     /** A visitor: one client IP, optionally a grant; every response is kept for the suite-wide checks. */
     function visitor(ip = `203.0.113.${++ipCounter}`) {
-      const call = async (method: string, path: string, options: { body?: unknown; grant?: string | null; headers?: Record<string, string> } = {}) => {
+      const call = async (
+        method: string,
+        path: string,
+        options: { body?: unknown; grant?: string | null; headers?: Record<string, string> } = {},
+      ) => {
         const headers: Record<string, string> = { 'x-forwarded-for': ip, ...options.headers };
         if (options.grant) headers['x-askbox-grant'] = options.grant;
         if (options.body !== undefined) headers['content-type'] ??= 'application/json';
-        const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        const body =
+          options.body === undefined
+            ? undefined
+            : typeof options.body === 'string'
+              ? options.body
+              : JSON.stringify(options.body);
         const response = await fetch(`${proxy.url}${path}`, { method, headers, body, redirect: 'manual' });
         seen.push(response.clone());
         return response;
@@ -77,7 +94,10 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         const me = visitor();
         const mine = await me.start();
         const other = await me.start();
-        const sent = await me.call('POST', '/messages', { body: { content: 'shipping costs?', conversation_id: mine.id }, grant: mine.grant });
+        const sent = await me.call('POST', '/messages', {
+          body: { content: 'shipping costs?', conversation_id: mine.id },
+          grant: mine.grant,
+        });
         expect(sent.status).toBe(200);
         const messageId = ((await sent.json()) as { data: { id: string } }).data.id;
         const reads: [string, string, unknown?][] = [
@@ -98,31 +118,47 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
           }
         }
         expect((await me.call('GET', `/conversations/${mine.id}`, { grant: mine.grant })).status).toBe(200);
-        const list = await me.call('GET', `/messages?conversation_id=${mine.id}&includes=sources`, { grant: mine.grant });
+        const list = await me.call('GET', `/messages?conversation_id=${mine.id}&includes=sources`, {
+          grant: mine.grant,
+        });
         expect(((await list.json()) as { data: unknown[] }).data).toHaveLength(2);
         expect((await me.call('GET', `/messages/${messageId}`, { grant: mine.grant })).status).toBe(200);
       });
 
-      it(t('accepts a grant minted elsewhere from the documented format, with the current or a rotated secret'), async () => {
-        const me = visitor();
-        const { id } = await me.start();
-        const parts = { conversationId: id, botId: DEMO_BOT_ID, visitorId: 'contractVisitor01', expires: Math.floor(Date.now() / 1000) + 600 };
-        for (const secret of [CURRENT_SECRET, OLD_SECRET]) {
-          expect((await me.call('GET', `/conversations/${id}`, { grant: mintGrant(secret, parts) })).status).toBe(200);
-        }
-        const refused = [
-          mintGrant('an-unknown-secret-000000000000', parts),
-          mintGrant(CURRENT_SECRET, { ...parts, expires: Math.floor(Date.now() / 1000) - 1 }),
-          mintGrant(CURRENT_SECRET, { ...parts, botId: OTHER_BOT_ID }),
-        ];
-        for (const grant of refused) expect((await me.call('GET', `/conversations/${id}`, { grant })).status).toBe(404);
-      });
+      it(
+        t('accepts a grant minted elsewhere from the documented format, with the current or a rotated secret'),
+        async () => {
+          const me = visitor();
+          const { id } = await me.start();
+          const parts = {
+            conversationId: id,
+            botId: DEMO_BOT_ID,
+            visitorId: 'contractVisitor01',
+            expires: Math.floor(Date.now() / 1000) + 600,
+          };
+          for (const secret of [CURRENT_SECRET, OLD_SECRET]) {
+            expect((await me.call('GET', `/conversations/${id}`, { grant: mintGrant(secret, parts) })).status).toBe(
+              200,
+            );
+          }
+          const refused = [
+            mintGrant('an-unknown-secret-000000000000', parts),
+            mintGrant(CURRENT_SECRET, { ...parts, expires: Math.floor(Date.now() / 1000) - 1 }),
+            mintGrant(CURRENT_SECRET, { ...parts, botId: OTHER_BOT_ID }),
+          ];
+          for (const grant of refused)
+            expect((await me.call('GET', `/conversations/${id}`, { grant })).status).toBe(404);
+        },
+      );
 
       it(t('stream tokens open only with the grant of their conversation, and expire quickly'), async () => {
         const me = visitor();
         const mine = await me.start();
         const other = await me.start();
-        const started = await me.call('POST', '/messages/stream', { body: { content: 'returns?', conversation_id: mine.id }, grant: mine.grant });
+        const started = await me.call('POST', '/messages/stream', {
+          body: { content: 'returns?', conversation_id: mine.id },
+          grant: mine.grant,
+        });
         expect(started.status).toBe(302);
         const location = started.headers.get('location') ?? '';
         expect(location).toMatch(/^\/askbox\/stream\/[A-Za-z0-9_-]+$/);
@@ -138,7 +174,10 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         const text = await stream.text();
         expect(text.startsWith('data: [START]')).toBe(true);
         expect(text.trim().endsWith('data: [END]')).toBe(true);
-        const json = await me.call('POST', '/messages/stream', { body: { content: 'again', conversation_id: mine.id, redirect: false }, grant: mine.grant });
+        const json = await me.call('POST', '/messages/stream', {
+          body: { content: 'again', conversation_id: mine.id, redirect: false },
+          grant: mine.grant,
+        });
         const { data } = (await json.json()) as { data: { stream_url: string } };
         expect(data.stream_url).toMatch(/^\/askbox\/stream\/[A-Za-z0-9_-]+$/);
         await new Promise((resolve) => setTimeout(resolve, config.streamTtlSeconds * 1000 + 300));
@@ -147,13 +186,18 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
 
       it(t('pins the bot and keeps visitor-chosen focus documents to the allowlist; names are bounded'), async () => {
         const me = visitor();
-        expect((await me.call('POST', '/conversations', { body: { name: 'x', bot_id: OTHER_BOT_ID } })).status).toBe(422);
+        expect((await me.call('POST', '/conversations', { body: { name: 'x', bot_id: OTHER_BOT_ID } })).status).toBe(
+          422,
+        );
         const [allowed, alsoAllowed] = config.documentIds;
         const foreign = upstream.documentIds.find((id) => !config.documentIds.includes(id));
         const sentFor = async (extra: Record<string, unknown>) => {
           const mark = upstream.records.length;
           await me.start(extra);
-          return JSON.parse(upstreamSince(mark).find((r) => r.path.endsWith('/conversations'))?.body ?? '{}') as { name: string; document_ids?: string[] };
+          return JSON.parse(upstreamSince(mark).find((r) => r.path.endsWith('/conversations'))?.body ?? '{}') as {
+            name: string;
+            document_ids?: string[];
+          };
         };
         expect((await sentFor({ document_ids: [allowed] })).document_ids).toEqual([allowed]);
         expect((await sentFor({ document_ids: [allowed, foreign] })).document_ids).toEqual([allowed, alsoAllowed]);
@@ -209,11 +253,18 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
       it(t('takes only small, flat application/json bodies'), async () => {
         const me = visitor();
         const { id, grant } = await me.start();
-        const send = (body: string, type = 'application/json') => me.call('POST', '/messages', { body, grant, headers: { 'content-type': type } });
+        const send = (body: string, type = 'application/json') =>
+          me.call('POST', '/messages', { body, grant, headers: { 'content-type': type } });
         await expectStatus(await send(JSON.stringify({ content: 'x', conversation_id: id }), 'text/plain'), 415);
-        await expectStatus(await send(JSON.stringify({ content: 'x', conversation_id: id }), 'application/x-www-form-urlencoded'), 415);
+        await expectStatus(
+          await send(JSON.stringify({ content: 'x', conversation_id: id }), 'application/x-www-form-urlencoded'),
+          415,
+        );
         await expectStatus(await send(JSON.stringify({ content: 'x'.repeat(70_000), conversation_id: id })), 413);
-        await expectStatus(await send(`{"content":"x","conversation_id":"${id}","deep":${'['.repeat(5000)}${']'.repeat(5000)}}`), 400);
+        await expectStatus(
+          await send(`{"content":"x","conversation_id":"${id}","deep":${'['.repeat(5000)}${']'.repeat(5000)}}`),
+          400,
+        );
         await expectStatus(await send('{oops'), 400);
         await expectStatus(await send('[]'), 400);
         const typed = await send(JSON.stringify({ content: ['x'], conversation_id: id }));
@@ -224,16 +275,27 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
       it(t('allows same-host pages and listed origins only, ports included'), async () => {
         const me = visitor();
         const self = new URL(proxy.url);
-        const create = (origin: string) => me.call('POST', '/conversations', { body: { name: 'x' }, headers: { origin } });
+        const create = (origin: string) =>
+          me.call('POST', '/conversations', { body: { name: 'x' }, headers: { origin } });
         expect((await create(self.origin)).status).toBe(200);
         const listed = await create(PARTNER);
         expect(listed.status).toBe(200);
         expect(listed.headers.get('access-control-allow-origin')).toBe(PARTNER);
         expect(listed.headers.get('access-control-expose-headers')).toMatch(/retry-after/i);
-        for (const origin of ['https://evil.example', 'null', `${self.protocol}//${self.hostname}:${Number(self.port) + 1}`]) {
+        for (const origin of [
+          'https://evil.example',
+          'null',
+          `${self.protocol}//${self.hostname}:${Number(self.port) + 1}`,
+        ]) {
           expect((await create(origin)).status, origin).toBe(403);
         }
-        const preflight = await me.call('OPTIONS', '/messages/stream', { headers: { origin: PARTNER, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-askbox-grant' } });
+        const preflight = await me.call('OPTIONS', '/messages/stream', {
+          headers: {
+            origin: PARTNER,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type, x-askbox-grant',
+          },
+        });
         expect(preflight.status).toBe(204);
         expect(preflight.headers.get('access-control-allow-origin')).toBe(PARTNER);
         expect(preflight.headers.get('access-control-allow-headers')).toMatch(/x-askbox-grant/i);
@@ -256,7 +318,10 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         let refused: Response | undefined;
         for (let i = 0; i < 6; i++) {
           const mark = upstream.records.length;
-          const response = await me.call('POST', '/messages', { body: { content: `question ${i}`, conversation_id: id }, grant });
+          const response = await me.call('POST', '/messages', {
+            body: { content: `question ${i}`, conversation_id: id },
+            grant,
+          });
           statuses.push(response.status);
           if (response.status === 429) {
             refused ??= response;
@@ -279,7 +344,14 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
           if (created.status !== 200) continue;
           const { data, meta } = (await created.json()) as { data: { id: string }; meta: { grant: string } };
           for (let j = 0; j < 2; j++) {
-            statuses.push((await someone.call('POST', '/messages', { body: { content: 'hi', conversation_id: data.id }, grant: meta.grant })).status);
+            statuses.push(
+              (
+                await someone.call('POST', '/messages', {
+                  body: { content: 'hi', conversation_id: data.id },
+                  grant: meta.grant,
+                })
+              ).status,
+            );
           }
         }
         // Conversations: burst 4 per IP; messages: burst 5 per IP (3 per visitor).
@@ -290,22 +362,28 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect((await more.call('POST', '/conversations', { body: { name: 'x' } })).status).toBe(429);
       });
 
-      it(t('a visitor keeps its identity across conversations, so starting afresh does not reset its limits'), async () => {
-        const me = visitor();
-        const first = await me.start();
-        const second = await me.start({}, first.grant);
-        expect(readGrant(second.grant).visitorId).toBe(readGrant(first.grant).visitorId);
-        const third = await me.call('POST', '/conversations', { body: { name: 'x' }, grant: second.grant });
-        expect(third.status).toBe(429);
-        expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      });
+      it(
+        t('a visitor keeps its identity across conversations, so starting afresh does not reset its limits'),
+        async () => {
+          const me = visitor();
+          const first = await me.start();
+          const second = await me.start({}, first.grant);
+          expect(readGrant(second.grant).visitorId).toBe(readGrant(first.grant).visitorId);
+          const third = await me.call('POST', '/conversations', { body: { name: 'x' }, grant: second.grant });
+          expect(third.status).toBe(429);
+          expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        },
+      );
     });
 
     describe('streams and timeouts', () => {
       it(t('passes a stream through chunk by chunk as upstream writes it'), async () => {
         const me = visitor();
         const { id, grant } = await me.start();
-        const started = await me.call('POST', '/messages/stream', { body: { content: 'drip', conversation_id: id }, grant });
+        const started = await me.call('POST', '/messages/stream', {
+          body: { content: 'drip', conversation_id: id },
+          grant,
+        });
         const stream = await me.call('GET', (started.headers.get('location') ?? '').replace('/askbox', ''), { grant });
         const { chunks, error } = await readTimed(stream);
         expect(error).toBeUndefined();
@@ -324,19 +402,28 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         for (const content of ['stall', 'endless']) {
           const started = await me.call('POST', '/messages/stream', { body: { content, conversation_id: id }, grant });
           const begun = Date.now();
-          const stream = await me.call('GET', (started.headers.get('location') ?? '').replace('/askbox', ''), { grant });
+          const stream = await me.call('GET', (started.headers.get('location') ?? '').replace('/askbox', ''), {
+            grant,
+          });
           const { chunks } = await readTimed(stream);
           const elapsed = Date.now() - begun;
           expect(chunks.map((c) => c.text).join(''), content).not.toContain('[END]');
-          expect(elapsed, content).toBeGreaterThanOrEqual(content === 'stall' ? config.timeouts.idleMs - 100 : config.timeouts.maxStreamMs - 100);
-          expect(elapsed, content).toBeLessThan(content === 'stall' ? config.timeouts.idleMs + 1500 : config.timeouts.maxStreamMs + 1500);
+          expect(elapsed, content).toBeGreaterThanOrEqual(
+            content === 'stall' ? config.timeouts.idleMs - 100 : config.timeouts.maxStreamMs - 100,
+          );
+          expect(elapsed, content).toBeLessThan(
+            content === 'stall' ? config.timeouts.idleMs + 1500 : config.timeouts.maxStreamMs + 1500,
+          );
         }
       });
 
       it(t('answers 504 in the envelope when the service does not answer in time'), async () => {
         const me = visitor();
         const { id, grant } = await me.start();
-        const started = await me.call('POST', '/messages/stream', { body: { content: 'slowstart', conversation_id: id }, grant });
+        const started = await me.call('POST', '/messages/stream', {
+          body: { content: 'slowstart', conversation_id: id },
+          grant,
+        });
         const begun = Date.now();
         const stream = await me.call('GET', (started.headers.get('location') ?? '').replace('/askbox', ''), { grant });
         expect(stream.status).toBe(504);
@@ -357,9 +444,11 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect(seen.length).toBeGreaterThan(50);
         for (const response of seen) {
           const text = response.body ? await response.text().catch(() => '') : '';
-          for (const secret of [CONTRACT_KEY, CURRENT_SECRET, OLD_SECRET, upstream.url, upstream.streamOrigin]) expect(text).not.toContain(secret);
+          for (const secret of [CONTRACT_KEY, CURRENT_SECRET, OLD_SECRET, upstream.url, upstream.streamOrigin])
+            expect(text).not.toContain(secret);
           response.headers.forEach((value) => {
-            for (const secret of [CONTRACT_KEY, CURRENT_SECRET, upstream.url, upstream.streamOrigin]) expect(value).not.toContain(secret);
+            for (const secret of [CONTRACT_KEY, CURRENT_SECRET, upstream.url, upstream.streamOrigin])
+              expect(value).not.toContain(secret);
           });
         }
       });

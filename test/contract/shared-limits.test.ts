@@ -50,7 +50,11 @@ describe('two Node proxy instances sharing one Redis', () => {
   const post = (instance: number, path: string, body: unknown, grant?: string) =>
     fetch(`${urls[instance]}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.250', ...(grant ? { 'x-askbox-grant': grant } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': '203.0.113.250',
+        ...(grant ? { 'x-askbox-grant': grant } : {}),
+      },
       body: JSON.stringify(body),
     });
 
@@ -58,13 +62,18 @@ describe('two Node proxy instances sharing one Redis', () => {
     const created = await post(0, '/conversations', { name: 'shared' });
     const { data, meta } = (await created.json()) as { data: { id: string }; meta: { grant: string } };
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await post(i % 2, '/messages', { content: `hello ${i}`, conversation_id: data.id }, meta.grant)).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await post(i % 2, '/messages', { content: `hello ${i}`, conversation_id: data.id }, meta.grant)).status,
+      );
     // The visitor's burst is 3 in the contract configuration: 3 across both instances, not 3 each.
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
   });
 
   it('hold under concurrent requests to both instances (the store is atomic)', async () => {
-    const attempts = await Promise.all(Array.from({ length: 12 }, (_, i) => post(i % 2, '/conversations', { name: `race ${i}` }).then((r) => r.status)));
+    const attempts = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => post(i % 2, '/conversations', { name: `race ${i}` }).then((r) => r.status)),
+    );
     // The IP's conversation burst is 4; the IP already spent one above.
     expect(attempts.filter((status) => status === 200)).toHaveLength(3);
     expect(attempts.filter((status) => status === 429)).toHaveLength(9);

@@ -27,7 +27,13 @@ export async function startUpstream(apiKey: string, scenario: Scenario) {
     const listener = toNodeListener(async (request) => {
       const body = request.method === 'POST' ? await request.clone().text() : '';
       const url = new URL(request.url);
-      records.push({ host, method: request.method, path: url.pathname + url.search, authorization: request.headers.get('authorization'), body });
+      records.push({
+        host,
+        method: request.method,
+        path: url.pathname + url.search,
+        authorization: request.headers.get('authorization'),
+        body,
+      });
       return sim ? sim.handle(request) : new Response(null, { status: 503 });
     });
     const server = createServer((req, res) => void listener(req, res));
@@ -36,7 +42,12 @@ export async function startUpstream(apiKey: string, scenario: Scenario) {
   };
   const api = await serve('api');
   const streams = await serve('stream');
-  sim = createSimulator({ apiKey, streamOrigin: streams.origin, knowledge: loadKnowledgeBase(fileURLToPath(new URL('../../demo/kb', import.meta.url))), scenario });
+  sim = createSimulator({
+    apiKey,
+    streamOrigin: streams.origin,
+    knowledge: loadKnowledgeBase(fileURLToPath(new URL('../../demo/kb', import.meta.url))),
+    scenario,
+  });
   return {
     url: `${api.origin}/api/v1`,
     streamOrigin: streams.origin,

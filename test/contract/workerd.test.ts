@@ -16,10 +16,22 @@ describe('the Worker entry, misconfigured', () => {
     ['short secret', { ASKBOX_SECRET: 'short' }, 'secret must be'],
     ['options not JSON', { ASKBOX_OPTIONS: '{limits:' }, 'ASKBOX_OPTIONS is not JSON'],
     ['an option the JSON may not set', { ASKBOX_OPTIONS: `{"apiKey":"x"}` }, 'unknown key apiKey'],
-    ['a misspelt limit', { ASKBOX_OPTIONS: LIMITS({ ipMessage: { burst: 5, perMinute: 5 } }) }, 'limits has unknown key ipMessage'],
-    ['a limit of the wrong type', { ASKBOX_OPTIONS: LIMITS({ ipMessages: { burst: '5', perMinute: 5 } }) }, 'limits.ipMessages.burst must be a positive number'],
+    [
+      'a misspelt limit',
+      { ASKBOX_OPTIONS: LIMITS({ ipMessage: { burst: 5, perMinute: 5 } }) },
+      'limits has unknown key ipMessage',
+    ],
+    [
+      'a limit of the wrong type',
+      { ASKBOX_OPTIONS: LIMITS({ ipMessages: { burst: '5', perMinute: 5 } }) },
+      'limits.ipMessages.burst must be a positive number',
+    ],
     ['a limit out of range', { ASKBOX_OPTIONS: LIMITS({ ipMessages: { burst: 0.5, perMinute: 5 } }) }, 'burst ≥ 1'],
-    ['a grant lifetime as text', { ASKBOX_OPTIONS: '{"grantTtlSeconds":"30d"}' }, 'grantTtlSeconds must be a positive number'],
+    [
+      'a grant lifetime as text',
+      { ASKBOX_OPTIONS: '{"grantTtlSeconds":"30d"}' },
+      'grantTtlSeconds must be a positive number',
+    ],
     ['a header nobody sets', { ASKBOX_OPTIONS: '{"clientIp":{"header":"x-real-ip"}}' }, 'clientIp must be'],
     ['a timeout of zero', { ASKBOX_OPTIONS: '{"timeouts":{"idleMs":0}}' }, 'timeouts.idleMs must be'],
     ['limits bound to a var', { ASKBOX_LIMITS: 'kv' }, 'ASKBOX_LIMITS must be a Durable Object binding'],
@@ -46,7 +58,11 @@ describe('the Worker entry, misconfigured', () => {
 /** Starts a conversation through Worker copy `i`, from `ip`; its status. */
 const create = (worker: Awaited<ReturnType<typeof startWorker>>, i: number, ip: string) =>
   worker
-    .dispatch(i, 'http://askbox.test/askbox/conversations', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: '{"name":"race"}' })
+    .dispatch(i, 'http://askbox.test/askbox/conversations', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: '{"name":"race"}',
+    })
     .then(async (response) => (await response.arrayBuffer(), response.status));
 
 describe('the Worker entry on workerd, limits', () => {

@@ -3,13 +3,22 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, deepActive, startE2E, W } from './harness';
 
-const SLOW = 'Step one of the answer.\n\n- first point\n- second point\n\n```js\nconst ready = true;\nconst done = false;\n```\n\nThat is all.';
+const SLOW =
+  'Step one of the answer.\n\n- first point\n- second point\n\n```js\nconst ready = true;\nconst done = false;\n```\n\nThat is all.';
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
 beforeAll(async () => {
   e2e = await startE2E({
     defaults: { delayMs: 10 },
-    replies: [{ match: 'slow stream', text: SLOW, chunkSize: 4, delayMs: 60, sources: ['Shipping and returns', 'Pricing plans'] }],
+    replies: [
+      {
+        match: 'slow stream',
+        text: SLOW,
+        chunkSize: 4,
+        delayMs: 60,
+        sources: ['Shipping and returns', 'Pricing plans'],
+      },
+    ],
   });
 });
 afterAll(() => e2e?.close());
@@ -20,7 +29,11 @@ describe('chatting in Chromium', () => {
     await page.locator(W.launcher).waitFor();
     await page.waitForTimeout(400);
     expect(requests.filter((r) => !r.endsWith('/favicon.ico'))).toEqual(['GET /plain.html', 'GET /askbox.js']);
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([
+      0,
+      0,
+      '',
+    ]);
     const globals = await page.evaluate(() => {
       const frame = document.createElement('iframe');
       document.body.append(frame);
@@ -39,7 +52,11 @@ describe('chatting in Chromium', () => {
     await expect
       .poll(
         async () => {
-          const text = await page.evaluate(() => document.querySelector('askbox-widget')?.shadowRoot?.querySelector('.msg--streaming')?.textContent ?? null);
+          const text = await page.evaluate(
+            () =>
+              document.querySelector('askbox-widget')?.shadowRoot?.querySelector('.msg--streaming')?.textContent ??
+              null,
+          );
           if (text && snapshots.at(-1) !== text) snapshots.push(text);
           return page.locator(`${W.bot} .sources`).count();
         },
@@ -48,7 +65,8 @@ describe('chatting in Chromium', () => {
       .toBe(1);
     // Several distinct intermediate states, each extending the one before: the reply grew in place.
     expect(snapshots.length).toBeGreaterThanOrEqual(4);
-    for (let i = 1; i < snapshots.length; i++) expect(snapshots[i]?.startsWith((snapshots[i - 1] ?? '').replace(/▍$/, '').trimEnd().slice(0, -2))).toBe(true);
+    for (let i = 1; i < snapshots.length; i++)
+      expect(snapshots[i]?.startsWith((snapshots[i - 1] ?? '').replace(/▍$/, '').trimEnd().slice(0, -2))).toBe(true);
     expect(snapshots.some((s) => s.includes('first point') && !s.includes('That is all'))).toBe(true);
     const reply = page.locator(W.bot).last();
     expect(await reply.locator('.md li').allTextContents()).toEqual(['first point', 'second point']);
@@ -58,12 +76,15 @@ describe('chatting in Chromium', () => {
     expect(await links.first().getAttribute('rel')).toBe('noopener noreferrer');
     expect(requests).toContain('POST /askbox/conversations');
     expect(requests.some((r) => r.startsWith('GET /askbox/stream/'))).toBe(true);
-    expect(await page.locator('askbox-widget [role="status"][aria-live="polite"]').textContent()).toContain('Assistant: Step one of the answer.');
+    expect(await page.locator('askbox-widget [role="status"][aria-live="polite"]').textContent()).toContain(
+      'Assistant: Step one of the answer.',
+    );
 
     const shots = fileURLToPath(new URL('./artifacts/', import.meta.url));
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: `${shots}widget.png` });
-    if (process.env.ASKBOX_UPDATE_SCREENSHOT) copyFileSync(`${shots}widget.png`, fileURLToPath(new URL('../../demo/screenshot.png', import.meta.url)));
+    if (process.env.ASKBOX_UPDATE_SCREENSHOT)
+      copyFileSync(`${shots}widget.png`, fileURLToPath(new URL('../../demo/screenshot.png', import.meta.url)));
   });
 
   it('restores the whole conversation after a reload, and starts a new one on request', async () => {
@@ -130,7 +151,10 @@ describe('chatting in Chromium', () => {
       askbox.setTheme('neon');
       await askbox.send(42);
     });
-    expect(consoleErrors).toEqual(['[askbox] setTheme() takes one of light, dark, auto', '[askbox] send() takes the message text as a string']);
+    expect(consoleErrors).toEqual([
+      '[askbox] setTheme() takes one of light, dark, auto',
+      '[askbox] send() takes the message text as a string',
+    ]);
     expect(pageErrors).toEqual([]);
     expect(await page.locator('askbox-widget .askbox--auto').count()).toBe(1);
     expect(await page.locator(W.panel).count()).toBe(0);

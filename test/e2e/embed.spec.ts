@@ -5,7 +5,15 @@ import { ask, startE2E, W } from './harness';
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
 beforeAll(async () => {
-  e2e = await startE2E({ defaults: { delayMs: 5 }, replies: [{ match: 'styled', text: '## Heading\n\nSome **bold** text, `code` and a [link](https://example.test).\n\n- one\n- two\n\n> quote' }] });
+  e2e = await startE2E({
+    defaults: { delayMs: 5 },
+    replies: [
+      {
+        match: 'styled',
+        text: '## Heading\n\nSome **bold** text, `code` and a [link](https://example.test).\n\n- one\n- two\n\n> quote',
+      },
+    ],
+  });
 });
 afterAll(() => e2e?.close());
 
@@ -51,7 +59,12 @@ describe('embedding on real pages', () => {
     const { page, pageErrors } = await e2e.open('/');
     await page.addInitScript(() => {
       // oxlint-disable-next-line no-extend-native -- this test plays a hostile page that patches built-ins
-      Object.defineProperty(Object.prototype, 'polluted', { value: 'x', enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(Object.prototype, 'polluted', {
+        value: 'x',
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
       (Array.prototype as unknown as { toJSON: () => string }).toJSON = function () {
         return JSON.stringify(Array.from(this as unknown as unknown[]));
       };
@@ -104,7 +117,9 @@ describe('embedding on real pages', () => {
     await page.locator(W.panel).waitFor();
     const panel = await page.locator(W.panel).boundingBox();
     expect(panel?.x).toBe(20);
-    expect(await page.locator(W.launcher).evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(14, 159, 110)');
+    expect(await page.locator(W.launcher).evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+      'rgb(14, 159, 110)',
+    );
     expect(await page.locator(W.panel).evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(29, 31, 36)');
     expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Support');
     expect(await page.locator(W.input).getAttribute('placeholder')).toBe('Ask support…');

@@ -12,7 +12,14 @@ beforeAll(async () => {
       { match: 'flaky question', failedResponding: true, once: true },
       { match: 'flaky question', text: 'Second time lucky.' },
       { match: 'cut please', text: 'This reply arrives whole after a cut.', chunkSize: 5, cutAfter: 2 },
-      { match: 'lost please', text: 'Only part of this ever arrives.', chunkSize: 5, cutAfter: 2, stored: false, once: true },
+      {
+        match: 'lost please',
+        text: 'Only part of this ever arrives.',
+        chunkSize: 5,
+        cutAfter: 2,
+        stored: false,
+        once: true,
+      },
       { match: 'lost please', text: 'And this is the retry.' },
       { match: 'very long', text: 'word '.repeat(300), chunkSize: 5, delayMs: 40 },
       { match: 'slow start', text: 'Worth the wait.', firstByteDelayMs: 800 },
@@ -35,7 +42,9 @@ describe('failures, as a visitor sees them', () => {
   it('marks a failed_responding reply and retries it without repeating the question', async () => {
     const { page } = await e2e.open('/');
     await ask(page, 'a flaky question');
-    await page.locator('askbox-widget .msg--failed', { hasText: 'The assistant could not answer this time.' }).waitFor();
+    await page
+      .locator('askbox-widget .msg--failed', { hasText: 'The assistant could not answer this time.' })
+      .waitFor();
     await page.locator('askbox-widget .msg--failed').getByRole('button', { name: 'Retry' }).click();
     await page.locator(W.bot, { hasText: 'Second time lucky.' }).waitFor();
     expect(await page.locator(W.user).count()).toBe(1);

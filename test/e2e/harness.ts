@@ -45,11 +45,18 @@ export async function startE2E(scenario: Scenario = {}, proxy: Partial<ProxyOpti
 
   /** A page in a fresh browser context: its own storage, like another visitor. */
   async function open(path: string, options: { width?: number; height?: number } = {}): Promise<TestPage> {
-    const context = await browser.newContext({ viewport: { width: options.width ?? 1000, height: options.height ?? 760 }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+    const context = await browser.newContext({
+      viewport: { width: options.width ?? 1000, height: options.height ?? 760 },
+      deviceScaleFactor: 1,
+      reducedMotion: 'reduce',
+    });
     const page = await context.newPage();
     pages.push(page);
     const result: TestPage = { page, consoleErrors: [], pageErrors: [], requests: [] };
-    page.on('console', (message: ConsoleMessage) => message.type() === 'error' && result.consoleErrors.push(message.text()));
+    page.on(
+      'console',
+      (message: ConsoleMessage) => message.type() === 'error' && result.consoleErrors.push(message.text()),
+    );
     page.on('pageerror', (error) => result.pageErrors.push(error.message));
     page.on('request', (request) => result.requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
     await page.goto(server.url + path);

@@ -6,7 +6,10 @@ let e2e: Awaited<ReturnType<typeof startE2E>>;
 let limited: Awaited<ReturnType<typeof startE2E>>;
 
 beforeAll(async () => {
-  e2e = await startE2E({ defaults: { delayMs: 5 }, replies: [{ match: 'secret order', text: 'Your order 4711 ships to Rue de la Paix 1.' }] });
+  e2e = await startE2E({
+    defaults: { delayMs: 5 },
+    replies: [{ match: 'secret order', text: 'Your order 4711 ships to Rue de la Paix 1.' }],
+  });
   limited = await startE2E({ defaults: { delayMs: 0 } }, { limits: { visitorMessages: { burst: 1, perMinute: 1 } } });
 });
 afterAll(async () => {
@@ -26,7 +29,8 @@ async function storedConversation(page: Page): Promise<{ key: string; value: str
 function grantsSent(page: Page): string[] {
   const grants: string[] = [];
   page.on('request', (request) => {
-    if (new URL(request.url()).pathname === '/askbox/messages' && request.method() === 'GET') grants.push(request.headers()['x-askbox-grant'] ?? '');
+    if (new URL(request.url()).pathname === '/askbox/messages' && request.method() === 'GET')
+      grants.push(request.headers()['x-askbox-grant'] ?? '');
   });
   return grants;
 }
@@ -38,7 +42,10 @@ describe('visitor isolation through the proxy, in Chromium', () => {
     await expect.poll(() => page.locator(W.bot).count()).toBe(1);
     const { value } = await storedConversation(page);
     const stored = JSON.parse(value) as { id: string; grant: string };
-    expect(stored).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9]{12}$/), grant: expect.stringMatching(new RegExp(`^g1\\.${stored.id}\\.`)) });
+    expect(stored).toEqual({
+      id: expect.stringMatching(/^[A-Za-z0-9]{12}$/),
+      grant: expect.stringMatching(new RegExp(`^g1\\.${stored.id}\\.`)),
+    });
     const grants = grantsSent(page);
     await page.reload();
     await page.locator(W.launcher).click();
@@ -56,14 +63,25 @@ describe('visitor isolation through the proxy, in Chromium', () => {
     const { key, value } = await storedConversation(first.page);
     const victim = JSON.parse(value) as { id: string; grant: string };
     const [head, , , , , signature] = victim.grant.split('.');
-    const otherVisitor = [head, victim.id, victim.grant.split('.')[2], 'attackerVisitor0000000', victim.grant.split('.')[4], signature].join('.');
+    const otherVisitor = [
+      head,
+      victim.id,
+      victim.grant.split('.')[2],
+      'attackerVisitor0000000',
+      victim.grant.split('.')[4],
+      signature,
+    ].join('.');
 
     const second = await e2e.open('/');
     const refusals: number[] = [];
     second.page.on('response', (response) => {
       if (new URL(response.url()).pathname === '/askbox/messages') refusals.push(response.status());
     });
-    const attempts = [victim.id, JSON.stringify({ id: victim.id, grant: 'g1.forged' }), JSON.stringify({ id: victim.id, grant: otherVisitor })];
+    const attempts = [
+      victim.id,
+      JSON.stringify({ id: victim.id, grant: 'g1.forged' }),
+      JSON.stringify({ id: victim.id, grant: otherVisitor }),
+    ];
     for (const planted of attempts) {
       await second.page.evaluate(([k, v]) => localStorage.setItem(k!, v!), [key, planted]);
       await second.page.reload();

@@ -23,7 +23,10 @@ beforeAll(async () => {
   const port = await freePort();
   demo = await startDemoServer({ port: 0, proxyUrl: `http://127.0.0.1:${port}/askbox` });
   const config = { ...contractConfig(upstream.url, upstream.documentIds), allowedOrigins: [new URL(demo.url).origin] };
-  php = await startPhpProxy({ ...config, limits: { ...config.limits, visitorMessages: { burst: 10, perMinute: 10 } } }, port);
+  php = await startPhpProxy(
+    { ...config, limits: { ...config.limits, visitorMessages: { burst: 10, perMinute: 10 } } },
+    port,
+  );
   browser = await launchChromium();
 }, 60_000);
 
@@ -42,22 +45,32 @@ describe('the widget against the PHP proxy, in Chromium', () => {
     const phpCalls: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.port === new URL(php.url).port) phpCalls.push(`${request.method()} ${url.pathname.replace(/stream\/.*/, 'stream/:token')}`);
+      if (url.port === new URL(php.url).port)
+        phpCalls.push(`${request.method()} ${url.pathname.replace(/stream\/.*/, 'stream/:token')}`);
     });
     await page.goto(`${demo.url}/plain.html`);
     await ask(page, 'How long does delivery take?');
     const seen = new Set<string>();
     await expect
-      .poll(async () => {
-        const text = (await page.locator(W.streaming).allTextContents()).join('');
-        if (text) seen.add(text);
-        return page.locator(W.bot).count();
-      }, { timeout: 15_000, interval: 50 })
+      .poll(
+        async () => {
+          const text = (await page.locator(W.streaming).allTextContents()).join('');
+          if (text) seen.add(text);
+          return page.locator(W.bot).count();
+        },
+        { timeout: 15_000, interval: 50 },
+      )
       .toBe(1);
     expect(seen.size).toBeGreaterThanOrEqual(2);
     const answer = (await page.locator(W.bot).textContent()) ?? '';
     expect(answer).toMatch(/deliver|ship/i);
-    expect(phpCalls).toEqual(expect.arrayContaining(['POST /askbox/conversations', 'POST /askbox/messages/stream', 'GET /askbox/stream/:token']));
+    expect(phpCalls).toEqual(
+      expect.arrayContaining([
+        'POST /askbox/conversations',
+        'POST /askbox/messages/stream',
+        'GET /askbox/stream/:token',
+      ]),
+    );
 
     await page.reload();
     await page.locator(W.launcher).click();

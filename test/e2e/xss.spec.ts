@@ -6,11 +6,17 @@ let e2e: Awaited<ReturnType<typeof startE2E>>;
 
 beforeAll(async () => {
   // Each payload arrives as its own bot reply, streamed in small chunks so half-open tags cross chunk borders.
-  e2e = await startE2E({
-    defaults: { delayMs: 0, chunkSize: [3, 7, 2] },
-    replies: XSS_CASES.map((xss, index) => ({ match: `payload ${index}.`, text: `${xss.markdown}\n\n<img src=x onerror="window.pwned=${index}">` })),
-    // One visitor asks 46 questions in a row: far past the proxy's limits for people.
-  }, { limits: false });
+  e2e = await startE2E(
+    {
+      defaults: { delayMs: 0, chunkSize: [3, 7, 2] },
+      replies: XSS_CASES.map((xss, index) => ({
+        match: `payload ${index}.`,
+        text: `${xss.markdown}\n\n<img src=x onerror="window.pwned=${index}">`,
+      })),
+      // One visitor asks 46 questions in a row: far past the proxy's limits for people.
+    },
+    { limits: false },
+  );
 });
 afterAll(() => e2e?.close());
 
@@ -41,9 +47,38 @@ describe('hostile replies in the real widget, in Chromium', () => {
     expect(found.pwned).toBeUndefined();
     expect(dialogs).toEqual([]);
     expect(pageErrors).toEqual([]);
-    const allowedTags = ['a', 'blockquote', 'br', 'code', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'ol', 'p', 'pre', 's', 'span', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul'];
+    const allowedTags = [
+      'a',
+      'blockquote',
+      'br',
+      'code',
+      'div',
+      'em',
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'hr',
+      'li',
+      'ol',
+      'p',
+      'pre',
+      's',
+      'span',
+      'strong',
+      'table',
+      'tbody',
+      'td',
+      'th',
+      'thead',
+      'tr',
+      'ul',
+    ];
     for (const tag of found.tags) expect(allowedTags).toContain(tag);
-    for (const attribute of found.attributes) expect(['class', 'href', 'rel', 'start', 'target', 'title']).toContain(attribute);
+    for (const attribute of found.attributes)
+      expect(['class', 'href', 'rel', 'start', 'target', 'title']).toContain(attribute);
     for (const href of found.hrefs) expect(href).not.toMatch(/^\s*(javascript|data|vbscript):/i);
   }, 120_000);
 });

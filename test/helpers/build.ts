@@ -6,7 +6,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The newest modification time of any file under `dir`. */
 function newest(dir: string): number {
-  return Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((entry) => (entry.isDirectory() ? newest(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs)));
+  return Math.max(
+    0,
+    ...readdirSync(dir, { withFileTypes: true }).map((entry) =>
+      entry.isDirectory() ? newest(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs,
+    ),
+  );
 }
 
 /**
@@ -17,6 +22,7 @@ function newest(dir: string): number {
 export function freshBuild(output: string): string {
   const file = join(ROOT, output);
   if (!existsSync(file)) throw new Error(`${output} is missing: run \`npm run build\` first (npm test does)`);
-  if (statSync(file).mtimeMs < newest(join(ROOT, 'src'))) throw new Error(`${output} is older than src/: run \`npm run build\` (npm test does)`);
+  if (statSync(file).mtimeMs < newest(join(ROOT, 'src')))
+    throw new Error(`${output} is older than src/: run \`npm run build\` (npm test does)`);
   return file;
 }

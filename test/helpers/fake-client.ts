@@ -58,5 +58,14 @@ export function createFakeClient() {
 
 /** A stored machine reply, as `includes=sources` returns it. */
 export function storedReply(content: string, extra: Partial<ApiMessage> = {}): ApiMessage {
-  return { id: 'reply0000001', content, conversation_id: 'conv00000001', machine: true, failed_responding: false, flagged: false, created_at: 2, ...extra };
+  return {
+    id: 'reply0000001',
+    content,
+    conversation_id: 'conv00000001',
+    machine: true,
+    failed_responding: false,
+    flagged: false,
+    created_at: 2,
+    ...extra,
+  };
 }

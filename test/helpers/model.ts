@@ -20,6 +20,11 @@ export function setupModel(
   const { config } = parseConfig({ botId: stack.botId, proxyUrl: '/askbox', ...extra });
   if (!config) throw new Error('bad test config');
   const events: Array<{ type: keyof WidgetEvents; detail: unknown }> = [];
-  const model = new ChatModel({ client: stack.client, storage, config, emit: (type, detail) => events.push({ type, detail }) });
+  const model = new ChatModel({
+    client: stack.client,
+    storage,
+    config,
+    emit: (type, detail) => events.push({ type, detail }),
+  });
   return { ...stack, model, storage, config, events };
 }

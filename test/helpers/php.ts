@@ -11,9 +11,9 @@ const PROXY = fileURLToPath(new URL('../../src/proxy/php/askbox-proxy.php', impo
 
 /** Fails with what to install when PHP is missing. */
 export function requirePhp(): void {
-  if (spawnSync(PHP, ['--version']).status !== 0) throw new Error('php is missing: run .ci/run, or apt-get install php-cli');
+  if (spawnSync(PHP, ['--version']).status !== 0)
+    throw new Error('php is missing: run .ci/run, or apt-get install php-cli');
 }
-
 
 /**
  * The PHP proxy under PHP's built-in server (`php -S`, several workers so held streams do not block other calls),
@@ -23,20 +23,30 @@ export async function startPhpProxy(config: ContractConfig, port?: number) {
   requirePhp();
   const dir = mkdtempSync(join(tmpdir(), 'askbox-php-'));
   const settings = { ...config, limitsFile: join(dir, 'limits.json') };
-  writeFileSync(join(dir, 'router.php'), `<?php\nrequire ${JSON.stringify(PROXY)};\naskbox_proxy_handle(json_decode(getenv('ASKBOX_CONFIG_JSON'), true));\n`);
+  writeFileSync(
+    join(dir, 'router.php'),
+    `<?php\nrequire ${JSON.stringify(PROXY)};\naskbox_proxy_handle(json_decode(getenv('ASKBOX_CONFIG_JSON'), true));\n`,
+  );
   port ??= await freePort();
-  const child = spawn(PHP, ['-S', `127.0.0.1:${port}`, '-d', 'display_errors=stderr', '-d', 'log_errors=0', join(dir, 'router.php')], {
-    cwd: dir,
-    env: { ...process.env, PHP_CLI_SERVER_WORKERS: '6', ASKBOX_CONFIG_JSON: JSON.stringify(settings) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    PHP,
+    ['-S', `127.0.0.1:${port}`, '-d', 'display_errors=stderr', '-d', 'log_errors=0', join(dir, 'router.php')],
+    {
+      cwd: dir,
+      env: { ...process.env, PHP_CLI_SERVER_WORKERS: '6', ASKBOX_CONFIG_JSON: JSON.stringify(settings) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const errors: string[] = [];
   child.stderr.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}${config.basePath}`;
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

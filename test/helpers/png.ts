@@ -15,7 +15,7 @@ export function decodePng(png: Uint8Array): Pixels {
   let height = 0;
   let channels = 0;
   const idat: Uint8Array[] = [];
-  for (let offset = 8; offset < png.length; ) {
+  for (let offset = 8; offset < png.length;) {
     const length = view.getUint32(offset);
     const type = String.fromCharCode(...png.subarray(offset + 4, offset + 8));
     const body = png.subarray(offset + 8, offset + 8 + length);
@@ -23,7 +23,8 @@ export function decodePng(png: Uint8Array): Pixels {
       width = view.getUint32(offset + 8);
       height = view.getUint32(offset + 12);
       channels = body[9] === 6 ? 4 : 3;
-      if (body[8] !== 8 || (body[9] !== 2 && body[9] !== 6) || body[12] !== 0) throw new Error('decodePng: only 8-bit RGB(A), non-interlaced');
+      if (body[8] !== 8 || (body[9] !== 2 && body[9] !== 6) || body[12] !== 0)
+        throw new Error('decodePng: only 8-bit RGB(A), non-interlaced');
     }
     if (type === 'IDAT') idat.push(body);
     offset += 12 + length;
@@ -39,7 +40,12 @@ export function decodePng(png: Uint8Array): Pixels {
       const b = y > 0 ? (data[(y - 1) * stride + x] ?? 0) : 0;
       const c = x >= channels && y > 0 ? (data[(y - 1) * stride + x - channels] ?? 0) : 0;
       const p = a + b - c;
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+          ? a
+          : Math.abs(p - b) <= Math.abs(p - c)
+            ? b
+            : c;
       const predictor = [0, a, b, (a + b) >> 1, paeth][filter ?? 0] ?? 0;
       data[y * stride + x] = (value + predictor) & 255;
     }

@@ -7,13 +7,17 @@ import { freePort } from './ports';
 
 const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 
-
 /** Debian's redis-server on a free loopback port, in a temporary folder, without persistence. */
 export async function startRedis(): Promise<{ url: string; port: number; stop(): Promise<void> }> {
-  if (!existsSync(REDIS_SERVER)) throw new Error(`${REDIS_SERVER} is missing: run .ci/run, or apt-get install redis-server`);
+  if (!existsSync(REDIS_SERVER))
+    throw new Error(`${REDIS_SERVER} is missing: run .ci/run, or apt-get install redis-server`);
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'askbox-redis-'));
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const child = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;

@@ -28,9 +28,15 @@ export function setupSimulator(scenario: Scenario = {}) {
       }),
     );
     const text = await (response.headers.get('content-type')?.includes('json') ? response.text() : Promise.resolve(''));
-    return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Json) : undefined, response };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text ? (JSON.parse(text) as Json) : undefined,
+      response,
+    };
   };
-  const conversation = async () => (await api('POST', '/conversations', { name: 'Test', bot_id: DEMO_BOT_ID })).body?.data.id as string;
+  const conversation = async () =>
+    (await api('POST', '/conversations', { name: 'Test', bot_id: DEMO_BOT_ID })).body?.data.id as string;
   /** Reads a stream URL to the end and returns its raw SSE text. */
   const readStream = async (url: string) => (await sim.handle(new Request(url))).text();
   return { sim, api, conversation, readStream };

@@ -13,7 +13,12 @@ export function workerBindings(config: ContractConfig): Record<string, string> {
     ASKBOX_BASE_PATH: config.basePath,
     CODY_API_URL: config.upstream,
     // The contract trusts one X-Forwarded-For hop; on Cloudflare the default, CF-Connecting-IP, needs no option.
-    ASKBOX_OPTIONS: JSON.stringify({ limits: config.limits, timeouts: config.timeouts, streamTtlSeconds: config.streamTtlSeconds, clientIp: config.clientIp }),
+    ASKBOX_OPTIONS: JSON.stringify({
+      limits: config.limits,
+      timeouts: config.timeouts,
+      streamTtlSeconds: config.streamTtlSeconds,
+      clientIp: config.clientIp,
+    }),
   };
 }
 
@@ -39,14 +44,24 @@ interface Fetcher {
  * on a loopback port, with its limits in the `AskboxLimits` Durable Object.
  * `workers` may also be given as the second argument, and bindings to replace as the third.
  */
-export async function startWorker(config: ContractConfig, workersOrSetup: number | WorkerSetup = 1, env: Record<string, string> = {}) {
+export async function startWorker(
+  config: ContractConfig,
+  workersOrSetup: number | WorkerSetup = 1,
+  env: Record<string, string> = {},
+) {
   const setup: WorkerSetup = typeof workersOrSetup === 'number' ? { workers: workersOrSetup, env } : workersOrSetup;
   const scriptPath = freshBuild('dist/proxy/worker.js');
   const logs = setup.logs;
   const mf = new Miniflare({
     host: '127.0.0.1',
     port: 0,
-    ...(logs ? { structuredWorkerdLogs: true, handleStructuredLogs: ({ level, message }: { level: string; message: string }) => void logs.push(`${level}: ${message}`) } : {}),
+    ...(logs
+      ? {
+          structuredWorkerdLogs: true,
+          handleStructuredLogs: ({ level, message }: { level: string; message: string }) =>
+            void logs.push(`${level}: ${message}`),
+        }
+      : {}),
     workers: Array.from({ length: setup.workers ?? 1 }, (_, i) => ({
       name: `askbox-${i}`,
       modules: true,
@@ -55,7 +70,9 @@ export async function startWorker(config: ContractConfig, workersOrSetup: number
       modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
       compatibilityDate: '2025-01-01',
       bindings: { ...workerBindings(config), ...setup.env },
-      ...(setup.durableObject === false ? {} : { durableObjects: { ASKBOX_LIMITS: { className: 'AskboxLimits', scriptName: 'askbox-0' } } }),
+      ...(setup.durableObject === false
+        ? {}
+        : { durableObjects: { ASKBOX_LIMITS: { className: 'AskboxLimits', scriptName: 'askbox-0' } } }),
     })),
   });
   const url = await mf.ready;

@@ -16,7 +16,10 @@ function expectTwoExchanges(model: ReturnType<typeof setupModel>['model']) {
 }
 
 /** The stored conversation, read as the model writes it. */
-function stored(storage: { get(key: string): string | undefined }, botId: string): { id: string; grant: string } | undefined {
+function stored(
+  storage: { get(key: string): string | undefined },
+  botId: string,
+): { id: string; grant: string } | undefined {
   const raw = storage.get(`conversation:${botId}@/askbox`);
   return raw === undefined ? undefined : (JSON.parse(raw) as { id: string; grant: string });
 }
@@ -31,7 +34,10 @@ describe('chat model', () => {
     model.setDraft('How long does delivery take?');
     await model.send();
     expect(requests[0]).toBe('POST /askbox/conversations');
-    expect(stored(storage, config.botId)).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9]{12}$/), grant: expect.stringMatching(/^g1\./) });
+    expect(stored(storage, config.botId)).toEqual({
+      id: expect.stringMatching(/^[A-Za-z0-9]{12}$/),
+      grant: expect.stringMatching(/^g1\./),
+    });
     const [question, reply] = model.messages.value;
     expect(question).toMatchObject({ role: 'user', status: 'done', text: 'How long does delivery take?' });
     expect(reply).toMatchObject({ role: 'assistant', status: 'done', id: expect.not.stringMatching(/^local-/) });
@@ -70,7 +76,10 @@ describe('chat model', () => {
     await model.send();
     expect(model.messages.value).toEqual([]);
     expect(model.draft.value).toBe('over quota');
-    expect(model.error.value?.error).toMatchObject({ kind: 'quota', detail: expect.stringContaining('message limit for last 30 days') });
+    expect(model.error.value?.error).toMatchObject({
+      kind: 'quota',
+      detail: expect.stringContaining('message limit for last 30 days'),
+    });
   });
 
   it('keeps a failed_responding reply, marked failed, and retries it without repeating the question', async () => {
@@ -90,7 +99,9 @@ describe('chat model', () => {
   });
 
   it('keeps the partial text, marked failed with a retry, when a cut reply was never stored', async () => {
-    const { model } = setupModel({ replies: [{ text: 'abcdefghij', chunkSize: 2, cutAfter: 2, stored: false }, { text: 'again' }] });
+    const { model } = setupModel({
+      replies: [{ text: 'abcdefghij', chunkSize: 2, cutAfter: 2, stored: false }, { text: 'again' }],
+    });
     await model.send('q');
     expect(model.messages.value.at(-1)).toMatchObject({ status: 'failed', text: 'abcd' });
     expect(model.error.value).toMatchObject({ canRetry: false, error: { kind: 'stream' } });
@@ -151,7 +162,10 @@ describe('chat model', () => {
     const storage = createMemoryStorage();
     const { model, config, client, botId } = setupModel({}, {}, storage);
     const real = await client.createConversation({ name: 'x', botId, documentIds: [] });
-    storage.set(`conversation:${config.botId}@/askbox`, JSON.stringify({ id: real.id, grant: `${real.grant.slice(0, -4)}AAAA` }));
+    storage.set(
+      `conversation:${config.botId}@/askbox`,
+      JSON.stringify({ id: real.id, grant: `${real.grant.slice(0, -4)}AAAA` }),
+    );
     model.open();
     await vi.waitFor(() => expect(model.status.value).toBe('idle'));
     expect(model.error.value).toBeNull();
@@ -176,7 +190,12 @@ describe('chat model', () => {
     const { model, sim, storage, config, requests } = setupModel();
     await model.send('first');
     const old = stored(storage, config.botId);
-    await sim.handle(new Request(`${API}/conversations/${old?.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${SIM_KEY}` } }));
+    await sim.handle(
+      new Request(`${API}/conversations/${old?.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${SIM_KEY}` },
+      }),
+    );
     await model.send('second');
     expect(requests.filter((r) => r === 'GET /askbox/messages')).toHaveLength(2);
     const fresh = stored(storage, config.botId);
@@ -186,7 +205,10 @@ describe('chat model', () => {
   });
 
   it('creates the conversation with the configured name and focus documents', async () => {
-    const { model, sim } = setupModel({}, (stack) => ({ documentIds: stack.sim.documents[1]?.id, conversationName: 'Checkout visitor' }));
+    const { model, sim } = setupModel({}, (stack) => ({
+      documentIds: stack.sim.documents[1]?.id,
+      conversationName: 'Checkout visitor',
+    }));
     await model.send('shipping?');
     const response = await sim.handle(
       new Request(`${API}/conversations?includes=document_ids`, { headers: { authorization: `Bearer ${SIM_KEY}` } }),

@@ -6,7 +6,8 @@ import { setupStack } from '../helpers/stack';
 
 async function ask(client: ReturnType<typeof setupStack>['client'], conversation: ConversationRef, content: string) {
   const events: StreamEvent[] = [];
-  for await (const event of client.streamReply({ conversation, content }, new AbortController().signal)) events.push(event);
+  for await (const event of client.streamReply({ conversation, content }, new AbortController().signal))
+    events.push(event);
   return events;
 }
 
@@ -14,7 +15,10 @@ describe('chat client through the proxy and simulator', () => {
   it('creates a conversation, streams a reply and finds the stored reply with its sources', async () => {
     const { client, botId, requests } = setupStack();
     const conversation = await client.createConversation({ name: 'Visitor', botId, documentIds: [] });
-    expect(conversation).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9]{12}$/), grant: expect.stringMatching(new RegExp(`^g1\\.${conversation.id}\\.${botId}\\.`)) });
+    expect(conversation).toEqual({
+      id: expect.stringMatching(/^[A-Za-z0-9]{12}$/),
+      grant: expect.stringMatching(new RegExp(`^g1\\.${conversation.id}\\.${botId}\\.`)),
+    });
     const events = await ask(client, conversation, 'How long does delivery take?');
     expect(events[0]).toEqual({ type: 'start' });
     expect(events.at(-1)).toEqual({ type: 'end' });
@@ -39,13 +43,31 @@ describe('chat client through the proxy and simulator', () => {
   });
 
   it('maps failures to ChatError kinds, keeping the service message', async () => {
-    const { client, botId } = setupStack({ replies: [{ match: 'quota', status: 402 }, { match: 'busy', status: 429 }] });
+    const { client, botId } = setupStack({
+      replies: [
+        { match: 'quota', status: 402 },
+        { match: 'busy', status: 429 },
+      ],
+    });
     const conversation = await client.createConversation({ name: 'x', botId, documentIds: [] });
-    await expect(ask(client, conversation, 'quota')).rejects.toMatchObject({ kind: 'quota', status: 402, detail: expect.stringContaining('message limit') });
+    await expect(ask(client, conversation, 'quota')).rejects.toMatchObject({
+      kind: 'quota',
+      status: 402,
+      detail: expect.stringContaining('message limit'),
+    });
     await expect(ask(client, conversation, 'busy')).rejects.toMatchObject({ kind: 'rate_limit', retryable: true });
-    await expect(ask(client, conversation, 'x'.repeat(2001))).rejects.toMatchObject({ kind: 'http', status: 422, retryable: false, fields: ['content'] });
-    await expect(client.listAllMessages({ id: 'zzzzzzzzzzzz', grant: conversation.grant })).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(client.createConversation({ name: 'x', botId: 'otherBot0002', documentIds: [] })).rejects.toMatchObject({ status: 422 });
+    await expect(ask(client, conversation, 'x'.repeat(2001))).rejects.toMatchObject({
+      kind: 'http',
+      status: 422,
+      retryable: false,
+      fields: ['content'],
+    });
+    await expect(client.listAllMessages({ id: 'zzzzzzzzzzzz', grant: conversation.grant })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    await expect(
+      client.createConversation({ name: 'x', botId: 'otherBot0002', documentIds: [] }),
+    ).rejects.toMatchObject({ status: 422 });
   });
 
   it('maps a cut stream to a stream error, and a network failure to a network error', async () => {
@@ -58,7 +80,10 @@ describe('chat client through the proxy and simulator', () => {
         throw new TypeError('Failed to fetch');
       },
     });
-    await expect(offline.createConversation({ name: 'x', botId, documentIds: [] })).rejects.toMatchObject({ kind: 'network', retryable: true });
+    await expect(offline.createConversation({ name: 'x', botId, documentIds: [] })).rejects.toMatchObject({
+      kind: 'network',
+      retryable: true,
+    });
   });
 
   it('reports an aborted stream as aborted', async () => {
@@ -82,11 +107,17 @@ describe('chat client through the proxy and simulator', () => {
         seen.push({ url: String(input), grant: new Headers(init?.headers).get('x-askbox-grant') });
         return String(input).endsWith('/messages/stream')
           ? Response.json({ data: { stream_url: '/askbox/stream/t' } })
-          : new Response(encoder.encode('data: [START]\n\ndata: {"chunk":"ok"}\n\ndata: [END]\n\n'), { headers: { 'content-type': 'text/event-stream' } });
+          : new Response(encoder.encode('data: [START]\n\ndata: {"chunk":"ok"}\n\ndata: [END]\n\n'), {
+              headers: { 'content-type': 'text/event-stream' },
+            });
       },
     });
     const events: StreamEvent[] = [];
-    for await (const event of client.streamReply({ conversation: { id: 'c', grant: 'g1.c' }, content: 'q' }, new AbortController().signal)) events.push(event);
+    for await (const event of client.streamReply(
+      { conversation: { id: 'c', grant: 'g1.c' }, content: 'q' },
+      new AbortController().signal,
+    ))
+      events.push(event);
     expect(events).toContainEqual({ type: 'chunk', text: 'ok' });
     expect(seen).toEqual([
       { url: 'https://chat.test/askbox/messages/stream', grant: 'g1.c' },
@@ -100,7 +131,9 @@ describe('chat client through the proxy and simulator', () => {
     const spy = createChatClient({
       proxyUrl: '/askbox',
       fetch: async (input, init) => {
-        seen.push(`${init?.method ?? 'GET'} ${String(input).split('?')[0]} ${new Headers(init?.headers).get('x-askbox-grant') ?? '-'}`);
+        seen.push(
+          `${init?.method ?? 'GET'} ${String(input).split('?')[0]} ${new Headers(init?.headers).get('x-askbox-grant') ?? '-'}`,
+        );
         return new Response('{"message":"nope"}', { status: 404, headers: { 'content-type': 'application/json' } });
       },
     });
@@ -108,7 +141,9 @@ describe('chat client through the proxy and simulator', () => {
     await spy.listAllMessages(conversation).catch(() => undefined);
     await spy.latestReply(conversation, new Set()).catch(() => undefined);
     await ask(spy, conversation, 'q').catch(() => undefined);
-    await spy.createConversation({ name: 'x', botId, documentIds: [], grant: conversation.grant }).catch(() => undefined);
+    await spy
+      .createConversation({ name: 'x', botId, documentIds: [], grant: conversation.grant })
+      .catch(() => undefined);
     expect(seen).toEqual([
       `GET /askbox/messages ${conversation.grant}`,
       `GET /askbox/messages ${conversation.grant}`,
@@ -118,9 +153,16 @@ describe('chat client through the proxy and simulator', () => {
   });
 
   it('refuses a created conversation that comes without a grant', async () => {
-    for (const body of [{ data: { id: 'abcdefabcdef' } }, { data: { id: 'abcdefabcdef' }, meta: { grant: '' } }, { data: {}, meta: { grant: 'g' } }, null]) {
+    for (const body of [
+      { data: { id: 'abcdefabcdef' } },
+      { data: { id: 'abcdefabcdef' }, meta: { grant: '' } },
+      { data: {}, meta: { grant: 'g' } },
+      null,
+    ]) {
       const client = createChatClient({ proxyUrl: '/askbox', fetch: async () => Response.json(body) });
-      await expect(client.createConversation({ name: 'x', botId: 'b', documentIds: [] })).rejects.toMatchObject({ kind: 'http' });
+      await expect(client.createConversation({ name: 'x', botId: 'b', documentIds: [] })).rejects.toMatchObject({
+        kind: 'http',
+      });
     }
   });
 
@@ -133,13 +175,26 @@ describe('chat client through the proxy and simulator', () => {
     for (const bad of [null, '', 'soon', '-5', '1.5']) expect(parseRetryAfter(bad, now)).toBeUndefined();
     const client = createChatClient({
       proxyUrl: '/askbox',
-      fetch: async () => new Response('{"message":"Too many messages."}', { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '12' } }),
+      fetch: async () =>
+        new Response('{"message":"Too many messages."}', {
+          status: 429,
+          headers: { 'content-type': 'application/json', 'retry-after': '12' },
+        }),
     });
-    await expect(client.createConversation({ name: 'x', botId: 'b', documentIds: [] })).rejects.toMatchObject({ kind: 'rate_limit', retryAfter: 12 });
+    await expect(client.createConversation({ name: 'x', botId: 'b', documentIds: [] })).rejects.toMatchObject({
+      kind: 'rate_limit',
+      retryAfter: 12,
+    });
   });
 });
 
-const m = (id: string, created_at: number): ApiMessage => ({ id, content: id, conversation_id: 'c', machine: false, created_at });
+const m = (id: string, created_at: number): ApiMessage => ({
+  id,
+  content: id,
+  conversation_id: 'c',
+  machine: false,
+  created_at,
+});
 
 describe('toChronological', () => {
   it('sorts by created_at and keeps same-second ties in conversation order either way round', () => {

@@ -8,7 +8,13 @@ describe('parseConfig', () => {
   it('accepts the minimal tag and fills every default', () => {
     const { config, issues } = parseConfig(minimal);
     expect(issues).toBeUndefined();
-    expect(config).toMatchObject({ ...minimal, ...DEFAULTS, accent: undefined, documentIds: [], styleNonce: undefined });
+    expect(config).toMatchObject({
+      ...minimal,
+      ...DEFAULTS,
+      accent: undefined,
+      documentIds: [],
+      styleNonce: undefined,
+    });
   });
 
   it('reads data-attribute strings: booleans, lists, trimming, trailing slashes', () => {
@@ -38,20 +44,47 @@ describe('parseConfig', () => {
   });
 
   it('collects every issue at once, each naming its key', () => {
-    const { issues } = parseConfig({ proxyUrl: 'askbox', position: 'top', theme: 'neon', open: 'yes', accent: 'red;}body{x:y', documentIds: 'ok,not ok' });
-    expect(issues?.map((i) => i.key).sort()).toEqual(['accent', 'botId', 'documentIds', 'open', 'position', 'proxyUrl', 'theme']);
+    const { issues } = parseConfig({
+      proxyUrl: 'askbox',
+      position: 'top',
+      theme: 'neon',
+      open: 'yes',
+      accent: 'red;}body{x:y',
+      documentIds: 'ok,not ok',
+    });
+    expect(issues?.map((i) => i.key).sort()).toEqual([
+      'accent',
+      'botId',
+      'documentIds',
+      'open',
+      'position',
+      'proxyUrl',
+      'theme',
+    ]);
     expect(issues?.find((i) => i.key === 'botId')?.message).toMatch(/required/);
     expect(issues?.find((i) => i.key === 'position')?.message).toContain('bottom-right, bottom-left');
   });
 
   it.each([
-    ['#fff'], ['#0b57d0'], ['#0b57d0cc'], ['rebeccapurple'], ['rgb(10, 20, 30)'], ['hsl(210 50% 40% / 0.8)'], ['oklch(0.6 0.2 250)'],
+    ['#fff'],
+    ['#0b57d0'],
+    ['#0b57d0cc'],
+    ['rebeccapurple'],
+    ['rgb(10, 20, 30)'],
+    ['hsl(210 50% 40% / 0.8)'],
+    ['oklch(0.6 0.2 250)'],
   ])('accepts the colour %s', (accent) => {
     expect(parseConfig({ ...minimal, accent }).issues).toBeUndefined();
   });
 
   it.each([
-    ['red;background:url(x)'], ['#12345'], ['expression(alert(1))'], ['red}:host{display:none'], ['"red"'], ['url(javascript:x)'], ['var(--x)'],
+    ['red;background:url(x)'],
+    ['#12345'],
+    ['expression(alert(1))'],
+    ['red}:host{display:none'],
+    ['"red"'],
+    ['url(javascript:x)'],
+    ['var(--x)'],
   ])('refuses the colour %s (it is interpolated into CSS)', (accent) => {
     expect(parseConfig({ ...minimal, accent }).issues?.[0]?.key).toBe('accent');
   });
@@ -65,7 +98,10 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...minimal, documentIds: ids }).issues?.[0]?.message).toMatch(/at most 1000/);
   });
 
-  it.each([['javascript:alert(1)'], ['//evil.example'], ['ftp://x'], ['relative/path']])('refuses the proxy URL %s', (proxyUrl) => {
-    expect(parseConfig({ ...minimal, proxyUrl }).issues?.[0]?.key).toBe('proxyUrl');
-  });
+  it.each([['javascript:alert(1)'], ['//evil.example'], ['ftp://x'], ['relative/path']])(
+    'refuses the proxy URL %s',
+    (proxyUrl) => {
+      expect(parseConfig({ ...minimal, proxyUrl }).issues?.[0]?.key).toBe('proxyUrl');
+    },
+  );
 });

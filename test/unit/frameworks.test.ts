@@ -10,12 +10,22 @@ import { API, SIM_KEY, setupSimulator } from '../helpers/simulator';
 /** The README's Express and Fastify snippets, run as written, around the proxy in front of the simulator. */
 function proxyForTest() {
   const { sim } = setupSimulator({ defaults: { delayMs: 0 } });
-  return createProxy({ apiKey: SIM_KEY, botIds: [DEMO_BOT_ID], upstream: API, secret: 'framework-secret-0123456789', fetch: (input, init) => sim.handle(new Request(input, init)) });
+  return createProxy({
+    apiKey: SIM_KEY,
+    botIds: [DEMO_BOT_ID],
+    upstream: API,
+    secret: 'framework-secret-0123456789',
+    fetch: (input, init) => sim.handle(new Request(input, init)),
+  });
 }
 
 /** Creates a conversation, streams a reply through the framework, and checks the app's own routes still answer. */
 async function exercise(base: string) {
-  const created = await fetch(`${base}/askbox/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
+  const created = await fetch(`${base}/askbox/conversations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"name":"x"}',
+  });
   expect(created.status).toBe(200);
   const { data, meta } = (await created.json()) as { data: { id: string }; meta: { grant: string } };
   const streamed = await fetch(`${base}/askbox/messages/stream`, {

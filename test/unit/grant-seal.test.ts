@@ -5,7 +5,12 @@ import { createSealer } from '../../src/proxy/seal';
 
 const SECRET = 'grant-unit-secret-0123456789';
 const NOW = Date.parse('2026-11-22T12:00:00Z');
-const GRANT = { conversationId: 'conv0000001', botId: 'askboxDemo01', visitorId: 'visitor_-01', expires: NOW / 1000 + 60 };
+const GRANT = {
+  conversationId: 'conv0000001',
+  botId: 'askboxDemo01',
+  visitorId: 'visitor_-01',
+  expires: NOW / 1000 + 60,
+};
 
 /** The documented format, signed with node:crypto: what the other runtimes produce. */
 function signed(parts: string[], secret = SECRET): string {
@@ -41,14 +46,23 @@ describe('grants', () => {
     ['five parts', signed(['g1', 'conv', 'bot', 'visitor']).replace(/\.[^.]*$/, '')],
     ['seven parts', signed(['g1', 'conv', 'bot', 'visitor', String(NOW / 1000 + 60), 'extra'])],
     ['another version', signed(['g2', 'conv', 'bot', 'visitor', String(NOW / 1000 + 60)])],
-    ['a part with a dot-free but foreign character', signed(['g1', 'conv!', 'bot', 'visitor', String(NOW / 1000 + 60)])],
+    [
+      'a part with a dot-free but foreign character',
+      signed(['g1', 'conv!', 'bot', 'visitor', String(NOW / 1000 + 60)]),
+    ],
     ['an empty part', signed(['g1', '', 'bot', 'visitor', String(NOW / 1000 + 60)])],
     ['a part longer than 64', signed(['g1', 'c'.repeat(65), 'bot', 'visitor', String(NOW / 1000 + 60)])],
     ['a part with a trailing space', signed(['g1', 'conv ', 'bot', 'visitor', String(NOW / 1000 + 60)])],
     ['an expiry that is not a number', signed(['g1', 'conv', 'bot', 'visitor', 'soon'])],
     ['an expiry with a sign', signed(['g1', 'conv', 'bot', 'visitor', `+${NOW / 1000 + 60}`])],
-    ['an expiry of 13 digits', signed(['g1', 'conv', 'bot', 'visitor', `1${String(NOW / 1000 + 60).padStart(12, '0')}`])],
-    ['a signature that is not base64url', `${signed(['g1', 'conv', 'bot', 'visitor', String(NOW / 1000 + 60)]).slice(0, -2)}+/`],
+    [
+      'an expiry of 13 digits',
+      signed(['g1', 'conv', 'bot', 'visitor', `1${String(NOW / 1000 + 60).padStart(12, '0')}`]),
+    ],
+    [
+      'a signature that is not base64url',
+      `${signed(['g1', 'conv', 'bot', 'visitor', String(NOW / 1000 + 60)]).slice(0, -2)}+/`,
+    ],
     ['a signature of one character', `g1.conv.bot.visitor.${NOW / 1000 + 60}.A`],
     ['a signature of five characters', `g1.conv.bot.visitor.${NOW / 1000 + 60}.AAAAA`],
     ['another secret', signed(['g1', 'conv', 'bot', 'visitor', String(NOW / 1000 + 60)], 'another-secret-0123456789')],
@@ -73,7 +87,8 @@ describe('base64url', () => {
       if (length) expect(Array.from(fromBase64Url(text) ?? [])).toEqual(Array.from(bytes));
     }
     expect(toBase64Url(Uint8Array.from([0xfb, 0xff]))).toBe('-_8');
-    for (const bad of ['', 'A', 'AAAAA', 'AA=A', 'AA AA', 'AA+A', 'x'.repeat(4097), 'AAAA\n']) expect(fromBase64Url(bad)).toBeNull();
+    for (const bad of ['', 'A', 'AAAAA', 'AA=A', 'AA AA', 'AA+A', 'x'.repeat(4097), 'AAAA\n'])
+      expect(fromBase64Url(bad)).toBeNull();
   });
 });
 
@@ -96,7 +111,14 @@ describe('stream tokens', () => {
     const token = await sealer.seal(STREAM, 30_000);
     const bytes = fromBase64Url(token)!;
     const flipped = Uint8Array.from(bytes, (b, i) => (i === 20 ? b ^ 1 : b));
-    for (const bad of ['', 'AAAA', 'not a token', toBase64Url(bytes.slice(0, 28)), toBase64Url(flipped), toBase64Url(bytes.slice(0, -1))]) {
+    for (const bad of [
+      '',
+      'AAAA',
+      'not a token',
+      toBase64Url(bytes.slice(0, 28)),
+      toBase64Url(flipped),
+      toBase64Url(bytes.slice(0, -1)),
+    ]) {
       await expect(sealer.open(bad)).resolves.toBeNull();
     }
     await expect(createSealer(['another-secret-0123456789'], () => NOW).open(token)).resolves.toBeNull();

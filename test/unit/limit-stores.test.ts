@@ -5,7 +5,11 @@ import { createRedisStore } from '../../src/proxy/redis-store';
 import { startRedis } from '../helpers/redis';
 
 const T0 = 1_700_000_000_000;
-const bucket = (key: string, capacity: number, perMinute: number): BucketCheck => ({ key, capacity, refillPerSecond: perMinute / 60 });
+const bucket = (key: string, capacity: number, perMinute: number): BucketCheck => ({
+  key,
+  capacity,
+  refillPerSecond: perMinute / 60,
+});
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 const clients: { quit(): Promise<unknown> }[] = [];
@@ -87,7 +91,10 @@ describe('limit store: redis only', () => {
     const client = createClient({ url: redis.url });
     await client.connect();
     clients.push(client);
-    const store = createRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) }, { prefix: 'ttl:' });
+    const store = createRedisStore(
+      { eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) },
+      { prefix: 'ttl:' },
+    );
     await store.take([bucket('k', 4, 2)], T0);
     const ttl = await client.pTTL('ttl:k');
     expect(ttl).toBeGreaterThan(110_000);

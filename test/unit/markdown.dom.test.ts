@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMarkdownStream, toPlainText } from '../../src/render/markdown';
 
-const REPLY = 'Intro paragraph with **bold** text.\n\n- one\n- two\n\n```js\nconst a = 1;\nconst b = 2;\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nBye.';
+const REPLY =
+  'Intro paragraph with **bold** text.\n\n- one\n- two\n\n```js\nconst a = 1;\nconst b = 2;\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nBye.';
 
 describe('createMarkdownStream', () => {
   it('renders the usual reply markdown', () => {
@@ -49,7 +50,9 @@ describe('createMarkdownStream', () => {
   });
 
   it('turns task checkboxes into glyphs and images into links', () => {
-    const html = createMarkdownStream(document).update('- [x] done\n- [ ] todo\n\n![alt](https://x.test/i.png)', true).join('');
+    const html = createMarkdownStream(document)
+      .update('- [x] done\n- [ ] todo\n\n![alt](https://x.test/i.png)', true)
+      .join('');
     expect(html).toContain('☑');
     expect(html).toContain('☐');
     expect(html).not.toContain('<input');

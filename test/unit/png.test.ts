@@ -18,7 +18,12 @@ function png(width: number, rows: number[][], filter = 0): Uint8Array {
   header.writeUInt32BE(rows.length, 4);
   header.set([8, 2, 0, 0, 0], 8);
   const raw = Buffer.concat(rows.map((row) => Buffer.from([filter, ...row])));
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('decodePng (screenshot comparison helper)', () => {

@@ -45,7 +45,12 @@ function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
       { clientIp: '192.0.2.1' },
     );
   const start = async (grant?: string) => {
-    const response = await call('POST', '/conversations', { name: 'Visitor' }, grant ? { 'x-askbox-grant': grant } : {});
+    const response = await call(
+      'POST',
+      '/conversations',
+      { name: 'Visitor' },
+      grant ? { 'x-askbox-grant': grant } : {},
+    );
     const body = (await response.json()) as { data: { id: string }; meta: { grant: string } };
     return { id: body.data.id, grant: body.meta.grant };
   };
@@ -70,7 +75,12 @@ describe('proxy: time', () => {
     const mine = await start();
     const headers = { 'x-askbox-grant': mine.grant };
     const open = async () => {
-      const started = await call('POST', '/messages/stream', { content: 'returns?', conversation_id: mine.id }, headers);
+      const started = await call(
+        'POST',
+        '/messages/stream',
+        { content: 'returns?', conversation_id: mine.id },
+        headers,
+      );
       return (started.headers.get('location') ?? '').replace('/askbox', '');
     };
     const fresh = await open();
@@ -82,7 +92,13 @@ describe('proxy: time', () => {
   });
 
   it('caps a visitor per day, refilled steadily, with Retry-After in seconds', async () => {
-    const { start, send, clock, upstreamCalls } = setup({ limits: { visitorMessages: { burst: 100, perMinute: 100 }, ipMessages: { burst: 100, perMinute: 100 }, visitorMessagesPerDay: 2 } });
+    const { start, send, clock, upstreamCalls } = setup({
+      limits: {
+        visitorMessages: { burst: 100, perMinute: 100 },
+        ipMessages: { burst: 100, perMinute: 100 },
+        visitorMessagesPerDay: 2,
+      },
+    });
     const mine = await start();
     expect((await send(mine)).status).toBe(200);
     expect((await send(mine)).status).toBe(200);
@@ -114,10 +130,17 @@ describe('proxy: time', () => {
       botIds: [DEMO_BOT_ID],
       upstream: API,
       timeouts: { connectMs: 50 },
-      fetch: (_input, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted')))),
+      fetch: (_input, init) =>
+        new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted')))),
     });
     const started = Date.now();
-    const response = await proxy(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const response = await proxy(
+      new Request(`${PAGE}/askbox/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    );
     expect(response.status).toBe(504);
     expect(await response.json()).toEqual({ message: 'The chat service did not answer in time.' });
     expect(Date.now() - started).toBeLessThan(1000);
@@ -131,7 +154,12 @@ describe('proxy: hooks, logs and options', () => {
       authorize: (request) => {
         seen.push(new URL(request.url).pathname);
         if (request.headers.get('x-captcha') === 'ok') return true;
-        return request.headers.get('x-captcha') ? new Response('{"message":"Captcha failed."}', { status: 401, headers: { 'content-type': 'application/json' } }) : false;
+        return request.headers.get('x-captcha')
+          ? new Response('{"message":"Captcha failed."}', {
+              status: 401,
+              headers: { 'content-type': 'application/json' },
+            })
+          : false;
       },
     });
     expect((await call('POST', '/conversations', { name: 'x' })).status).toBe(403);
@@ -146,17 +174,32 @@ describe('proxy: hooks, logs and options', () => {
 
   it('onLimit hears every refusal, with the IP, the visitor and the wait', async () => {
     const events: unknown[] = [];
-    const { start, send } = setup({ limits: { visitorMessages: { burst: 1, perMinute: 1 } }, onLimit: (event) => events.push(event) });
+    const { start, send } = setup({
+      limits: { visitorMessages: { burst: 1, perMinute: 1 } },
+      onLimit: (event) => events.push(event),
+    });
     const mine = await start();
     await send(mine);
     await send(mine);
-    expect(events).toEqual([{ action: 'message', ip: '192.0.2.1', visitorId: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), retryAfterSeconds: 60 }]);
+    expect(events).toEqual([
+      {
+        action: 'message',
+        ip: '192.0.2.1',
+        visitorId: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+        retryAfterSeconds: 60,
+      },
+    ]);
   });
 
   it('logs one line per request without the key, secrets, grants or stream tokens — even when an error quotes them', async () => {
     const { logs, start, call } = setup();
     const mine = await start();
-    const started = await call('POST', '/messages/stream', { content: 'returns?', conversation_id: mine.id }, { 'x-askbox-grant': mine.grant });
+    const started = await call(
+      'POST',
+      '/messages/stream',
+      { content: 'returns?', conversation_id: mine.id },
+      { 'x-askbox-grant': mine.grant },
+    );
     const location = started.headers.get('location') ?? '';
     await call('GET', location.replace('/askbox', ''), undefined, { 'x-askbox-grant': mine.grant });
     const leaky = createProxy({
@@ -169,7 +212,13 @@ describe('proxy: hooks, logs and options', () => {
         throw new TypeError(`connect failed: Bearer ${SIM_KEY} with ${SECRET}`);
       },
     });
-    const failed = await leaky(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const failed = await leaky(
+      new Request(`${PAGE}/askbox/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    );
     expect(failed.status).toBe(502);
     expect(logs.filter((l) => l.event === 'request').map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual([
       'POST /askbox/conversations 200',
@@ -177,9 +226,12 @@ describe('proxy: hooks, logs and options', () => {
       'GET /askbox/stream/:token 200',
       'POST /askbox/conversations 502',
     ]);
-    expect(logs.find((l) => l.level === 'error')?.message).toBe('TypeError: connect failed: Bearer [redacted] with [redacted]');
+    expect(logs.find((l) => l.level === 'error')?.message).toBe(
+      'TypeError: connect failed: Bearer [redacted] with [redacted]',
+    );
     const text = JSON.stringify(logs);
-    for (const secret of [SIM_KEY, SECRET, mine.grant, location.split('/').pop() ?? '']) expect(text).not.toContain(secret);
+    for (const secret of [SIM_KEY, SECRET, mine.grant, location.split('/').pop() ?? ''])
+      expect(text).not.toContain(secret);
   });
 
   it('warns once when no secret is set, and checks its options', () => {
@@ -198,16 +250,25 @@ describe('proxy: hooks, logs and options', () => {
       [{ limits: { ipMessages: { burst: 0, perMinute: 1 } } }, /burst/],
       [{ timeouts: { idleMs: 0 } }, /timeouts/],
     ];
-    for (const [options, message] of bad) expect(() => createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], ...options })).toThrow(message);
+    for (const [options, message] of bad)
+      expect(() => createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], ...options })).toThrow(message);
   });
 
   it('takes stream_url and the same-host check from publicUrl, never from the Host header', async () => {
     const { proxy, start } = setup({ publicUrl: 'https://shop.example' });
     const mine = await start();
     const request = (origin: string, host: string) =>
-      proxy(new Request(`http://${host}/askbox/messages/stream`, { method: 'POST', headers: { 'content-type': 'application/json', origin, 'x-askbox-grant': mine.grant }, body: JSON.stringify({ content: 'x', conversation_id: mine.id, redirect: false }) }));
+      proxy(
+        new Request(`http://${host}/askbox/messages/stream`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin, 'x-askbox-grant': mine.grant },
+          body: JSON.stringify({ content: 'x', conversation_id: mine.id, redirect: false }),
+        }),
+      );
     const ok = await request('https://shop.example', 'evil.example');
-    expect(((await ok.json()) as { data: { stream_url: string } }).data.stream_url).toMatch(/^https:\/\/shop\.example\/askbox\/stream\//);
+    expect(((await ok.json()) as { data: { stream_url: string } }).data.stream_url).toMatch(
+      /^https:\/\/shop\.example\/askbox\/stream\//,
+    );
     expect((await request('https://evil.example', 'evil.example')).status).toBe(403);
   });
 });
@@ -215,24 +276,43 @@ describe('proxy: hooks, logs and options', () => {
 describe('proxy: client IP', () => {
   const ipOf = async (options: Partial<ProxyOptions>, headers: Record<string, string>, socket?: string) => {
     const events: { ip: string }[] = [];
-    const { proxy } = setup({ ...options, limits: { ipConversations: { burst: 1, perMinute: 1 } }, onLimit: (event) => events.push(event) });
+    const { proxy } = setup({
+      ...options,
+      limits: { ipConversations: { burst: 1, perMinute: 1 } },
+      onLimit: (event) => events.push(event),
+    });
     for (let i = 0; i < 2; i++) {
-      await proxy(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' }), socket ? { clientIp: socket } : undefined);
+      await proxy(
+        new Request(`${PAGE}/askbox/conversations`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: '{}',
+        }),
+        socket ? { clientIp: socket } : undefined,
+      );
     }
     return events[0]?.ip;
   };
 
   it('uses the socket by default and ignores forwarding headers unless told to trust them', async () => {
-    expect(await ipOf({}, { 'x-forwarded-for': '198.51.100.7', 'cf-connecting-ip': '198.51.100.8' }, '192.0.2.9')).toBe('192.0.2.9');
+    expect(await ipOf({}, { 'x-forwarded-for': '198.51.100.7', 'cf-connecting-ip': '198.51.100.8' }, '192.0.2.9')).toBe(
+      '192.0.2.9',
+    );
     expect(await ipOf({}, {})).toBe('unknown');
   });
 
   it('reads X-Forwarded-For by trusted hops, and CF-Connecting-IP when configured', async () => {
     const xff = { 'x-forwarded-for': '198.51.100.1, 198.51.100.2, 198.51.100.3' };
-    expect(await ipOf({ clientIp: { header: 'x-forwarded-for', trustedHops: 1 } }, xff, '192.0.2.9')).toBe('198.51.100.3');
-    expect(await ipOf({ clientIp: { header: 'x-forwarded-for', trustedHops: 2 } }, xff, '192.0.2.9')).toBe('198.51.100.2');
+    expect(await ipOf({ clientIp: { header: 'x-forwarded-for', trustedHops: 1 } }, xff, '192.0.2.9')).toBe(
+      '198.51.100.3',
+    );
+    expect(await ipOf({ clientIp: { header: 'x-forwarded-for', trustedHops: 2 } }, xff, '192.0.2.9')).toBe(
+      '198.51.100.2',
+    );
     expect(await ipOf({ clientIp: { header: 'x-forwarded-for', trustedHops: 9 } }, xff, '192.0.2.9')).toBe('192.0.2.9');
-    expect(await ipOf({ clientIp: { header: 'cf-connecting-ip' } }, { 'cf-connecting-ip': '198.51.100.8' }, '192.0.2.9')).toBe('198.51.100.8');
+    expect(
+      await ipOf({ clientIp: { header: 'cf-connecting-ip' } }, { 'cf-connecting-ip': '198.51.100.8' }, '192.0.2.9'),
+    ).toBe('198.51.100.8');
   });
 });
 
@@ -242,9 +322,24 @@ describe('proxy: upstream hygiene', () => {
       apiKey: 'secret-key-123',
       botIds: [DEMO_BOT_ID],
       upstream: 'http://up.test/api/v1',
-      fetch: async () => new Response(JSON.stringify({ message: 'nope' }), { status: 500, headers: { 'content-type': 'application/json', 'set-cookie': 'session=1', server: 'laravel', 'x-debug': 'secret-key-123' } }),
+      fetch: async () =>
+        new Response(JSON.stringify({ message: 'nope' }), {
+          status: 500,
+          headers: {
+            'content-type': 'application/json',
+            'set-cookie': 'session=1',
+            server: 'laravel',
+            'x-debug': 'secret-key-123',
+          },
+        }),
     });
-    const response = await proxy(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const response = await proxy(
+      new Request(`${PAGE}/askbox/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    );
     expect(response.status).toBe(500);
     for (const name of ['set-cookie', 'server', 'x-debug']) expect(response.headers.get(name)).toBeNull();
   });
@@ -262,19 +357,34 @@ describe('proxy: upstream hygiene', () => {
       secret: SECRET,
       fetch: async (input, init) => {
         const request = new Request(input, init);
-        if (request.url.endsWith('/messages/stream')) return Response.json({ data: { stream_url: 'https://stream.up.test/tok' } });
+        if (request.url.endsWith('/messages/stream'))
+          return Response.json({ data: { stream_url: 'https://stream.up.test/tok' } });
         if (!request.url.startsWith('https://stream.up.test/')) return sim.handle(request);
         streamRequests.push(request);
-        return new Response(new ReadableStream<Uint8Array>({ start: (c) => void (push = (text) => c.enqueue(encoder.encode(text))), cancel: () => void (upstreamCancelled = true) }), {
-          headers: { 'content-type': 'text/event-stream' },
-        });
+        return new Response(
+          new ReadableStream<Uint8Array>({
+            start: (c) => void (push = (text) => c.enqueue(encoder.encode(text))),
+            cancel: () => void (upstreamCancelled = true),
+          }),
+          {
+            headers: { 'content-type': 'text/event-stream' },
+          },
+        );
       },
     });
     const mine = await start();
     const headers = { 'content-type': 'application/json', 'x-askbox-grant': mine.grant };
-    const started = await proxy(new Request(`${PAGE}/askbox/messages/stream`, { method: 'POST', headers, body: JSON.stringify({ content: 'x', conversation_id: mine.id }) }));
+    const started = await proxy(
+      new Request(`${PAGE}/askbox/messages/stream`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ content: 'x', conversation_id: mine.id }),
+      }),
+    );
     const visitor = new AbortController();
-    const stream = await proxy(new Request(`${PAGE}${started.headers.get('location')}`, { headers, signal: visitor.signal }));
+    const stream = await proxy(
+      new Request(`${PAGE}${started.headers.get('location')}`, { headers, signal: visitor.signal }),
+    );
     expect(streamRequests[0]?.headers.get('authorization')).toBeNull();
     const reader = stream.body!.getReader();
     const decoder = new TextDecoder();
@@ -302,9 +412,17 @@ describe('proxy: Node adapter', () => {
 
   it('serves the handler on node:http with the socket address as the client IP, streaming bodies both ways', async () => {
     const events: { ip: string }[] = [];
-    const { proxy } = setup({ limits: { ipConversations: { burst: 1, perMinute: 1 } }, onLimit: (event) => events.push(event) });
+    const { proxy } = setup({
+      limits: { ipConversations: { burst: 1, perMinute: 1 } },
+      onLimit: (event) => events.push(event),
+    });
     const base = `${await serve(toNodeListener(proxy))}/askbox`;
-    const create = () => fetch(`${base}/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'node' }) });
+    const create = () =>
+      fetch(`${base}/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'node' }),
+      });
     const { data, meta } = (await (await create()).json()) as { data: { id: string }; meta: { grant: string } };
     const streamed = await fetch(`${base}/messages/stream`, {
       method: 'POST',
@@ -325,10 +443,18 @@ describe('proxy: Node adapter', () => {
     expect(trace.status).toBe(405);
     expect(trace.text).toContain('{"message":"Method not allowed."}');
     // Node's own parser refuses a method it does not know (400) before the adapter runs.
-    expect((await rawRequest(url, `TRACK /askbox/conversations HTTP/1.1\nHost: ${host}\nConnection: close`)).status).toBe(400);
-    const absolute = await rawRequest(url, `GET http://evil.example/askbox/health HTTP/1.1\nHost: ${host}\nConnection: close`);
+    expect(
+      (await rawRequest(url, `TRACK /askbox/conversations HTTP/1.1\nHost: ${host}\nConnection: close`)).status,
+    ).toBe(400);
+    const absolute = await rawRequest(
+      url,
+      `GET http://evil.example/askbox/health HTTP/1.1\nHost: ${host}\nConnection: close`,
+    );
     expect(absolute.status).toBe(200);
-    const hostile = await rawRequest(url, `GET /askbox/health HTTP/1.1\nHost: evil.example/askbox/x?\nConnection: close`);
+    const hostile = await rawRequest(
+      url,
+      `GET /askbox/health HTTP/1.1\nHost: evil.example/askbox/x?\nConnection: close`,
+    );
     expect(hostile.status).toBe(200);
   });
 

@@ -5,7 +5,36 @@ import { describe, expect, it } from 'vitest';
 import { sanitize } from '../../src/render/sanitize';
 import { toSources } from '../../src/state/messages';
 
-const ALLOWED_TAGS = ['a', 'b', 'blockquote', 'br', 'code', 'del', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'li', 'ol', 'p', 'pre', 's', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul'];
+const ALLOWED_TAGS = [
+  'a',
+  'b',
+  'blockquote',
+  'br',
+  'code',
+  'del',
+  'em',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'i',
+  'li',
+  'ol',
+  'p',
+  'pre',
+  's',
+  'strong',
+  'table',
+  'tbody',
+  'td',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+];
 
 /** The sanitised HTML, parsed: what a browser would build from it. */
 function parse(html: string): HTMLElement {
@@ -30,8 +59,33 @@ describe('sanitize: the allowlist, on raw HTML', () => {
   });
 
   it.each([
-    'script', 'style', 'img', 'iframe', 'object', 'embed', 'svg', 'math', 'form', 'input', 'button', 'textarea', 'select', 'video',
-    'audio', 'source', 'link', 'meta', 'base', 'frame', 'template', 'details', 'dialog', 'marquee', 'span', 'div', 'font',
+    'script',
+    'style',
+    'img',
+    'iframe',
+    'object',
+    'embed',
+    'svg',
+    'math',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'video',
+    'audio',
+    'source',
+    'link',
+    'meta',
+    'base',
+    'frame',
+    'template',
+    'details',
+    'dialog',
+    'marquee',
+    'span',
+    'div',
+    'font',
   ])('drops <%s> and anything it would run', (tag) => {
     const root = parse(`<${tag} src="x" onerror="alert(1)" onload="alert(1)">text</${tag}><p>after</p>`);
     expect(root.querySelector(tag)).toBeNull();
@@ -123,7 +177,9 @@ describe('source links', () => {
 
   it('accepts one source object as well as a list, and drops duplicates', () => {
     expect(toSources({ document_id: 'a', document_name: 'A' }).map((s) => s.title)).toEqual(['A']);
-    expect(toSources([{ document_id: 'a' }, { document_id: 'a' }, { document_url: 'https://docs.test/x' }]).map((s) => s.id)).toEqual(['a', 'https://docs.test/x']);
+    expect(
+      toSources([{ document_id: 'a' }, { document_id: 'a' }, { document_url: 'https://docs.test/x' }]).map((s) => s.id),
+    ).toEqual(['a', 'https://docs.test/x']);
     expect(toSources(null)).toEqual([]);
   });
 });

@@ -6,7 +6,37 @@ import { createMarkdownStream } from '../../src/render/markdown';
 import { sanitize } from '../../src/render/sanitize';
 import { XSS_CASES } from '../fixtures/xss';
 
-const ALLOWED = new Set(['A', 'B', 'BLOCKQUOTE', 'BR', 'CODE', 'DEL', 'EM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HR', 'I', 'LI', 'OL', 'P', 'PRE', 'S', 'STRONG', 'TABLE', 'TBODY', 'TD', 'TH', 'THEAD', 'TR', 'UL', 'SPAN']);
+const ALLOWED = new Set([
+  'A',
+  'B',
+  'BLOCKQUOTE',
+  'BR',
+  'CODE',
+  'DEL',
+  'EM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HR',
+  'I',
+  'LI',
+  'OL',
+  'P',
+  'PRE',
+  'S',
+  'STRONG',
+  'TABLE',
+  'TBODY',
+  'TD',
+  'TH',
+  'THEAD',
+  'TR',
+  'UL',
+  'SPAN',
+]);
 const ALLOWED_ATTRS = new Set(['href', 'title', 'start', 'align', 'target', 'rel']);
 
 /** Drops the whitespace and control characters a browser ignores inside a URL scheme. */
@@ -62,15 +92,21 @@ describe('markdown → DOMPurify: hostile replies', () => {
     const { vi } = await import('vitest');
     vi.resetModules();
     const { default: createDOMPurify } = await import('dompurify');
-    vi.doMock('dompurify', () => ({ default: () => ({ ...createDOMPurify(window), isSupported: false, addHook: () => undefined }) }));
+    vi.doMock('dompurify', () => ({
+      default: () => ({ ...createDOMPurify(window), isSupported: false, addHook: () => undefined }),
+    }));
     const { sanitize: unsupported } = await import('../../src/render/sanitize');
     expect(unsupported('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;');
-    expect(unsupported(`<a title="t" href='x'>&amp;</a>`)).toBe('&lt;a title=&quot;t&quot; href=&#39;x&#39;&gt;&amp;amp;&lt;/a&gt;');
+    expect(unsupported(`<a title="t" href='x'>&amp;</a>`)).toBe(
+      '&lt;a title=&quot;t&quot; href=&#39;x&#39;&gt;&amp;amp;&lt;/a&gt;',
+    );
     vi.doUnmock('dompurify');
   });
 
   it('keeps safe links, relative links and mailto, and turns images into links', () => {
-    const root = renderAll('[a](https://ok.test/x) [b](/help) [c](mailto:hi@ok.test) ![logo](https://ok.test/logo.png)').at(-1);
+    const root = renderAll(
+      '[a](https://ok.test/x) [b](/help) [c](mailto:hi@ok.test) ![logo](https://ok.test/logo.png)',
+    ).at(-1);
     expect(Array.from(root?.querySelectorAll('a') ?? [], (a) => a.getAttribute('href'))).toEqual([
       'https://ok.test/x',
       '/help',

@@ -22,24 +22,50 @@ describe('simulator: envelopes and resources', () => {
     const { api } = setupSimulator();
     const res = await api('GET', '/bots');
     expect(res.status).toBe(200);
-    expect(res.body?.data[0]).toEqual({ id: DEMO_BOT_ID, name: 'Askbox Demo Bot', model: expect.any(String), created_at: expect.any(Number) });
-    expect(res.body?.meta.pagination).toEqual({ count: 2, total: 2, per_page: 15, total_pages: 1, next_page: null, previous_page: null });
+    expect(res.body?.data[0]).toEqual({
+      id: DEMO_BOT_ID,
+      name: 'Askbox Demo Bot',
+      model: expect.any(String),
+      created_at: expect.any(Number),
+    });
+    expect(res.body?.meta.pagination).toEqual({
+      count: 2,
+      total: 2,
+      per_page: 15,
+      total_pages: 1,
+      next_page: null,
+      previous_page: null,
+    });
     expect((await api('GET', '/bots?keyword=demo')).body?.data).toHaveLength(1);
   });
 
   it('creates, reads, updates and deletes a conversation', async () => {
     const { api, sim } = setupSimulator();
     const docId = sim.documents[0]?.id;
-    const created = await api('POST', '/conversations', { name: 'Visitor', bot_id: DEMO_BOT_ID, document_ids: [docId] });
+    const created = await api('POST', '/conversations', {
+      name: 'Visitor',
+      bot_id: DEMO_BOT_ID,
+      document_ids: [docId],
+    });
     expect(created.status).toBe(200);
-    expect(created.body?.data).toEqual({ id: expect.stringMatching(ID), name: 'Visitor', bot_id: DEMO_BOT_ID, created_at: expect.any(Number) });
+    expect(created.body?.data).toEqual({
+      id: expect.stringMatching(ID),
+      name: 'Visitor',
+      bot_id: DEMO_BOT_ID,
+      created_at: expect.any(Number),
+    });
     const id = created.body?.data.id;
     expect((await api('GET', `/conversations/${id}`)).body?.data.document_ids).toBeUndefined();
     expect((await api('GET', `/conversations/${id}?includes=document_ids`)).body?.data.document_ids).toEqual([docId]);
-    expect((await api('POST', `/conversations/${id}`, { name: 'Renamed', bot_id: DEMO_BOT_ID })).body?.data.name).toBe('Renamed');
+    expect((await api('POST', `/conversations/${id}`, { name: 'Renamed', bot_id: DEMO_BOT_ID })).body?.data.name).toBe(
+      'Renamed',
+    );
     expect((await api('GET', `/conversations?bot_id=${DEMO_BOT_ID}&keyword=renam`)).body?.data).toHaveLength(1);
     expect((await api('DELETE', `/conversations/${id}`)).status).toBe(200);
-    expect(await api('GET', `/conversations/${id}`)).toMatchObject({ status: 404, body: { message: expect.any(String) } });
+    expect(await api('GET', `/conversations/${id}`)).toMatchObject({
+      status: 404,
+      body: { message: expect.any(String) },
+    });
   });
 
   it('answers 422 in Laravel wording, first error plus "(and N more errors)"', async () => {
@@ -50,16 +76,22 @@ describe('simulator: envelopes and resources', () => {
     });
     expect((await api('POST', '/messages', {})).body).toEqual({
       message: 'The content field is required. (and 1 more error)',
-      errors: { content: ['The content field is required.'], conversation_id: ['The conversation id field is required.'] },
+      errors: {
+        content: ['The content field is required.'],
+        conversation_id: ['The conversation id field is required.'],
+      },
     });
     const res = await api('POST', '/conversations', { bot_id: 'nope', document_ids: ['x', 'y'] });
     expect(res.body?.message).toBe('The name field is required. (and 3 more errors)');
     expect(res.body?.errors['document_ids.1']).toEqual(['The selected document_ids.1 is invalid.']);
     const conversation = (await api('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).body?.data.id;
-    expect((await api('POST', '/messages', { content: 'x'.repeat(2001), conversation_id: conversation })).body?.errors.content).toEqual([
-      'The content field must not be greater than 2000 characters.',
-    ]);
-    expect((await api('POST', '/messages', { content: '   ', conversation_id: conversation })).body?.errors.content).toEqual(['The content field is required.']);
+    expect(
+      (await api('POST', '/messages', { content: 'x'.repeat(2001), conversation_id: conversation })).body?.errors
+        .content,
+    ).toEqual(['The content field must not be greater than 2000 characters.']);
+    expect(
+      (await api('POST', '/messages', { content: '   ', conversation_id: conversation })).body?.errors.content,
+    ).toEqual(['The content field is required.']);
   });
 
   it('never crashes: bad JSON, huge bodies, unknown paths and methods', async () => {
@@ -111,7 +143,14 @@ describe('simulator: messages', () => {
     const id = await conversation();
     for (let i = 0; i < 3; i++) await api('POST', '/messages', { content: `question ${i}`, conversation_id: id });
     const page2 = await api('GET', `/messages?conversation_id=${id}&per_page=4&page=2`);
-    expect(page2.body?.meta.pagination).toEqual({ count: 2, total: 6, per_page: 4, total_pages: 2, next_page: null, previous_page: 1 });
+    expect(page2.body?.meta.pagination).toEqual({
+      count: 2,
+      total: 6,
+      per_page: 4,
+      total_pages: 2,
+      next_page: null,
+      previous_page: 1,
+    });
     const empty = await api('GET', `/messages?conversation_id=zzz`);
     expect(empty.body?.meta.pagination).toMatchObject({ count: 0, total: 0, total_pages: 1 });
   });
@@ -135,7 +174,10 @@ describe('simulator: messages', () => {
     const id = await conversation();
     const failed = await api('POST', '/messages', { content: 'a', conversation_id: id });
     expect(failed.body?.data).toMatchObject({ failed_responding: true, content: FAILED_REPLY_TEXT });
-    expect((await api('POST', '/messages', { content: 'b', conversation_id: id })).body?.data).toMatchObject({ flagged: true, content: 'careful' });
+    expect((await api('POST', '/messages', { content: 'b', conversation_id: id })).body?.data).toMatchObject({
+      flagged: true,
+      content: 'careful',
+    });
     const error = await api('POST', '/messages', { content: 'c', conversation_id: id });
     expect(error.status).toBe(500);
     expect(error.body).toEqual({ message: expect.any(String) });
@@ -163,13 +205,19 @@ describe('simulator: streaming', () => {
 
   it('answers {data: {stream_url}} with redirect:false', async () => {
     const { api, conversation } = setupSimulator();
-    const res = await api('POST', '/messages/stream', { content: 'hi', conversation_id: await conversation(), redirect: false });
+    const res = await api('POST', '/messages/stream', {
+      content: 'hi',
+      conversation_id: await conversation(),
+      redirect: false,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { stream_url: expect.stringMatching(/^http:\/\/sim\.test\/stream\//) } });
   });
 
   it('cuts a stream after N chunks without [END], and may leave the reply unstored', async () => {
-    const { api, conversation, readStream } = setupSimulator({ replies: [{ text: 'abcdefghij', chunkSize: 2, delayMs: 0, cutAfter: 2, stored: false }] });
+    const { api, conversation, readStream } = setupSimulator({
+      replies: [{ text: 'abcdefghij', chunkSize: 2, delayMs: 0, cutAfter: 2, stored: false }],
+    });
     const id = await conversation();
     const res = await api('POST', '/messages/stream', { content: 'q', conversation_id: id });
     const body = await readStream(res.headers.get('location') ?? '');
@@ -180,12 +228,28 @@ describe('simulator: streaming', () => {
 
   it('matches scripted replies by text and consumes the others in order', async () => {
     const { api, conversation, readStream } = setupSimulator({
-      replies: [{ match: 'ping', text: 'PONG!', once: true }, { match: 'PING', text: 'pong' }, { text: 'first' }, { text: 'second' }],
+      replies: [
+        { match: 'ping', text: 'PONG!', once: true },
+        { match: 'PING', text: 'pong' },
+        { text: 'first' },
+        { text: 'second' },
+      ],
       defaults: { delayMs: 0 },
     });
     const id = await conversation();
-    const reply = async (content: string) => chunksOf(await readStream((await api('POST', '/messages/stream', { content, conversation_id: id })).headers.get('location') ?? ''));
-    expect([await reply('a'), await reply('say ping'), await reply('b'), await reply('ping again'), await reply('ping')]).toEqual(['first', 'PONG!', 'second', 'pong', 'pong']);
+    const reply = async (content: string) =>
+      chunksOf(
+        await readStream(
+          (await api('POST', '/messages/stream', { content, conversation_id: id })).headers.get('location') ?? '',
+        ),
+      );
+    expect([
+      await reply('a'),
+      await reply('say ping'),
+      await reply('b'),
+      await reply('ping again'),
+      await reply('ping'),
+    ]).toEqual(['first', 'PONG!', 'second', 'pong', 'pong']);
     expect(await reply('Tell me about pricing plans')).toContain('Starter');
   });
 });

@@ -43,7 +43,8 @@ describe('readReplyStream', () => {
   });
 
   it('ignores comments, named fields and JSON events without a chunk', async () => {
-    const raw = ': keep-alive\n\nretry: 1000\n\ndata: [START]\n\ndata: {"chunk":"x","extra":1}\n\ndata: {"usage":{"tokens":3}}\n\ndata: [END]\n\n';
+    const raw =
+      ': keep-alive\n\nretry: 1000\n\ndata: [START]\n\ndata: {"chunk":"x","extra":1}\n\ndata: {"usage":{"tokens":3}}\n\ndata: [END]\n\n';
     expect(await collect(streamOf([raw]))).toEqual([{ type: 'start' }, { type: 'chunk', text: 'x' }, { type: 'end' }]);
   });
 
@@ -67,6 +68,9 @@ describe('readReplyStream', () => {
 
   it('throws a stream error when the stream stalls past the idle timeout', async () => {
     const stalled = streamOf(['data: [START]\n\ndata: {"chunk":"a"}\n\n'], { close: false });
-    await expect(collect(stalled, 50)).rejects.toMatchObject({ kind: 'stream', message: expect.stringMatching(/No data/) });
+    await expect(collect(stalled, 50)).rejects.toMatchObject({
+      kind: 'stream',
+      message: expect.stringMatching(/No data/),
+    });
   });
 });

@@ -47,13 +47,19 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(report.secret_kept).toBe(true);
     expect(report.hooks).toEqual(['admin_menu', 'admin_init', 'wp_enqueue_scripts', 'rest_api_init']);
     expect(report.page).toBe('manage_options');
-    expect(report.routes).toEqual([{ namespace: 'askbox/v1', route: '/(?P<path>.*)', methods: ['GET', 'POST'], permission: '__return_true' }]);
+    expect(report.routes).toEqual([
+      { namespace: 'askbox/v1', route: '/(?P<path>.*)', methods: ['GET', 'POST'], permission: '__return_true' },
+    ]);
   });
 
   it('enqueues the widget only once configured, with escaped data attributes', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
     expect(report.enqueued_unconfigured).toBe(false);
-    expect(report.script).toEqual({ src: 'https://blog.example/wp-content/plugins/askbox/askbox.js', version: '0.1.0', args: { in_footer: true, strategy: 'async' } });
+    expect(report.script).toEqual({
+      src: 'https://blog.example/wp-content/plugins/askbox/askbox.js',
+      version: '0.1.0',
+      args: { in_footer: true, strategy: 'async' },
+    });
     expect(report.tag).toBe(
       '<script data-bot-id="askboxDemo01" data-proxy-url="https://blog.example/wp-json/askbox/v1" data-title="Help desk" data-welcome="Hi &quot;there&quot;" data-accent="#0b57d0" data-position="bottom-left" data-theme="auto" src="https://blog.example/wp-content/plugins/askbox/askbox.js" id="askbox-js" async></script>',
     );
