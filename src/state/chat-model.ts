@@ -1,12 +1,14 @@
 import { action, batch, computed, createModel, effect, signal } from '@preact/signals';
 import type { ChatClient, ConversationRef } from '../api/client';
-import { ChatError, toChatError } from '../api/errors';
+import { toChatError, type ChatError } from '../api/errors';
+import type { StreamEvent } from '../api/types';
 import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema';
-import { localId, toChatMessage, type ChatMessage } from './messages';
+import { localMessage, toChatMessage, type ChatMessage } from './messages';
+import { createSession } from './session';
+import { failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status';
 import type { KeyValueStore } from './storage';
 
-/** What the widget is doing: `loading` history, `sending` (waiting for the first token) or `streaming`. */
-export type ChatStatus = 'idle' | 'loading' | 'sending' | 'streaming';
+export type { ChatStatus, Failure, RetryTarget } from './status';
 
 /** Lifecycle events, for analytics and page logic (`handle.on(...)`). */
 export interface WidgetEvents {
@@ -28,40 +30,47 @@ export interface ChatModelDeps {
   emit: Emit;
 }
 
-/** A shown error, with whether `retry()` can repeat what failed. */
-export interface ShownError {
-  error: ChatError;
-  canRetry: boolean;
+const LOADING: ChatStatus = { type: 'loading' };
+const SENDING: ChatStatus = { type: 'sending' };
+const STREAMING: ChatStatus = { type: 'streaming' };
+
+/** A reply the service has accepted the message for: the conversation, its first event and the rest. */
+interface OpenReply {
+  conversation: ConversationRef;
+  first: IteratorResult<StreamEvent>;
+  events: AsyncIterator<StreamEvent>;
 }
 
 /**
- * The widget's state and actions. Nothing touches the network or storage before the visitor engages: the stored
- * conversation is read when the panel first opens (history) or the first message is sent, and a conversation is
- * created only with that first message.
+ * The widget's state and actions. `status` is the one source of what the widget is doing (see `ChatStatus`);
+ * `retry()` is the one way to repeat what failed. Nothing touches the network or storage before the visitor
+ * engages: the stored conversation is read when the panel first opens (history) or the first message is sent, and
+ * a conversation is created only with that first message.
  */
 export const ChatModel = createModel((deps: ChatModelDeps) => {
-  const { client, storage, config, emit } = deps;
-  const storageKey = `conversation:${config.botId}@${config.proxyUrl}`;
+  const { client, config, emit } = deps;
+  const session = createSession(deps.storage, `conversation:${config.botId}@${config.proxyUrl}`);
 
   const messages = signal<readonly ChatMessage[]>([]);
   const streaming = signal('');
-  const status = signal<ChatStatus>('idle');
-  const error = signal<ShownError | null>(null);
+  const status = signal<ChatStatus>(IDLE);
   const isOpen = signal(false);
   const draft = signal('');
   /** The last completed reply, for the screen-reader live region (tokens are not announced one by one). */
   const announcement = signal<ChatMessage | null>(null);
-  const busy = computed(() => status.value !== 'idle');
+  const busy = computed(() => isBusy(status.value));
+  const failure = computed(() => failureOf(status.value));
+  /** What the single Retry repeats: a failed history load, or the last reply when it failed. */
+  const retryTarget = computed<RetryTarget | undefined>(() => {
+    if (failure.value?.retry) return failure.value.retry;
+    return !busy.value && failedReply() ? 'reply' : undefined;
+  });
   const canSend = computed(
     () => !busy.value && draft.value.trim().length > 0 && draft.value.length <= MAX_MESSAGE_LENGTH,
   );
 
-  let conversation: ConversationRef | undefined;
-  /** The visitor's latest grant, kept after "new conversation" so the proxy still knows who is asking. */
-  let lastGrant: string | undefined;
-  let history: 'unloaded' | 'loading' | 'loaded' = 'unloaded';
+  let historyLoaded = false;
   let controller: AbortController | undefined;
-  let retryLast: (() => Promise<void>) | undefined;
   // Bumped by newConversation() and dispose: async work started under an older generation must not write state.
   let generation = 0;
 
@@ -70,11 +79,25 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     controller?.abort();
   });
 
-  const fail = (err: ChatError, retry?: () => Promise<void>) => {
-    retryLast = retry;
-    error.value = { error: err, canRetry: Boolean(retry) && err.retryable };
-    emit('error', { kind: err.kind, message: err.detail ?? err.message });
-  };
+  /** Starts a piece of async work that newConversation() or dispose can abort and make stale. */
+  function begin() {
+    const gen = generation;
+    const ctrl = new AbortController();
+    controller = ctrl;
+    return {
+      signal: ctrl.signal,
+      live: () => gen === generation,
+      end: () => {
+        if (controller === ctrl) controller = undefined;
+      },
+    };
+  }
+  type Run = ReturnType<typeof begin>;
+
+  function fail(error: ChatError, retry?: RetryTarget) {
+    status.value = toFailure(error, retry);
+    emit('error', { kind: error.kind, message: error.detail ?? error.message });
+  }
 
   const append = (message: ChatMessage) => {
     messages.value = [...messages.value, message];
@@ -82,161 +105,152 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const replace = (id: string, next: ChatMessage | null) => {
     messages.value = messages.value.flatMap((m) => (m.id !== id ? [m] : next ? [next] : []));
   };
+  const knownIds = () => new Set(messages.value.map((m) => m.id));
 
-  /**
-   * The stored conversation, or undefined. A value without a valid grant (stored by an older widget, or tampered
-   * with) is dropped, so the visitor starts afresh instead of meeting a 404.
-   */
-  function restore(): ConversationRef | undefined {
-    const raw = storage.get(storageKey);
-    if (raw === undefined) return undefined;
-    const ref = parseStored(raw);
-    if (!ref) {
-      storage.remove(storageKey);
-      return undefined;
-    }
-    lastGrant = ref.grant;
-    return ref;
+  function failedReply(): ChatMessage | undefined {
+    const last = messages.value.at(-1);
+    return last?.role === 'assistant' && last.status === 'failed' ? last : undefined;
   }
 
   async function loadHistory(): Promise<void> {
-    conversation ??= restore();
-    if (!conversation) {
-      history = 'loaded';
+    const stored = session.current();
+    if (!stored) {
+      historyLoaded = true;
       return;
     }
-    const gen = generation;
-    history = 'loading';
-    status.value = 'loading';
+    const run = begin();
+    status.value = LOADING;
     try {
-      const list = await client.listAllMessages(conversation);
-      if (gen !== generation) return;
-      messages.value = list.map(toChatMessage);
-      history = 'loaded';
+      const list = await client.listAllMessages(stored, run.signal);
+      if (!run.live()) return;
+      historyLoaded = true;
+      batch(() => {
+        messages.value = list.map(toChatMessage);
+        status.value = IDLE;
+      });
     } catch (caught) {
-      if (gen !== generation) return;
-      const err = toChatError(caught);
+      if (!run.live()) return;
+      const err = toChatError(caught, run.signal);
       if (err.kind === 'not_found') {
         // The conversation was deleted upstream: start afresh rather than show an error.
-        forgetConversation();
-        history = 'loaded';
+        session.forget();
+        historyLoaded = true;
+        status.value = IDLE;
+      } else if (err.kind === 'aborted') {
+        status.value = IDLE;
       } else {
-        history = 'unloaded';
-        fail(err, loadHistory);
+        fail(err, 'history');
       }
     } finally {
-      if (gen === generation) status.value = 'idle';
+      run.end();
     }
   }
 
-  async function ensureConversation(): Promise<ConversationRef> {
-    if (conversation) return conversation;
+  /**
+   * Sends `content` and waits for the service to accept it (its first reply event). A conversation in use that
+   * the service no longer knows (deleted upstream, or its grant expired) is replaced by a new one, once.
+   */
+  async function openReply(content: string, abort: AbortSignal): Promise<OpenReply> {
+    for (;;) {
+      const existing = session.current();
+      const conversation = existing ?? (await createConversation());
+      const events = client.streamReply({ conversation, content }, abort)[Symbol.asyncIterator]();
+      try {
+        return { conversation, events, first: await events.next() };
+      } catch (caught) {
+        const err = toChatError(caught, abort);
+        const gone = err.kind === 'not_found' || (err.status === 422 && err.fields.includes('conversation_id'));
+        if (!existing || !gone) throw err;
+        session.forget();
+      }
+    }
+  }
+
+  async function createConversation(): Promise<ConversationRef> {
     const created = await client.createConversation({
       name: config.conversationName,
       botId: config.botId,
       documentIds: config.documentIds,
-      grant: lastGrant,
+      grant: session.lastGrant(),
     });
-    conversation = created;
-    lastGrant = created.grant;
+    session.save(created);
     // A conversation created here has no earlier history to fetch.
-    history = 'loaded';
-    storage.set(storageKey, JSON.stringify({ id: created.id, grant: created.grant }));
+    historyLoaded = true;
     return created;
   }
 
   /**
-   * Asks the service for a reply to `content`. `pendingUser` is the visitor's new bubble; it is absent when a
-   * failed reply is asked again, in which case the visitor's message is already shown and is not duplicated.
+   * Asks the service for a reply to `content`. `pendingUser` is the visitor's new bubble; without it, the last
+   * question is asked again, and the failed reply it had is replaced once the service accepts.
    */
-  async function ask(content: string, pendingUser: ChatMessage | undefined, afresh = false): Promise<void> {
-    const gen = generation;
-    const ctrl = new AbortController();
-    controller = ctrl;
-    let accepted = false;
+  async function ask(content: string, pendingUser?: ChatMessage): Promise<void> {
+    const run = begin();
+    const previous = pendingUser ? undefined : failedReply();
     let text = '';
+    let accepted = false;
     batch(() => {
-      status.value = 'sending';
+      status.value = SENDING;
       streaming.value = '';
-      error.value = null;
     });
     try {
-      const current = await ensureConversation();
-      for await (const event of client.streamReply({ conversation: current, content }, ctrl.signal)) {
-        if (gen !== generation) return;
-        if (!accepted) {
-          accepted = true;
-          if (pendingUser) replace(pendingUser.id, { ...pendingUser, status: 'done' });
-          status.value = 'streaming';
-        }
-        if (event.type === 'chunk') {
-          text += event.text;
-          streaming.value = text;
-        }
+      const reply = await openReply(content, run.signal);
+      if (!run.live()) return;
+      accepted = true;
+      batch(() => {
+        if (pendingUser) replace(pendingUser.id, { ...pendingUser, status: 'done' });
+        if (previous) replace(previous.id, null);
+        status.value = STREAMING;
+      });
+      for (let step = reply.first; !step.done; step = await reply.events.next()) {
+        if (!run.live()) return;
+        if (step.value.type === 'chunk') streaming.value = text += step.value.text;
       }
-      await finishReply(gen, current, text);
+      await finishReply(run, reply.conversation, text);
     } catch (caught) {
-      if (gen !== generation) return;
-      const err = toChatError(caught, ctrl.signal);
-      const gone = err.kind === 'not_found' || (err.status === 422 && err.fields.includes('conversation_id'));
-      if (!accepted && !afresh && conversation && gone) {
-        // The conversation was deleted upstream, or its grant expired, since it was stored: start a new one and
-        // deliver the message there.
-        forgetConversation();
-        await ask(content, pendingUser, true);
-        return;
-      }
-      if (!accepted) {
-        // The service never took the message: give the visitor their text back instead of losing it.
-        if (pendingUser) {
-          replace(pendingUser.id, null);
-          if (!draft.value.trim()) draft.value = content;
-        }
-        if (err.kind !== 'aborted') fail(err, pendingUser ? undefined : () => ask(content, undefined));
-      } else if (err.kind === 'aborted') {
-        if (text) append({ id: localId(), role: 'assistant', text, status: 'stopped', flagged: false, sources: [] });
-      } else {
-        await recoverReply(gen, text, err);
-      }
+      if (!run.live()) return;
+      const err = toChatError(caught, run.signal);
+      if (!accepted) refused(err, content, pendingUser);
+      else if (err.kind === 'aborted') {
+        if (text) append(localMessage('assistant', text, 'stopped'));
+      } else await recoverReply(run, text, err);
     } finally {
-      if (gen === generation) {
+      if (run.live() && busy.value) {
         batch(() => {
-          status.value = 'idle';
+          status.value = IDLE;
           streaming.value = '';
         });
-        if (controller === ctrl) controller = undefined;
       }
+      run.end();
     }
   }
 
-  const knownIds = () => new Set(messages.value.map((m) => m.id));
-
-  function forgetConversation() {
-    conversation = undefined;
-    storage.remove(storageKey);
+  /** The service never took the message: the visitor gets their text back instead of losing it. */
+  function refused(err: ChatError, content: string, pendingUser: ChatMessage | undefined) {
+    if (pendingUser) {
+      replace(pendingUser.id, null);
+      if (!draft.value.trim()) draft.value = content;
+    }
+    if (err.kind !== 'aborted') fail(err);
   }
 
   /** Replaces the streamed text with the stored reply, which carries the real id, sources and flags. */
-  async function finishReply(gen: number, current: ConversationRef, text: string): Promise<void> {
-    const stored = await client.latestReply(current, knownIds()).catch(() => undefined);
-    if (gen !== generation) return;
-    const reply = stored
-      ? toChatMessage(stored)
-      : { id: localId(), role: 'assistant' as const, text, status: 'done' as const, flagged: false, sources: [] };
-    commitReply(reply);
+  async function finishReply(run: Run, conversation: ConversationRef, text: string): Promise<void> {
+    const stored = await client.latestReply(conversation, knownIds()).catch(() => undefined);
+    if (!run.live()) return;
+    commitReply(stored ? toChatMessage(stored) : localMessage('assistant', text, 'done'));
   }
 
   /** The stream broke after the service took the message; it may still have stored the whole reply. */
-  async function recoverReply(gen: number, text: string, err: ChatError): Promise<void> {
+  async function recoverReply(run: Run, text: string, err: ChatError): Promise<void> {
+    const conversation = session.current();
     const stored = conversation ? await client.latestReply(conversation, knownIds()).catch(() => undefined) : undefined;
-    if (gen !== generation) return;
-    if (stored) {
-      commitReply(toChatMessage(stored));
-      return;
-    }
-    append({ id: localId(), role: 'assistant', text, status: 'failed', flagged: false, sources: [] });
-    // The failed reply carries the one Retry (as a failed_responding reply does); the notice only says what happened.
-    fail(err);
+    if (!run.live()) return;
+    if (stored) return commitReply(toChatMessage(stored));
+    // The failed reply carries the one Retry (as a failed_responding reply does); the notice says what happened.
+    batch(() => {
+      append(localMessage('assistant', text, 'failed'));
+      fail(err);
+    });
   }
 
   function commitReply(reply: ChatMessage) {
@@ -244,30 +258,19 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     batch(() => {
       append(reply);
       announcement.value = reply;
-      status.value = 'idle';
+      status.value = IDLE;
       streaming.value = '';
     });
     if (reply.status === 'failed') emit('error', { kind: 'http', message: reply.text });
     emit('reply', { message: reply });
   }
 
-  /**
-   * Asks again for the visitor's last question after a failed reply (live or from history): the failed reply is
-   * dropped and the visitor's message is not added a second time.
-   */
-  async function retryReply(): Promise<void> {
-    const last = messages.value.at(-1);
-    const question = messages.value.findLast((m) => m.role === 'user');
-    if (busy.value || !question || last?.role !== 'assistant' || last.status !== 'failed') return;
-    replace(last.id, null);
-    await ask(question.text, undefined);
-  }
-
   return {
     messages,
     streaming,
     status,
-    error,
+    failure,
+    retryTarget,
     isOpen,
     draft,
     announcement,
@@ -277,7 +280,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       if (isOpen.value) return;
       isOpen.value = true;
       emit('open', undefined);
-      if (history === 'unloaded') void loadHistory();
+      if (!historyLoaded && !busy.value) void loadHistory();
     }),
     close: action(() => {
       if (!isOpen.value) return;
@@ -295,15 +298,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
         if (text !== undefined) draft.value = text;
         return;
       }
-      if (history === 'unloaded' && (conversation ??= restore())) await loadHistory();
-      const user: ChatMessage = {
-        id: localId(),
-        role: 'user',
-        text: content,
-        status: 'pending',
-        flagged: false,
-        sources: [],
-      };
+      if (!historyLoaded && session.current()) await loadHistory();
+      const user = localMessage('user', content, 'pending');
       batch(() => {
         append(user);
         if (text === undefined || text.trim() === draft.value.trim()) draft.value = '';
@@ -312,50 +308,32 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       await ask(content, user);
     }),
     stop: action(() => controller?.abort()),
-    /** Repeats what failed last: loading the history or asking for a reply again. */
+    /** Repeats what failed (see `retryTarget`): loading the history, or asking again for the last reply. */
     retry: action(async () => {
-      const again = retryLast;
-      retryLast = undefined;
-      error.value = null;
-      if (again) await again();
+      const target = retryTarget.value;
+      if (target === 'history') await loadHistory();
+      const question = messages.value.findLast((m) => m.role === 'user');
+      if (target === 'reply' && question) await ask(question.text);
     }),
-    retryReply: action(retryReply),
-    dismissError: action(() => {
-      error.value = null;
+    dismiss: action(() => {
+      if (failure.value) status.value = IDLE;
     }),
     /** Forgets the current conversation; the next message starts a new one. */
     newConversation: action(() => {
       generation += 1;
       controller?.abort();
       controller = undefined;
-      forgetConversation();
-      retryLast = undefined;
-      history = 'loaded';
+      session.forget();
+      historyLoaded = true;
       batch(() => {
         messages.value = [];
         streaming.value = '';
-        status.value = 'idle';
-        error.value = null;
+        status.value = IDLE;
         announcement.value = null;
       });
     }),
   };
 });
-
-const STORED_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** A stored `{id, grant}`, checked; null for anything else (an older widget stored the bare id). */
-function parseStored(raw: string): ConversationRef | null {
-  try {
-    const value = JSON.parse(raw) as { id?: unknown; grant?: unknown } | null;
-    const { id, grant } = value ?? {};
-    return typeof id === 'string' && STORED_ID.test(id) && typeof grant === 'string' && grant.length > 0
-      ? { id, grant }
-      : null;
-  } catch {
-    return null;
-  }
-}
 
 /** One widget's model instance. */
 export type ChatModelInstance = InstanceType<typeof ChatModel>;

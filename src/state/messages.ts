@@ -54,8 +54,9 @@ function safeUrl(url: string | undefined): string | undefined {
 }
 
 let localIds = 0;
-/** An id for a message the service has not stored yet. */
-export function localId(): string {
+
+/** A message the service has not stored (yet): the visitor's pending question, or a reply kept from the stream. */
+export function localMessage(role: ChatMessage['role'], text: string, status: ChatMessage['status']): ChatMessage {
   localIds += 1;
-  return `local-${localIds}`;
+  return { id: `local-${localIds}`, role, text, status, flagged: false, sources: [] };
 }

@@ -61,7 +61,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
           {length} / {MAX_MESSAGE_LENGTH}
         </span>
       )}
-      {busy && model.status.value !== 'loading' ? (
+      {busy && model.status.value.type !== 'loading' ? (
         <button type="button" class="icon-button composer__send" aria-label={text.stop} onClick={() => model.stop()}>
           <StopIcon />
         </button>

@@ -21,21 +21,21 @@ export function formatWait(seconds: number): string {
   return new Intl.NumberFormat(undefined, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
 }
 
-/** The current error, announced assertively, with Retry when repeating can help. */
+/** The current failure, announced assertively, with Retry when what failed was loading the history. */
 export function ErrorNotice() {
   const { model, config } = useWidget();
-  const shown = model.error.value;
+  const shown = model.failure.value;
   if (!shown) return null;
   return (
     <div class={`notice notice--${shown.error.kind}`} role="alert">
       <p class="notice__text">{errorText(shown.error, config.text)}</p>
       <div class="notice__actions">
-        {shown.canRetry && (
+        {model.retryTarget.value === 'history' && (
           <button type="button" class="link-button" onClick={() => void model.retry()}>
             {config.text.retry}
           </button>
         )}
-        <button type="button" class="link-button" onClick={() => model.dismissError()}>
+        <button type="button" class="link-button" onClick={() => model.dismiss()}>
           {config.text.dismiss}
         </button>
       </div>

@@ -7,7 +7,8 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   const { model, config } = useWidget();
   const { text } = config;
   const user = message.role === 'user';
-  const canRetry = isLast && message.status === 'failed' && !model.busy.value;
+  // The failed last reply carries the widget's one Retry (see ChatModel.retryTarget).
+  const canRetry = isLast && model.retryTarget.value === 'reply';
   return (
     <article
       class={`msg msg--${user ? 'user' : 'bot'}${message.status === 'pending' ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}
@@ -21,7 +22,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         <p class="msg__note msg__note--error">
           {text.replyFailed}
           {canRetry && (
-            <button type="button" class="link-button" onClick={() => void model.retryReply()}>
+            <button type="button" class="link-button" onClick={() => void model.retry()}>
               {text.retry}
             </button>
           )}

@@ -19,7 +19,7 @@ export function MessageList() {
   const [behind, setBehind] = useState(false);
   const messages = model.messages.value;
   const streaming = model.streaming.value;
-  const status = model.status.value;
+  const status = model.status.value.type;
   const last = messages.at(-1);
 
   // A message the visitor just sent always brings the log back to the bottom.

@@ -129,10 +129,12 @@ describe('sending and streaming', () => {
 
   it('shows the quota text from the service and gives the text back', async () => {
     const fake = setup();
-    fake.state.sendError = new ChatError('quota', 'HTTP 402', {
-      status: 402,
-      detail: 'You have reached the message limit for last 30 days, please wait till tomorrow or upgrade your plan.',
-    });
+    fake.state.refusals.push(
+      new ChatError('quota', 'HTTP 402', {
+        status: 402,
+        detail: 'You have reached the message limit for last 30 days, please wait till tomorrow or upgrade your plan.',
+      }),
+    );
     open();
     type('one more question');
     fireEvent.keyDown(input(), { key: 'Enter' });
@@ -153,11 +155,13 @@ describe('sending and streaming', () => {
     'tells the visitor how long to wait after a 429 (Retry-After %s) and gives the text back',
     async (retryAfter, sentence) => {
       const fake = setup();
-      fake.state.sendError = new ChatError('rate_limit', 'HTTP 429', {
-        status: 429,
-        detail: 'Too many messages.',
-        retryAfter,
-      });
+      fake.state.refusals.push(
+        new ChatError('rate_limit', 'HTTP 429', {
+          status: 429,
+          detail: 'Too many messages.',
+          retryAfter,
+        }),
+      );
       open();
       type('a quick follow-up');
       fireEvent.keyDown(input(), { key: 'Enter' });

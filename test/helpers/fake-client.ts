@@ -1,10 +1,12 @@
-import type { ChatClient } from '../../src/api/client';
+import type { ChatClient, ConversationRef } from '../../src/api/client';
 import { ChatError } from '../../src/api/errors';
 import type { ApiMessage, StreamEvent } from '../../src/api/types';
 
 /**
  * A ChatClient whose reply stream the test drives event by event: `emit()` pushes an event, `fail()` breaks the
- * stream, `storedReply` is what `latestReply` returns afterwards.
+ * stream. `state` scripts the rest: the stored history, the reply `latestReply` finds, errors for the next sends
+ * (thrown before any event, as a refused request is), conversations the service no longer knows; and it records
+ * every call.
  */
 export function createFakeClient() {
   const queue: Array<StreamEvent | ChatError> = [];
@@ -12,8 +14,17 @@ export function createFakeClient() {
   const state = {
     storedReply: undefined as ApiMessage | undefined,
     history: [] as ApiMessage[],
-    sendError: undefined as ChatError | undefined,
+    historyError: undefined as ChatError | undefined,
+    /** Thrown by the next sends, one per send, before any event. */
+    refusals: [] as ChatError[],
+    /** Conversations the service answers `not_found` for. */
+    gone: new Set<string>(),
+    /** Every message sent, in order. */
     sent: [] as string[],
+    /** The conversation each message was sent to. */
+    sentTo: [] as string[],
+    /** Every call, in order: create, list, latest, stream. */
+    calls: [] as string[],
     /** The grant each createConversation call brought along. */
     createdWith: [] as (string | undefined)[],
   };
@@ -21,16 +32,32 @@ export function createFakeClient() {
     queue.push(item);
     wake?.();
   };
+  const check = (conversation: ConversationRef) => {
+    if (state.gone.has(conversation.id)) throw new ChatError('not_found', 'Not found', { status: 404 });
+  };
   const client: ChatClient = {
     createConversation: async ({ grant }) => {
+      state.calls.push('create');
       state.createdWith.push(grant);
       return { id: `conv0000000${state.createdWith.length}`, grant: `grant-${state.createdWith.length}` };
     },
-    listAllMessages: async () => state.history,
-    latestReply: async () => state.storedReply,
-    async *streamReply({ content }, signal) {
+    listAllMessages: async (conversation) => {
+      state.calls.push('list');
+      check(conversation);
+      if (state.historyError) throw state.historyError;
+      return state.history;
+    },
+    latestReply: async () => {
+      state.calls.push('latest');
+      return state.storedReply;
+    },
+    async *streamReply({ conversation, content }, signal) {
+      state.calls.push('stream');
       state.sent.push(content);
-      if (state.sendError) throw state.sendError;
+      state.sentTo.push(conversation.id);
+      check(conversation);
+      const refusal = state.refusals.shift();
+      if (refusal) throw refusal;
       for (;;) {
         while (queue.length === 0) {
           if (signal.aborted) throw new ChatError('aborted', 'Aborted');
@@ -52,6 +79,12 @@ export function createFakeClient() {
     state,
     emit: (event: StreamEvent) => push(event),
     chunk: (text: string) => push({ type: 'chunk', text }),
+    /** A whole reply: start, the chunks, end. */
+    reply: (...chunks: string[]) => {
+      push({ type: 'start' });
+      for (const text of chunks) push({ type: 'chunk', text });
+      push({ type: 'end' });
+    },
     fail: (error: ChatError) => push(error),
   };
 }

@@ -1,235 +1,380 @@
-import { vi } from 'vitest';
-import { describe, expect, it } from 'vitest';
-import { createMemoryStorage } from '../../src/state/storage';
-import { setupModel } from '../helpers/model';
-import { API, SIM_KEY } from '../helpers/simulator';
+import { describe, expect, it, vi } from 'vitest';
+import { ChatError } from '../../src/api/errors';
+import { parseConfig } from '../../src/config/parse';
+import { ChatModel, type WidgetEvents } from '../../src/state/chat-model';
+import { createMemoryStorage, type KeyValueStore } from '../../src/state/storage';
+import { createFakeClient, storedReply } from '../helpers/fake-client';
 
-/** Both questions and both replies were delivered, with no error left showing. */
-function expectTwoExchanges(model: ReturnType<typeof setupModel>['model']) {
-  expect(model.messages.value.map((m) => [m.role, m.status])).toEqual([
-    ['user', 'done'],
-    ['assistant', 'done'],
-    ['user', 'done'],
-    ['assistant', 'done'],
-  ]);
-  expect(model.error.value).toBeNull();
+const KEY = 'conversation:bot000000001@/askbox';
+const STORED = JSON.stringify({ id: 'conv0000000a', grant: 'grant-a' });
+
+/** A model over a scripted fake client, recording its events and every status it passes through. */
+function setup(storage: KeyValueStore = createMemoryStorage()) {
+  const fake = createFakeClient();
+  const parsed = parseConfig({ botId: 'bot000000001', proxyUrl: '/askbox' });
+  if (!parsed.config) throw new Error('bad test config');
+  const events: Array<{ type: keyof WidgetEvents; detail: unknown }> = [];
+  const model = new ChatModel({
+    client: fake.client,
+    storage,
+    config: parsed.config,
+    emit: (type, detail) => events.push({ type, detail }),
+  });
+  const statuses: string[] = [];
+  model.status.subscribe((status) => statuses.push(status.type));
+  return { ...fake, model, storage, events, statuses };
 }
 
-/** The stored conversation, read as the model writes it. */
-function stored(
-  storage: { get(key: string): string | undefined },
-  botId: string,
-): { id: string; grant: string } | undefined {
-  const raw = storage.get(`conversation:${botId}@/askbox`);
-  return raw === undefined ? undefined : (JSON.parse(raw) as { id: string; grant: string });
-}
+type Model = ReturnType<typeof setup>['model'];
 
-describe('chat model', () => {
-  it('costs nothing until the visitor engages, and creates the conversation on the first send', async () => {
-    const { model, requests, storage, config } = setupModel();
-    expect(requests).toEqual([]);
+const shape = (model: Model) => model.messages.value.map((m) => [m.role, m.status, m.text]);
+const storedWith = (conversation: string) => {
+  const storage = createMemoryStorage();
+  storage.set(KEY, conversation);
+  return storage;
+};
+const question = (id: string, content: string) => ({ ...storedReply(content), id, machine: false, created_at: 1 });
+const quota = () => new ChatError('quota', 'Quota', { status: 402, detail: 'You reached the message limit.' });
+
+describe('chat model: a conversation', () => {
+  it('touches nothing until the visitor engages, and creates the conversation with the first message', async () => {
+    const reads: string[] = [];
+    const memory = createMemoryStorage();
+    const { model, state, statuses, storage, reply } = setup({
+      ...memory,
+      get: (key) => (reads.push(key), memory.get(key)),
+    });
+    expect([state.calls, reads]).toEqual([[], []]);
     model.open();
     await Promise.resolve();
-    expect(requests).toEqual([]);
-    model.setDraft('How long does delivery take?');
-    await model.send();
-    expect(requests[0]).toBe('POST /askbox/conversations');
-    expect(stored(storage, config.botId)).toEqual({
-      id: expect.stringMatching(/^[A-Za-z0-9]{12}$/),
-      grant: expect.stringMatching(/^g1\./),
-    });
-    const [question, reply] = model.messages.value;
-    expect(question).toMatchObject({ role: 'user', status: 'done', text: 'How long does delivery take?' });
-    expect(reply).toMatchObject({ role: 'assistant', status: 'done', id: expect.not.stringMatching(/^local-/) });
-    expect(reply?.sources.map((s) => s.title)).toEqual(['Shipping and returns']);
-    expect(model.draft.value).toBe('');
-    expect(model.status.value).toBe('idle');
-  });
+    expect(state.calls).toEqual([]);
+    expect(reads).toEqual([KEY]);
 
-  it('streams into `streaming` before committing the stored reply', async () => {
-    const { model } = setupModel({ replies: [{ text: 'one two three four', chunkSize: 4, delayMs: 5 }] });
-    const seen: string[] = [];
-    const off = model.streaming.subscribe((text) => text && seen.push(text));
-    await model.send('q');
-    off();
-    expect(seen.length).toBeGreaterThan(2);
-    expect(seen[0]).toBe('one ');
-    expect(model.messages.value.at(-1)?.text).toBe('one two three four');
+    model.setDraft('  Where is my parcel?  ');
+    const sending = model.send();
+    expect(shape(model)).toEqual([['user', 'pending', 'Where is my parcel?']]);
+    expect([model.draft.value, model.busy.value, model.status.value.type]).toEqual(['', true, 'sending']);
+    reply('It is ', 'on its way.');
+    await sending;
+    expect(state.calls).toEqual(['create', 'stream', 'latest']);
+    expect(storage.get(KEY)).toBe(JSON.stringify({ id: 'conv00000001', grant: 'grant-1' }));
+    expect(shape(model)).toEqual([
+      ['user', 'done', 'Where is my parcel?'],
+      ['assistant', 'done', 'It is on its way.'],
+    ]);
+    expect(statuses).toEqual(['idle', 'sending', 'streaming', 'idle']);
     expect(model.streaming.value).toBe('');
   });
 
-  it('restores the whole history of the stored conversation when the panel opens', async () => {
-    const storage = createMemoryStorage();
-    const first = setupModel({ replies: [{ text: 'first answer' }] }, {}, storage);
-    await first.model.send('first question');
-    // Same simulator and storage, new model: as after a page reload.
-    const { ChatModel } = await import('../../src/state/chat-model');
-    const reloaded = new ChatModel({ client: first.client, storage, config: first.config, emit: () => undefined });
-    reloaded.open();
-    await vi.waitFor(() => expect(reloaded.messages.value).toHaveLength(2));
-    expect(reloaded.messages.value.map((m) => m.text)).toEqual(['first question', 'first answer']);
-  });
-
-  it('gives the visitor their text back when the message is refused (402) and shows the service wording', async () => {
-    const { model } = setupModel({ replies: [{ match: 'quota', status: 402 }] });
-    model.setDraft('over quota');
-    await model.send();
-    expect(model.messages.value).toEqual([]);
-    expect(model.draft.value).toBe('over quota');
-    expect(model.error.value?.error).toMatchObject({
-      kind: 'quota',
-      detail: expect.stringContaining('message limit for last 30 days'),
+  it('streams into `streaming`, then commits the stored reply with its id and sources', async () => {
+    const { model, state, emit, chunk } = setup();
+    state.storedReply = storedReply('one two', {
+      sources: { data: [{ document_id: 'd1', document_name: 'Shipping', document_url: 'https://x.test/s' }] },
     });
-  });
-
-  it('keeps a failed_responding reply, marked failed, and retries it without repeating the question', async () => {
-    const { model, events } = setupModel({ replies: [{ failedResponding: true }, { text: 'second time lucky' }] });
-    await model.send('question');
-    expect(model.messages.value.at(-1)).toMatchObject({ role: 'assistant', status: 'failed' });
-    expect(events.some((e) => e.type === 'error')).toBe(true);
-    await model.retryReply();
-    expect(model.messages.value.map((m) => m.text)).toEqual(['question', 'second time lucky']);
-  });
-
-  it('recovers the stored reply when the stream is cut', async () => {
-    const { model } = setupModel({ replies: [{ text: 'complete reply text', chunkSize: 3, cutAfter: 2 }] });
-    await model.send('q');
-    expect(model.messages.value.at(-1)).toMatchObject({ status: 'done', text: 'complete reply text' });
-    expect(model.error.value).toBeNull();
-  });
-
-  it('keeps the partial text, marked failed with a retry, when a cut reply was never stored', async () => {
-    const { model } = setupModel({
-      replies: [{ text: 'abcdefghij', chunkSize: 2, cutAfter: 2, stored: false }, { text: 'again' }],
-    });
-    await model.send('q');
-    expect(model.messages.value.at(-1)).toMatchObject({ status: 'failed', text: 'abcd' });
-    expect(model.error.value).toMatchObject({ canRetry: false, error: { kind: 'stream' } });
-    await model.retryReply();
-    expect(model.messages.value.map((m) => m.text)).toEqual(['q', 'again']);
-  });
-
-  it('stops a reply on request, keeping what arrived', async () => {
-    const { model } = setupModel({ replies: [{ text: 'a'.repeat(200), chunkSize: 1, delayMs: 5 }] });
     const sending = model.send('q');
-    await vi.waitFor(() => expect(model.streaming.value.length).toBeGreaterThan(3));
-    model.stop();
+    emit({ type: 'start' });
+    chunk('one ');
+    await vi.waitFor(() => expect(model.streaming.value).toBe('one '));
+    expect(model.status.value.type).toBe('streaming');
+    chunk('two');
+    await vi.waitFor(() => expect(model.streaming.value).toBe('one two'));
+    emit({ type: 'end' });
     await sending;
-    expect(model.messages.value.at(-1)).toMatchObject({ status: 'stopped' });
-    expect(model.messages.value.at(-1)?.text.length).toBeLessThan(200);
-    expect(model.error.value).toBeNull();
+    expect(model.messages.value.at(-1)).toMatchObject({ id: 'reply0000001', text: 'one two', status: 'done' });
+    expect(model.messages.value.at(-1)?.sources).toEqual([{ id: 'd1', title: 'Shipping', url: 'https://x.test/s' }]);
+    expect(model.announcement.value?.id).toBe('reply0000001');
   });
 
-  it('starts a new conversation on request, forgetting the old one', async () => {
-    const { model, storage, config, requests } = setupModel();
+  it('emits open, send, reply and close, in order', async () => {
+    const { model, events, reply } = setup();
+    model.open();
+    reply('hi');
     await model.send('hello');
-    model.newConversation();
-    expect(model.messages.value).toEqual([]);
-    expect(storage.get(`conversation:${config.botId}@/askbox`)).toBeUndefined();
-    await model.send('hello again');
-    expect(requests.filter((r) => r === 'POST /askbox/conversations')).toHaveLength(2);
+    model.close();
+    model.close();
+    expect(events.map((e) => e.type)).toEqual(['open', 'send', 'reply', 'close']);
+    expect(events[1]?.detail).toEqual({ text: 'hello' });
   });
 
-  it('brings the previous grant to the next conversation, so the proxy keeps knowing the visitor', async () => {
-    const storage = createMemoryStorage();
-    const { model, config } = setupModel({}, {}, storage);
-    await model.send('hello');
-    const first = stored(storage, config.botId);
-    model.newConversation();
-    await model.send('hello again');
-    const second = stored(storage, config.botId);
-    expect(second?.id).not.toBe(first?.id);
-    expect(second?.grant.split('.')[3]).toBe(first?.grant.split('.')[3]);
+  it('sends exactly 2,000 characters, refuses 2,001 and keeps them, and ignores a second send while busy', async () => {
+    const { model, state, reply } = setup();
+    model.setDraft('x'.repeat(2001));
+    expect(model.canSend.value).toBe(false);
+    await model.send();
+    expect(state.sent).toEqual([]);
+    expect(model.draft.value).toHaveLength(2001);
+    await model.send('y'.repeat(2001));
+    expect([state.sent, model.draft.value]).toEqual([[], 'y'.repeat(2001)]);
+
+    model.setDraft('z'.repeat(2000));
+    expect(model.canSend.value).toBe(true);
+    const first = model.send();
+    await model.send('second while busy');
+    reply('ok');
+    await first;
+    expect(state.sent).toEqual(['z'.repeat(2000)]);
   });
 
-  it('starts afresh, without a request, from a conversation stored by an older widget (no grant)', async () => {
-    for (const old of ['gonegonegone', '{"id":"gonegonegone"}', '{"id":"../x","grant":"g"}', 'null', '{oops']) {
-      const storage = createMemoryStorage();
-      const { model, config, requests } = setupModel({}, {}, storage);
-      storage.set(`conversation:${config.botId}@/askbox`, old);
+  it('keeps the draft when the page sends other text', async () => {
+    const { model, reply } = setup();
+    model.setDraft('half typed');
+    reply('ok');
+    await model.send('From a button');
+    expect(model.draft.value).toBe('half typed');
+  });
+});
+
+describe('chat model: history', () => {
+  it('restores the stored conversation when the panel opens', async () => {
+    const { model, state, statuses } = setup(storedWith(STORED));
+    state.history = [question('m1', 'first question'), storedReply('first answer')];
+    model.open();
+    expect(model.status.value.type).toBe('loading');
+    await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
+    expect(shape(model)).toEqual([
+      ['user', 'done', 'first question'],
+      ['assistant', 'done', 'first answer'],
+    ]);
+    expect(statuses).toEqual(['idle', 'loading', 'idle']);
+    model.close();
+    model.open();
+    expect(state.calls).toEqual(['list']);
+  });
+
+  it('loads the history before a message sent with the panel closed, and asks in that conversation', async () => {
+    const { model, state, reply } = setup(storedWith(STORED));
+    state.history = [question('m1', 'earlier')];
+    reply('ok');
+    await model.send('later');
+    expect(state.calls).toEqual(['list', 'stream', 'latest']);
+    expect(state.sentTo).toEqual(['conv0000000a']);
+    expect(shape(model).map((m) => m[2])).toEqual(['earlier', 'later', 'ok']);
+  });
+
+  it('starts afresh, without a request, from a value an older widget stored', async () => {
+    for (const old of ['gonegonegone', '{"id":"gonegonegone"}', '{"id":"../x","grant":"g"}', 'null', '{oops', '[]']) {
+      const { model, state, storage, reply } = setup(storedWith(old));
       model.open();
-      await vi.waitFor(() => expect(model.status.value).toBe('idle'));
-      expect(requests).toEqual([]);
-      expect(model.error.value).toBeNull();
-      expect(storage.get(`conversation:${config.botId}@/askbox`)).toBeUndefined();
+      await Promise.resolve();
+      expect([state.calls, storage.get(KEY), model.failure.value]).toEqual([[], undefined, undefined]);
+      reply('ok');
       await model.send('hello');
-      expect(requests[0]).toBe('POST /askbox/conversations');
-      expect(model.messages.value.map((m) => m.role)).toEqual(['user', 'assistant']);
+      expect(state.calls[0]).toBe('create');
     }
   });
 
-  it('starts afresh when the proxy no longer knows the stored grant', async () => {
-    const storage = createMemoryStorage();
-    const { model, config, client, botId } = setupModel({}, {}, storage);
-    const real = await client.createConversation({ name: 'x', botId, documentIds: [] });
-    storage.set(
-      `conversation:${config.botId}@/askbox`,
-      JSON.stringify({ id: real.id, grant: `${real.grant.slice(0, -4)}AAAA` }),
-    );
+  it('starts afresh when the stored conversation is gone', async () => {
+    const { model, state, storage } = setup(storedWith(STORED));
+    state.gone.add('conv0000000a');
     model.open();
-    await vi.waitFor(() => expect(model.status.value).toBe('idle'));
-    expect(model.error.value).toBeNull();
-    expect(storage.get(`conversation:${config.botId}@/askbox`)).toBeUndefined();
+    await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
+    expect([storage.get(KEY), model.failure.value]).toEqual([undefined, undefined]);
   });
 
-  it('delivers the message in a new conversation when the grant expired mid-session', async () => {
-    const clock = { now: Date.now() };
-    const storage = createMemoryStorage();
-    const { model, config, requests } = setupModel({}, {}, storage, { grantTtlSeconds: 60, now: () => clock.now });
-    await model.send('first');
-    const old = stored(storage, config.botId);
-    clock.now += 61_000;
-    await model.send('second');
-    const fresh = stored(storage, config.botId);
-    expect(fresh?.id).not.toBe(old?.id);
-    expect(requests.filter((r) => r === 'POST /askbox/conversations')).toHaveLength(2);
-    expectTwoExchanges(model);
-  });
-
-  it('delivers the message in a new conversation when the stored one was deleted mid-session', async () => {
-    const { model, sim, storage, config, requests } = setupModel();
-    await model.send('first');
-    const old = stored(storage, config.botId);
-    await sim.handle(
-      new Request(`${API}/conversations/${old?.id}`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${SIM_KEY}` },
-      }),
-    );
-    await model.send('second');
-    expect(requests.filter((r) => r === 'GET /askbox/messages')).toHaveLength(2);
-    const fresh = stored(storage, config.botId);
-    expect(fresh?.id).toMatch(/^[A-Za-z0-9]{12}$/);
-    expect(fresh?.id).not.toBe(old?.id);
-    expectTwoExchanges(model);
-  });
-
-  it('creates the conversation with the configured name and focus documents', async () => {
-    const { model, sim } = setupModel({}, (stack) => ({
-      documentIds: stack.sim.documents[1]?.id,
-      conversationName: 'Checkout visitor',
-    }));
-    await model.send('shipping?');
-    const response = await sim.handle(
-      new Request(`${API}/conversations?includes=document_ids`, { headers: { authorization: `Bearer ${SIM_KEY}` } }),
-    );
-    const { data } = (await response.json()) as { data: Array<{ name: string; document_ids: string[] }> };
-    expect(data).toEqual([expect.objectContaining({ name: 'Checkout visitor', document_ids: [sim.documents[1]?.id] })]);
-  });
-
-  it('emits lifecycle events', async () => {
-    const { model, events } = setupModel();
+  it('offers one Retry for a history that failed to load, and loads it again with it', async () => {
+    const { model, state, events } = setup(storedWith(STORED));
+    state.historyError = new ChatError('network', 'Failed to fetch');
     model.open();
-    await model.send('hi');
-    model.close();
-    expect(events.map((e) => e.type)).toEqual(['open', 'send', 'reply', 'close']);
+    await vi.waitFor(() => expect(model.status.value.type).toBe('offline'));
+    expect(model.retryTarget.value).toBe('history');
+    expect(events.at(-1)).toEqual({ type: 'error', detail: { kind: 'network', message: 'Failed to fetch' } });
+    state.historyError = undefined;
+    state.history = [question('m1', 'back again')];
+    await model.retry();
+    expect(shape(model)).toEqual([['user', 'done', 'back again']]);
+    expect([model.status.value.type, model.retryTarget.value]).toEqual(['idle', undefined]);
   });
 
-  it('ignores sends while busy and over-long text', async () => {
-    const { model, requests } = setupModel();
-    model.setDraft('x'.repeat(2001));
+  it('offers no Retry when repeating cannot help, and dismissing clears the notice', async () => {
+    const { model, state } = setup(storedWith(STORED));
+    state.historyError = new ChatError('auth', 'Forbidden', { status: 403 });
+    model.open();
+    await vi.waitFor(() => expect(model.failure.value?.type).toBe('failed'));
+    expect(model.retryTarget.value).toBeUndefined();
+    await model.retry();
+    expect(state.calls).toEqual(['list']);
+    model.dismiss();
+    expect(model.status.value.type).toBe('idle');
+  });
+});
+
+describe('chat model: failures', () => {
+  it.each([
+    ['quota', quota(), 'quota'],
+    ['rate-limited', new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 30 }), 'rate-limited'],
+    ['offline', new ChatError('network', 'Failed to fetch'), 'offline'],
+    ['failed', new ChatError('http', 'Server error', { status: 500 }), 'failed'],
+  ])('gives the text back when the message is refused (%s)', async (_, error, type) => {
+    const { model, state, events } = setup();
+    state.refusals.push(error);
+    model.setDraft('my question');
     await model.send();
-    expect(requests).toEqual([]);
-    expect(model.draft.value).toHaveLength(2001);
+    expect([model.messages.value, model.draft.value]).toEqual([[], 'my question']);
+    expect(model.failure.value).toEqual({ type, error, retry: undefined });
+    expect(model.retryTarget.value).toBeUndefined();
+    expect(events.at(-1)?.type).toBe('error');
+  });
+
+  it('does not overwrite a draft typed while the refused message was on its way', async () => {
+    const { model, state } = setup();
+    state.refusals.push(quota());
+    const sending = model.send('first');
+    model.setDraft('typed meanwhile');
+    await sending;
+    expect(model.draft.value).toBe('typed meanwhile');
+  });
+
+  it('clears the failure when the visitor sends again', async () => {
+    const { model, state, reply } = setup();
+    state.refusals.push(new ChatError('network', 'Failed to fetch'));
+    await model.send('q');
+    reply('ok');
+    await model.send('q');
+    expect([model.failure.value, shape(model).length]).toEqual([undefined, 2]);
+  });
+
+  it('retries a failed_responding reply without repeating the question, replacing it once accepted', async () => {
+    const { model, state, reply, events } = setup();
+    state.storedReply = storedReply('', { failed_responding: true });
+    reply();
+    await model.send('question');
+    expect(shape(model)).toEqual([
+      ['user', 'done', 'question'],
+      ['assistant', 'failed', ''],
+    ]);
+    expect(events.filter((e) => e.type === 'error')).toHaveLength(1);
+    expect([model.failure.value, model.retryTarget.value]).toEqual([undefined, 'reply']);
+
+    state.storedReply = storedReply('second time lucky', { id: 'reply0000002' });
+    const retrying = model.retry();
+    expect(shape(model).at(-1)).toEqual(['assistant', 'failed', '']);
+    expect(model.retryTarget.value).toBeUndefined();
+    reply('second time lucky');
+    await retrying;
+    expect(shape(model)).toEqual([
+      ['user', 'done', 'question'],
+      ['assistant', 'done', 'second time lucky'],
+    ]);
+    expect(state.sent).toEqual(['question', 'question']);
+  });
+
+  it('keeps the failed reply and its one Retry when asking again is refused', async () => {
+    const { model, state, reply } = setup();
+    state.storedReply = storedReply('', { failed_responding: true });
+    reply();
+    await model.send('question');
+    state.refusals.push(new ChatError('http', 'Bad gateway', { status: 502 }));
+    await model.retry();
+    expect(shape(model).at(-1)).toEqual(['assistant', 'failed', '']);
+    expect(model.failure.value?.retry).toBeUndefined();
+    expect(model.retryTarget.value).toBe('reply');
+  });
+
+  it('recovers the stored reply when the stream is cut', async () => {
+    const { model, state, emit, chunk, fail } = setup();
+    state.storedReply = storedReply('complete reply text');
+    emit({ type: 'start' });
+    chunk('compl');
+    fail(new ChatError('stream', 'Cut'));
+    await model.send('q');
+    expect(shape(model).at(-1)).toEqual(['assistant', 'done', 'complete reply text']);
+    expect(model.failure.value).toBeUndefined();
+  });
+
+  it('keeps the partial text of a lost reply, marked failed, with exactly one Retry: on the reply', async () => {
+    const { model, emit, chunk, fail, reply, state } = setup();
+    emit({ type: 'start' });
+    chunk('abcd');
+    fail(new ChatError('stream', 'Cut'));
+    await model.send('q');
+    expect(shape(model).at(-1)).toEqual(['assistant', 'failed', 'abcd']);
+    expect(model.failure.value).toMatchObject({ type: 'failed', retry: undefined, error: { kind: 'stream' } });
+    expect(model.retryTarget.value).toBe('reply');
+    reply('again');
+    await model.retry();
+    expect(shape(model).map((m) => m[2])).toEqual(['q', 'again']);
+    expect(state.sent).toEqual(['q', 'q']);
+  });
+
+  it('delivers the message in a new conversation when the one in use is gone, once', async () => {
+    for (const gone of [
+      new ChatError('not_found', 'Not found', { status: 404 }),
+      new ChatError('http', 'Invalid', { status: 422, fields: ['conversation_id'] }),
+    ]) {
+      const { model, state, reply, storage } = setup(storedWith(STORED));
+      model.open();
+      await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
+      state.refusals.push(gone);
+      reply('ok');
+      await model.send('hello');
+      expect(state.sentTo).toEqual(['conv0000000a', 'conv00000001']);
+      expect(state.createdWith).toEqual(['grant-a']);
+      expect(storage.get(KEY)).toContain('conv00000001');
+      expect(shape(model)).toEqual([
+        ['user', 'done', 'hello'],
+        ['assistant', 'done', 'ok'],
+      ]);
+    }
+  });
+
+  it('does not loop when a conversation it just created is refused', async () => {
+    const { model, state } = setup();
+    state.refusals.push(new ChatError('not_found', 'Not found', { status: 404 }));
+    await model.send('hello');
+    expect(state.calls).toEqual(['create', 'stream']);
+    expect(model.failure.value?.error.kind).toBe('not_found');
+  });
+});
+
+describe('chat model: stopping and starting over', () => {
+  it('stops a reply, keeping what arrived', async () => {
+    const { model, emit, chunk } = setup();
+    const sending = model.send('q');
+    emit({ type: 'start' });
+    chunk('partial');
+    await vi.waitFor(() => expect(model.streaming.value).toBe('partial'));
+    model.stop();
+    await sending;
+    expect(shape(model).at(-1)).toEqual(['assistant', 'stopped', 'partial']);
+    expect([model.failure.value, model.status.value.type]).toEqual([undefined, 'idle']);
+  });
+
+  it('stops before the reply starts: the question goes back to the composer, with no error', async () => {
+    const { model, events } = setup();
+    model.setDraft('never mind');
+    const sending = model.send();
+    await vi.waitFor(() => expect(events.map((e) => e.type)).toContain('send'));
+    model.stop();
+    await sending;
+    expect([model.messages.value, model.draft.value, model.failure.value]).toEqual([[], 'never mind', undefined]);
+  });
+
+  it('starts a new conversation, bringing the previous grant, and the old reply writes nothing', async () => {
+    const { model, state, storage, reply, chunk, emit } = setup();
+    reply('first');
+    await model.send('hello');
+    const late = model.send('slow one');
+    emit({ type: 'start' });
+    chunk('cut short');
+    await vi.waitFor(() => expect(model.streaming.value).toBe('cut short'));
+    model.newConversation();
+    await late;
+    expect([model.messages.value, model.streaming.value, model.status.value.type]).toEqual([[], '', 'idle']);
+    expect(storage.get(KEY)).toBeUndefined();
+    reply('second');
+    await model.send('hello again');
+    expect(state.createdWith).toEqual([undefined, 'grant-1']);
+    expect(shape(model).map((m) => m[2])).toEqual(['hello again', 'second']);
+  });
+
+  it('aborts the reply in flight when disposed', async () => {
+    const { model, emit } = setup();
+    const sending = model.send('q');
+    emit({ type: 'start' });
+    await vi.waitFor(() => expect(model.status.value.type).toBe('streaming'));
+    model[Symbol.dispose]();
+    await sending;
+    // The aborted stream ended the send; a disposed model writes nothing more, not even its idle status.
+    expect([model.status.value.type, model.messages.value.length]).toEqual(['streaming', 1]);
   });
 });

@@ -1,0 +1,67 @@
+import type { ConversationRef } from '../api/client';
+import type { KeyValueStore } from './storage';
+
+/** The visitor's conversation with one bot, kept in storage so it survives reloads. */
+export interface Session {
+  /**
+   * The conversation in use. The stored one is read on the first call only (never before the visitor engages),
+   * so a conversation another tab stores later does not replace this one mid-session.
+   */
+  current(): ConversationRef | undefined;
+  /** Keeps a newly created conversation, in memory and in storage. */
+  save(conversation: ConversationRef): void;
+  /** Forgets the conversation; the next message starts a new one. */
+  forget(): void;
+  /** The visitor's latest grant, kept after `forget()` so the proxy still knows who is asking. */
+  lastGrant(): string | undefined;
+}
+
+const STORED_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A session over `storage`, under `key`. */
+export function createSession(storage: KeyValueStore, key: string): Session {
+  let read = false;
+  let conversation: ConversationRef | undefined;
+  let grant: string | undefined;
+  return {
+    current() {
+      if (read) return conversation;
+      read = true;
+      const raw = storage.get(key);
+      if (raw === undefined) return undefined;
+      conversation = parseStored(raw);
+      // A value without a valid grant (stored by an older widget, or tampered with) is dropped, so the visitor
+      // starts afresh instead of meeting a 404.
+      if (!conversation) storage.remove(key);
+      grant = conversation?.grant;
+      return conversation;
+    },
+    save(created) {
+      read = true;
+      conversation = created;
+      grant = created.grant;
+      storage.set(key, JSON.stringify({ id: created.id, grant: created.grant }));
+    },
+    forget() {
+      read = true;
+      conversation = undefined;
+      storage.remove(key);
+    },
+    lastGrant: () => grant,
+  };
+}
+
+/** A stored `{id, grant}`, checked; undefined for anything else (an older widget stored the bare id). */
+function parseStored(raw: string): ConversationRef | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, grant } = value as Record<string, unknown>;
+  return typeof id === 'string' && STORED_ID.test(id) && typeof grant === 'string' && grant.length > 0
+    ? { id, grant }
+    : undefined;
+}

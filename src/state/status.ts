@@ -1,0 +1,51 @@
+import type { ChatError } from '../api/errors';
+
+/** What a failure lets the visitor repeat: loading the stored history, or asking again for the last reply. */
+export type RetryTarget = 'history' | 'reply';
+
+/** A failure the widget shows, and whether repeating what failed can help. */
+export interface Failure {
+  type: 'failed' | 'quota' | 'rate-limited' | 'offline';
+  error: ChatError;
+  /** Absent when repeating cannot help (a 402, a refused config) or the visitor repeats by sending again. */
+  retry: RetryTarget | undefined;
+}
+
+/**
+ * Everything the widget can be doing, as one value:
+ * - `idle`: ready for a message;
+ * - `loading`: reading the stored conversation's history;
+ * - `sending`: the message is on its way, no reply token yet;
+ * - `streaming`: reply tokens are arriving;
+ * - `failed`, `quota` (402), `rate-limited` (429), `offline` (no connection): the last action failed; the visitor
+ *   can still type and send, and `retry` says what the single Retry repeats.
+ */
+export type ChatStatus = { type: 'idle' | 'loading' | 'sending' | 'streaming' } | Failure;
+
+/** The status with nothing going on. */
+export const IDLE: ChatStatus = Object.freeze({ type: 'idle' });
+
+const FAILURE_TYPES: Partial<Record<ChatError['kind'], Failure['type']>> = {
+  quota: 'quota',
+  rate_limit: 'rate-limited',
+  network: 'offline',
+};
+
+/** The status for `error`: its kind picks the type, and `target` is offered only when repeating can help. */
+export function toFailure(error: ChatError, target?: RetryTarget): Failure {
+  return {
+    type: FAILURE_TYPES[error.kind] ?? 'failed',
+    error,
+    retry: error.retryable ? target : undefined,
+  };
+}
+
+/** Whether a request is in flight, so a second send must wait. */
+export function isBusy(status: ChatStatus): boolean {
+  return status.type === 'loading' || status.type === 'sending' || status.type === 'streaming';
+}
+
+/** The failure a status carries, if any. */
+export function failureOf(status: ChatStatus): Failure | undefined {
+  return 'error' in status ? status : undefined;
+}
