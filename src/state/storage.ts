@@ -26,7 +26,7 @@ export function createStorage(getStorage: () => Storage | undefined, namespace: 
   };
 }
 
-/** A store that keeps nothing, for tests and for sites that opt out of persistence. */
+/** A store held in memory for the life of the page: nothing survives a reload. For tests and opted-out sites. */
 export function createMemoryStorage(): KeyValueStore {
   const map = new Map<string, string>();
   return {
