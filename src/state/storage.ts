@@ -25,13 +25,3 @@ export function createStorage(getStorage: () => Storage | undefined, namespace: 
     remove: (key) => void attempt((s) => s.removeItem(namespace + key)),
   };
 }
-
-/** A store held in memory for the life of the page: nothing survives a reload. For tests and opted-out sites. */
-export function createMemoryStorage(): KeyValueStore {
-  const map = new Map<string, string>();
-  return {
-    get: (key) => map.get(key),
-    set: (key, value) => void map.set(key, value),
-    remove: (key) => void map.delete(key),
-  };
-}

@@ -5,7 +5,7 @@ import { ChatError } from '../../src/api/errors';
 import { parseConfig } from '../../src/config/parse';
 import type { Theme } from '../../src/config/schema';
 import { ChatModel } from '../../src/state/chat-model';
-import { createMemoryStorage } from '../../src/state/storage';
+import { createMemoryStorage } from '../helpers/memory-storage';
 import { App } from '../../src/ui/App';
 import { Widget } from '../../src/ui/context';
 import { createFakeClient, storedReply } from '../helpers/fake-client';

@@ -3,7 +3,8 @@ import { parseConfig } from '../../src/config/parse';
 import type { WidgetConfig } from '../../src/config/schema';
 import { ChatModel, type WidgetEvents } from '../../src/state/chat-model';
 import type { ProxyOptions } from '../../src/proxy/handler';
-import { createMemoryStorage, type KeyValueStore } from '../../src/state/storage';
+import type { KeyValueStore } from '../../src/state/storage';
+import { createMemoryStorage } from './memory-storage';
 import { setupStack } from './stack';
 
 /** A chat model over the in-process proxy + simulator, recording its events. */
