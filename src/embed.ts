@@ -1,11 +1,9 @@
 import { parseConfig, type ConfigIssue } from './config/parse';
-import type { WidgetConfig } from './config/schema';
-import { mount, type WidgetHandle } from './mount/mount';
+import { startWidget, type WidgetHandle } from './mount/mount';
 
-/** The one global Askbox sets: a small facade over the mounted widget. */
-export interface AskboxGlobal extends Omit<WidgetHandle, 'send'> {
+/** The one global Askbox sets: the widget's handle, and the script's version. */
+export interface AskboxGlobal extends WidgetHandle {
   readonly version: string;
-  send(text: string): Promise<void>;
 }
 
 declare global {
@@ -13,20 +11,6 @@ declare global {
     Askbox?: AskboxGlobal;
   }
 }
-
-const ATTRIBUTES: Partial<Record<keyof WidgetConfig, string>> = {
-  botId: 'data-bot-id',
-  proxyUrl: 'data-proxy-url',
-  title: 'data-title',
-  welcome: 'data-welcome',
-  placeholder: 'data-placeholder',
-  position: 'data-position',
-  open: 'data-open',
-  accent: 'data-accent',
-  theme: 'data-theme',
-  documentIds: 'data-document-ids',
-  conversationName: 'data-conversation-name',
-};
 
 // Read while this script runs: `document.currentScript` is null once any callback runs.
 const current = document.currentScript;
@@ -44,19 +28,32 @@ function findScript(): HTMLScriptElement | null {
   );
 }
 
+/**
+ * Attributes that optimisers, consent managers and SPA routers put on script tags (`data-cfasync`, `data-cookieconsent`,
+ * `data-no-optimize`, `data-turbo-track`, `data-astro-rerun`…): theirs, not typos of ours, so no warning.
+ */
+const FOREIGN =
+  /^(cfasync|cookie|category|consent|no[A-Z]|pagespeed|turbo|astro|swup|wp|rocket|nitro|lazy|usercentrics)/;
+
+/**
+ * The tag's `data-*` attributes as config keys (`data-bot-id` → `botId`), every one of them, so that parseConfig
+ * can name the unknown ones. The `nonce` attribute is hidden from getAttribute after parsing; the property keeps it.
+ */
 function readAttributes(script: HTMLScriptElement): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const [key, attribute] of Object.entries(ATTRIBUTES)) {
-    const value = script.getAttribute(attribute);
-    if (value !== null) input[key] = value;
-  }
-  // The `nonce` attribute is hidden from getAttribute after parsing; the property keeps it.
-  input.styleNonce = script.nonce || script.getAttribute('data-nonce') || undefined;
-  return input;
+  const { nonce, ...input } = script.dataset;
+  for (const key of Object.keys(input)) if (FOREIGN.test(key)) delete input[key];
+  return { ...input, styleNonce: script.nonce || nonce || undefined };
+}
+
+/** The attribute a config key comes from: `botId` → `data-bot-id`, `text.sendd` → `data-text` key `sendd`. */
+function attributeOf(key: string): string {
+  const [name = key, ...rest] = key.split('.');
+  const attribute = `data-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return rest.length > 0 ? `${attribute} key "${rest.join('.')}"` : attribute;
 }
 
 function describe(issues: ConfigIssue[]): string {
-  const lines = issues.map((issue) => `  - ${ATTRIBUTES[issue.key] ?? issue.key} ${issue.message}`);
+  const lines = issues.map((issue) => `  - ${attributeOf(issue.key)} ${issue.message}`);
   return `[askbox] The chat widget was not loaded because its <script> tag is misconfigured:\n${lines.join('\n')}`;
 }
 
@@ -77,36 +74,27 @@ function boot() {
     console.error(describe(parsed.issues));
     return;
   }
-  let handle: WidgetHandle | undefined;
-  // Calls made before <body> exists (a tag in <head> without defer) wait for the mount.
-  const queue: Array<(h: WidgetHandle) => void> = [];
-  const call = (fn: (h: WidgetHandle) => void) => (handle ? fn(handle) : void queue.push(fn));
-  const api: AskboxGlobal = {
+  if (parsed.unknown.length > 0) {
+    console.warn(
+      `[askbox] The <script> tag has attributes Askbox does not know: ${parsed.unknown.map(attributeOf).join(', ')}`,
+    );
+  }
+  const { handle, attach } = startWidget(parsed.config);
+  const api: AskboxGlobal = Object.freeze({
+    ...handle,
     version: __ASKBOX_VERSION__,
-    open: () => call((h) => h.open()),
-    close: () => call((h) => h.close()),
-    toggle: () => call((h) => h.toggle()),
-    send: (text: string) => new Promise<void>((resolve) => call((h) => void h.send(text).then(resolve, resolve))),
-    setTheme: (theme: Parameters<WidgetHandle['setTheme']>[0]) => call((h) => h.setTheme(theme)),
-    on: (type, listener) => {
-      let off: (() => void) | undefined;
-      call((h) => {
-        off = h.on(type, listener);
-      });
-      return () => off?.();
-    },
     destroy: () => {
-      call((h) => h.destroy());
+      handle.destroy();
       if (window.Askbox === api) delete window.Askbox;
     },
-  };
-  window.Askbox = Object.freeze(api);
+  });
+  window.Askbox = api;
+  // The widget answers calls at once; it appears once <body> exists (a tag in <head> without defer runs before).
   whenBodyReady(() => {
     try {
-      handle = mount(parsed.config);
-      for (const fn of queue.splice(0)) fn(handle);
+      attach(document.body);
     } catch (error) {
-      if (window.Askbox === api) delete window.Askbox;
+      api.destroy();
       console.error('[askbox] The chat widget could not start:', error);
     }
   });

@@ -1,4 +1,12 @@
-import { DEFAULT_TEXT, DEFAULTS, MAX_DOCUMENT_IDS, THEMES, type Position, type WidgetConfig } from './schema';
+import {
+  DEFAULT_TEXT,
+  DEFAULTS,
+  MAX_DOCUMENT_IDS,
+  THEMES,
+  type Position,
+  type UiText,
+  type WidgetConfig,
+} from './schema';
 
 /** One problem found in the input, named by its config key. */
 export interface ConfigIssue {
@@ -6,8 +14,33 @@ export interface ConfigIssue {
   message: string;
 }
 
-/** `parseConfig`'s result: a config, or every issue found (never both). */
-export type ParseResult = { config: WidgetConfig; issues?: undefined } | { config?: undefined; issues: ConfigIssue[] };
+/**
+ * `parseConfig`'s result: a config and the keys it ignored (`unknown`, e.g. `"colour"` or `"text.sendd"`: likely
+ * typos worth one warning), or every issue found (never both).
+ */
+export type ParseResult =
+  | { config: WidgetConfig; unknown: string[]; issues?: undefined }
+  | { config?: undefined; unknown?: undefined; issues: ConfigIssue[] };
+
+/** Every config key, once; `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
+const KEYS = {
+  botId: true,
+  proxyUrl: true,
+  title: true,
+  welcome: true,
+  placeholder: true,
+  position: true,
+  open: true,
+  accent: true,
+  theme: true,
+  documentIds: true,
+  conversationName: true,
+  styleNonce: true,
+  text: true,
+} as const satisfies Record<keyof WidgetConfig, true>;
+
+/** The longest UI string a site may set. */
+const MAX_TEXT_LENGTH = 500;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
@@ -22,11 +55,12 @@ type Input = Readonly<Record<string, unknown>>;
 
 /**
  * Validates raw configuration — `data-*` attribute strings from the script tag or typed values from `mount()` —
- * and collects every issue at once, so a site owner fixes the tag in one go. Pure: no DOM, no globals.
+ * and collects every issue at once, so a site owner fixes the tag in one go. `text` overrides any UI string (an
+ * object, or its JSON from a `data-text` attribute); strings not given keep their defaults. Pure: no DOM, no globals.
  */
 export function parseConfig(input: Input): ParseResult {
   const issues: ConfigIssue[] = [];
-  const fail = (key: keyof WidgetConfig, message: string) => issues.push({ key, message });
+  const fail: Fail = (key, message) => void issues.push({ key, message });
 
   const botId = text(input.botId);
   if (!botId) fail('botId', 'is required (the id of your Cody bot)');
@@ -56,8 +90,12 @@ export function parseConfig(input: Input): ParseResult {
   const placeholder = bounded(input.placeholder, DEFAULTS.placeholder, 200, 'placeholder', fail);
   const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 100, 'conversationName', fail);
 
+  const unknown = Object.keys(input).filter((key) => !Object.hasOwn(KEYS, key));
+  const uiText = parseText(input.text, fail, unknown);
+
   if (issues.length > 0) return { issues };
   return {
+    unknown,
     config: {
       botId,
       proxyUrl: proxyUrl.replace(/\/+$/, ''),
@@ -71,7 +109,7 @@ export function parseConfig(input: Input): ParseResult {
       documentIds,
       conversationName,
       styleNonce: text(input.styleNonce) || undefined,
-      text: DEFAULT_TEXT,
+      text: uiText,
     },
   };
 }
@@ -97,7 +135,7 @@ function oneOf<T extends string>(
   allowed: readonly T[],
   fallback: T,
   key: keyof WidgetConfig,
-  fail: (key: keyof WidgetConfig, message: string) => void,
+  fail: Fail,
 ): T {
   const given = text(value);
   if (!given) return fallback;
@@ -106,14 +144,63 @@ function oneOf<T extends string>(
   return fallback;
 }
 
-function bounded(
-  value: unknown,
-  fallback: string,
-  max: number,
-  key: keyof WidgetConfig,
-  fail: (key: keyof WidgetConfig, message: string) => void,
-): string {
+function bounded(value: unknown, fallback: string, max: number, key: keyof WidgetConfig, fail: Fail): string {
   const given = text(value);
   if (given.length > max) fail(key, `is longer than ${max} characters`);
   return given || fallback;
+}
+
+type Fail = (key: keyof WidgetConfig, message: string) => void;
+
+/** The UI strings: the defaults, with each valid override from `value` applied and unknown keys recorded. */
+function parseText(value: unknown, fail: Fail, unknown: string[]): UiText {
+  if (value === undefined || value === null || value === '') return DEFAULT_TEXT;
+  let given: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      given = JSON.parse(value);
+    } catch {
+      fail('text', 'is not valid JSON (e.g. {"send": "Senden"})');
+      return DEFAULT_TEXT;
+    }
+  }
+  if (!isRecord(given)) {
+    fail('text', 'must be an object of UI strings (e.g. {"send": "Senden"})');
+    return DEFAULT_TEXT;
+  }
+  const { errors, ...strings } = given;
+  const merged = { ...DEFAULT_TEXT, ...overrides(DEFAULT_TEXT, strings, 'text', fail, unknown) };
+  if (errors !== undefined) {
+    if (isRecord(errors))
+      merged.errors = {
+        ...DEFAULT_TEXT.errors,
+        ...overrides(DEFAULT_TEXT.errors, errors, 'text.errors', fail, unknown),
+      };
+    else fail('text', 'errors must be an object of UI strings');
+  }
+  return merged;
+}
+
+/** The entries of `given` that override a string of `defaults`; every other key is recorded as unknown. */
+function overrides(
+  defaults: object,
+  given: Record<string, unknown>,
+  path: string,
+  fail: Fail,
+  unknown: string[],
+): Record<string, string> {
+  const valid: Record<string, string> = {};
+  for (const [key, value] of Object.entries(given)) {
+    // SECURITY: own keys only, so `__proto__`, `constructor` and friends are unknown keys, never lookups.
+    const known = Object.hasOwn(defaults, key) && typeof (defaults as Record<string, unknown>)[key] === 'string';
+    if (!known) unknown.push(`${path}.${key}`);
+    else if (typeof value !== 'string' || !value.trim() || value.length > MAX_TEXT_LENGTH)
+      fail('text', `${path}.${key} must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
+    else valid[key] = value;
+  }
+  return valid;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

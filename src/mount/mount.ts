@@ -12,7 +12,7 @@ import { App } from '../ui/App';
 import { Widget } from '../ui/context';
 import { createShadowHost } from './shadow-host';
 
-/** Control over one mounted widget. */
+/** Control over one widget: what `mount()` returns, and what the script tag's `window.Askbox` offers. */
 export interface WidgetHandle {
   open(): void;
   close(): void;
@@ -29,12 +29,20 @@ export interface WidgetHandle {
 /** Raw options for `mount()`: the same keys as `WidgetConfig`, as values or `data-*`-style strings. */
 export type MountOptions = Partial<Record<keyof WidgetConfig, unknown>>;
 
+/** A widget whose state and handle exist before it has a place on the page. */
+export interface StartedWidget {
+  handle: WidgetHandle;
+  /** Renders the widget into `target`, once; throws when the page will not take it (e.g. no shadow DOM). */
+  attach(target: HTMLElement): void;
+}
+
 /**
  * Mounts a widget into `target` (default: `document.body`) and returns its handle.
- * Throws one `ChatError('config')` listing every problem when the options are invalid.
+ * Throws one `ChatError('config')` listing every problem when the options are invalid, and warns once in the
+ * console about keys it does not know.
  *
  * @example
- * const chat = mount({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', title: 'Help' });
+ * const chat = mount({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', title: 'Help', text: { send: 'Senden' } });
  * chat.on('reply', ({ message }) => console.log(message.text));
  */
 export function mount(options: MountOptions, target: HTMLElement = document.body): WidgetHandle {
@@ -45,7 +53,22 @@ export function mount(options: MountOptions, target: HTMLElement = document.body
       `Invalid Askbox config: ${parsed.issues.map((i) => `${i.key} ${i.message}`).join('; ')}`,
     );
   }
-  const config = parsed.config;
+  if (parsed.unknown.length > 0) console.warn(`[askbox] mount() ignored unknown options: ${parsed.unknown.join(', ')}`);
+  const widget = startWidget(parsed.config);
+  try {
+    widget.attach(target);
+  } catch (error) {
+    widget.handle.destroy();
+    throw error;
+  }
+  return widget.handle;
+}
+
+/**
+ * Starts a widget for a parsed config: its model and handle at once (so a page can call it straight away), its
+ * DOM when `attach` is given a place. The script tag uses this to answer calls made before `<body>` exists.
+ */
+export function startWidget(config: WidgetConfig): StartedWidget {
   const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
   const model = new ChatModel({
     client: createChatClient({ proxyUrl: config.proxyUrl }),
@@ -63,12 +86,11 @@ export function mount(options: MountOptions, target: HTMLElement = document.body
     },
   });
   const theme = signal<Theme>(config.theme);
-  const shadow = createShadowHost(target, { css: css + toThemeCss(config), nonce: config.styleNonce });
-  render(h(Widget.Provider, { value: { model, config, theme } }, h(App, {})), shadow.container);
+  let shadow: ReturnType<typeof createShadowHost> | undefined;
+  let destroyed = false;
   if (config.open) model.open();
 
-  let destroyed = false;
-  return {
+  const handle: WidgetHandle = {
     open: () => model.open(),
     close: () => model.close(),
     toggle: () => (model.isOpen.value ? model.close() : model.open()),
@@ -90,10 +112,18 @@ export function mount(options: MountOptions, target: HTMLElement = document.body
     destroy: () => {
       if (destroyed) return;
       destroyed = true;
-      render(null, shadow.container);
+      if (shadow) render(null, shadow.container);
       model[Symbol.dispose]();
       listeners.clear();
-      shadow.destroy();
+      shadow?.destroy();
+    },
+  };
+  return {
+    handle,
+    attach: (target) => {
+      if (destroyed || shadow) return;
+      shadow = createShadowHost(target, { css: css + toThemeCss(config), nonce: config.styleNonce });
+      render(h(Widget.Provider, { value: { model, config, theme } }, h(App, {})), shadow.container);
     },
   };
 }

@@ -41,6 +41,31 @@ describe('embedding on real pages', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  it('honours data-text overrides and warns once, by name, about attributes it does not know', async () => {
+    const { page, consoleWarnings, consoleErrors } = await e2e.open('/dynamic.html');
+    await page.locator(W.launcher).waitFor();
+    await page.evaluate(() => {
+      const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]');
+      window.Askbox?.destroy();
+      const script = document.createElement('script');
+      script.src = old?.src ?? '';
+      Object.assign(script.dataset, {
+        botId: old?.dataset.botId,
+        proxyUrl: old?.dataset.proxyUrl,
+        text: JSON.stringify({ launcherOpen: 'Chat öffnen', send: 'Senden', sendd: 'typo', errors: { htp: 'x' } }),
+        colour: 'red',
+        cfasync: 'false',
+      });
+      document.head.append(script);
+    });
+    await page.locator('askbox-widget').getByRole('button', { name: 'Chat öffnen' }).click();
+    await page.locator('askbox-widget').getByRole('button', { name: 'Senden' }).waitFor();
+    expect(consoleWarnings).toEqual([
+      '[askbox] The <script> tag has attributes Askbox does not know: data-colour, data-text key "sendd", data-text key "errors.htp"',
+    ]);
+    expect(consoleErrors).toEqual([]);
+  });
+
   it('boots when injected after load by a tag manager', async () => {
     const { page } = await e2e.open('/dynamic.html');
     await page.locator(W.launcher).click();

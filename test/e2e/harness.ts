@@ -29,6 +29,7 @@ export function launchChromium(): Promise<Browser> {
 export interface TestPage {
   page: Page;
   consoleErrors: string[];
+  consoleWarnings: string[];
   pageErrors: string[];
   requests: string[];
 }
@@ -52,11 +53,11 @@ export async function startE2E(scenario: Scenario = {}, proxy: Partial<ProxyOpti
     });
     const page = await context.newPage();
     pages.push(page);
-    const result: TestPage = { page, consoleErrors: [], pageErrors: [], requests: [] };
-    page.on(
-      'console',
-      (message: ConsoleMessage) => message.type() === 'error' && result.consoleErrors.push(message.text()),
-    );
+    const result: TestPage = { page, consoleErrors: [], consoleWarnings: [], pageErrors: [], requests: [] };
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.type() === 'error') result.consoleErrors.push(message.text());
+      if (message.type() === 'warning') result.consoleWarnings.push(message.text());
+    });
     page.on('pageerror', (error) => result.pageErrors.push(error.message));
     page.on('request', (request) => result.requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
     await page.goto(server.url + path);

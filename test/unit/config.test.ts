@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse';
-import { DEFAULTS, MAX_DOCUMENT_IDS } from '../../src/config/schema';
+import { DEFAULT_TEXT, DEFAULTS, MAX_DOCUMENT_IDS } from '../../src/config/schema';
 
 const minimal = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
 
@@ -104,4 +104,54 @@ describe('parseConfig', () => {
       expect(parseConfig({ ...minimal, proxyUrl }).issues?.[0]?.key).toBe('proxyUrl');
     },
   );
+
+  describe('text overrides', () => {
+    it('applies each given string, keeps the defaults for the rest, and never changes the defaults', () => {
+      const { config, unknown } = parseConfig({
+        ...minimal,
+        text: { send: 'Senden', errors: { network: 'Keine Verbindung.' } },
+      });
+      expect(config?.text).toEqual({
+        ...DEFAULT_TEXT,
+        send: 'Senden',
+        errors: { ...DEFAULT_TEXT.errors, network: 'Keine Verbindung.' },
+      });
+      expect(unknown).toEqual([]);
+      expect(DEFAULT_TEXT.send).toBe('Send message');
+      expect(DEFAULT_TEXT.errors.network).toMatch(/^Could not reach/);
+    });
+
+    it('reads the JSON of a data-text attribute', () => {
+      expect(parseConfig({ ...minimal, text: '{"retry":"Nochmal"}' }).config?.text.retry).toBe('Nochmal');
+      expect(parseConfig({ ...minimal, text: '' }).config?.text).toBe(DEFAULT_TEXT);
+    });
+
+    it('names unknown keys, at the top level and in text, prototype keys included, and ignores them', () => {
+      const { config, unknown } = parseConfig({
+        ...minimal,
+        colour: 'red',
+        text: JSON.parse('{"sendd":"x","__proto__":{"send":"owned"},"toString":"x","errors":{"htp":"x"}}'),
+      });
+      expect(unknown).toEqual(['colour', 'text.sendd', 'text.__proto__', 'text.toString', 'text.errors.htp']);
+      expect(config?.text).toEqual(DEFAULT_TEXT);
+    });
+
+    it.each([
+      [42, 'must be an object'],
+      [['send'], 'must be an object'],
+      ['{send:', 'is not valid JSON'],
+      [{ send: 42 }, 'text.send must be a non-empty string'],
+      [{ send: '   ' }, 'text.send must be a non-empty string'],
+      [{ send: 'x'.repeat(501) }, 'at most 500 characters'],
+      [{ errors: 'oops' }, 'errors must be an object'],
+      [{ errors: { http: '' } }, 'text.errors.http must be a non-empty string'],
+    ])('refuses %j', (text, message) => {
+      const { issues } = parseConfig({ ...minimal, text });
+      expect(issues).toEqual([{ key: 'text', message: expect.stringContaining(message) }]);
+    });
+
+    it('accepts a string of exactly 500 characters', () => {
+      expect(parseConfig({ ...minimal, text: { send: 'x'.repeat(500) } }).config?.text.send).toHaveLength(500);
+    });
+  });
 });

@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isChatError } from '../../src/api/errors';
+import { parseConfig } from '../../src/config/parse';
+import { mount, startWidget } from '../../src/mount/mount';
+import { HOST_TAG } from '../../src/mount/shadow-host';
+
+const minimal = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
+const shadowRoot = () => document.body.querySelector(HOST_TAG)?.shadowRoot;
+const rendered = async () => {
+  await vi.waitFor(() => expect(shadowRoot()?.querySelector('.launcher')).toBeTruthy());
+  return shadowRoot();
+};
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  document.body.replaceChildren();
+});
+
+describe('mount()', () => {
+  it('shows the text overrides and warns once, naming the options it does not know', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const handle = mount({ ...minimal, colour: 'red', text: { launcherOpen: 'Hilfe', sendd: 'x' } } as never);
+    const root = await rendered();
+    expect(root?.querySelector('.launcher')?.getAttribute('aria-label')).toBe('Hilfe');
+    expect(warn.mock.calls).toEqual([['[askbox] mount() ignored unknown options: colour, text.sendd']]);
+    handle.destroy();
+    expect(document.body.querySelector(HOST_TAG)).toBeNull();
+  });
+
+  it('throws one config error naming every problem, and mounts nothing', () => {
+    let thrown: unknown;
+    try {
+      mount({ proxyUrl: 'nope', text: { send: 1 } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isChatError(thrown) && thrown.kind).toBe('config');
+    expect(String(thrown)).toMatch(/botId is required.*proxyUrl "nope".*text text\.send must be/);
+    expect(document.body.querySelector(HOST_TAG)).toBeNull();
+  });
+});
+
+describe('startWidget()', () => {
+  it('answers calls before it has a place on the page, and shows their effect once attached', async () => {
+    const { config } = parseConfig(minimal);
+    if (!config) throw new Error('bad config');
+    const widget = startWidget(config);
+    widget.handle.open();
+    expect(document.body.querySelector(HOST_TAG)).toBeNull();
+    widget.attach(document.body);
+    widget.attach(document.body);
+    const root = await rendered();
+    expect(document.body.querySelectorAll(HOST_TAG)).toHaveLength(1);
+    expect(root?.querySelector('[role="dialog"]')).toBeTruthy();
+    widget.handle.destroy();
+    widget.attach(document.body);
+    expect(document.body.querySelector(HOST_TAG)).toBeNull();
+  });
+});
