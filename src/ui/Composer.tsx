@@ -29,7 +29,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
 
   const submit = (event: Event) => {
     event.preventDefault();
-    if (busy) return;
+    // The model ignores a send while a reply is on its way, so Enter during a reply does nothing.
     void model.send();
   };
 

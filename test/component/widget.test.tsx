@@ -112,7 +112,7 @@ describe('sending and streaming', () => {
     expect(document.querySelector('.msg--user img, .msg--user strong')).toBeNull();
   });
 
-  it('shows a counter near the 2,000-character limit and blocks sending past it, keeping the text', () => {
+  it('shows a counter near the 2,000-character limit and blocks sending past it, keeping the text', async () => {
     const fake = setup();
     open();
     type('x'.repeat(1799));
@@ -125,6 +125,27 @@ describe('sending and streaming', () => {
     fireEvent.keyDown(input(), { key: 'Enter' });
     expect(fake.state.sent).toEqual([]);
     expect((input() as HTMLTextAreaElement).value).toHaveLength(2001);
+    type('x'.repeat(2000));
+    expect(screen.getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', false);
+    expect(input().getAttribute('aria-invalid')).toBe('false');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await waitFor(() => expect(fake.state.sent).toEqual(['x'.repeat(2000)]));
+  });
+
+  it('sends nothing more while a reply is on its way: Enter waits, and the button stops the reply instead', async () => {
+    const fake = setup();
+    open();
+    type('first');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await waitFor(() => expect(fake.state.sent).toEqual(['first']));
+    type('second');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    fireEvent.submit(input().closest('form')!);
+    expect(screen.queryByRole('button', { name: 'Send message' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Stop generating' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send message' })).toBeTruthy());
+    expect(fake.state.sent).toEqual(['first']);
+    expect((input() as HTMLTextAreaElement).value).toBe('second');
   });
 
   it('shows the quota text from the service and gives the text back', async () => {
