@@ -1,20 +1,14 @@
 import { ChatError, toChatError, toHttpError } from './errors';
+import { parseCreatedConversation, parseMessagePage } from './parse';
 import { readReplyStream } from './sse';
-import type { ApiConversation, ApiList, ApiMessage, StreamEvent } from './types';
+import type { ApiMessage, ApiMessagePage, ConversationRef, StreamEvent } from './types';
+
+export type { ConversationRef } from './types';
 
 /** What `createChatClient` needs: the proxy's base URL and a fetch (injected for tests and hostile pages). */
 export interface ChatClientOptions {
   proxyUrl: string;
   fetch?: typeof fetch;
-}
-
-/**
- * A conversation as the widget holds it: its id and the proxy's grant for it, which every call about it carries.
- * SECURITY: the grant is what makes the conversation this visitor's; the id alone opens nothing.
- */
-export interface ConversationRef {
-  id: string;
-  grant: string;
 }
 
 /** The request header that carries a conversation's grant to the proxy. */
@@ -75,50 +69,41 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     return response;
   }
 
-  async function json<T>(path: string, init?: RequestInit, grant?: string): Promise<T> {
+  /** The response's JSON, unchecked: each caller hands it to its parser (parse.ts). */
+  async function json(path: string, init?: RequestInit, grant?: string): Promise<unknown> {
     const response = await request(path, init, grant);
     try {
-      return (await response.json()) as T;
+      return await response.json();
     } catch (error) {
       throw new ChatError('http', 'The response was not JSON', { status: response.status, cause: error });
     }
   }
 
-  function listPage(conversation: ConversationRef, page: number, signal?: AbortSignal): Promise<ApiList<ApiMessage>> {
+  async function listPage(conversation: ConversationRef, page: number, signal?: AbortSignal): Promise<ApiMessagePage> {
     const query = new URLSearchParams({
       conversation_id: conversation.id,
       includes: INCLUDES,
       page: String(page),
       per_page: String(PAGE_SIZE),
     });
-    return json<ApiList<ApiMessage>>(`/messages?${query}`, { signal }, conversation.grant);
+    return parseMessagePage(await json(`/messages?${query}`, { signal }, conversation.grant));
   }
 
   return {
     async createConversation({ name, botId, documentIds, grant }) {
       const body: Record<string, unknown> = { name, bot_id: botId };
       if (documentIds.length > 0) body.document_ids = [...documentIds];
-      const created = await json<{ data?: Partial<ApiConversation>; meta?: { grant?: unknown } } | null>(
-        '/conversations',
-        { method: 'POST', body: JSON.stringify(body) },
-        grant,
+      return parseCreatedConversation(
+        await json('/conversations', { method: 'POST', body: JSON.stringify(body) }, grant),
       );
-      const id = created?.data?.id;
-      const granted = created?.meta?.grant;
-      // SECURITY: checked, not cast: a proxy that grants nothing leaves the widget with nothing it could use.
-      if (typeof id !== 'string' || !id || typeof granted !== 'string' || !granted)
-        throw new ChatError('http', 'The proxy did not grant the new conversation');
-      return { id, grant: granted };
     },
 
     async listAllMessages(conversation, signal) {
       const all: ApiMessage[] = [];
       for (let page = 1; page <= MAX_PAGES; page++) {
-        const { data, meta } = await listPage(conversation, page, signal);
-        all.push(...(Array.isArray(data) ? data : []));
-        const next = meta?.pagination?.next_page;
-        const totalPages = meta?.pagination?.total_pages ?? 1;
-        if (!(next ?? (page < totalPages ? page + 1 : null))) break;
+        const { messages, nextPage, totalPages } = await listPage(conversation, page, signal);
+        all.push(...messages);
+        if (nextPage === undefined && page >= totalPages) break;
       }
       return toChronological(all);
     },
@@ -126,35 +111,22 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     async latestReply(conversation, knownIds) {
       const first = await listPage(conversation, 1);
       const pages = [first];
-      const totalPages = first.meta?.pagination?.total_pages ?? 1;
       // The order of list results is undocumented, so the newest reply is on the first or the last page.
-      if (totalPages > 1) pages.push(await listPage(conversation, totalPages));
-      const replies = toChronological(pages.flatMap((p) => p.data)).filter((m) => m.machine && !knownIds.has(m.id));
+      if (first.totalPages > 1) pages.push(await listPage(conversation, first.totalPages));
+      const replies = toChronological(pages.flatMap((p) => p.messages)).filter((m) => m.machine && !knownIds.has(m.id));
       return replies.at(-1);
     },
 
     async *streamReply({ conversation, content }, signal) {
-      // The proxy answers with a 302 to its own stream route, which fetch follows (keeping the grant header); a proxy
-      // that answers `{data: {stream_url}}` instead is followed by hand.
-      let response = await request(
+      // Every Askbox proxy answers with a 302 to its own sealed stream route, which fetch follows, keeping the
+      // grant header.
+      const response = await request(
         '/messages/stream',
         { method: 'POST', body: JSON.stringify({ content, conversation_id: conversation.id }), signal },
         conversation.grant,
       );
-      if (!response.headers.get('content-type')?.includes('text/event-stream')) {
-        const info = (await response.json().catch(() => null)) as { data?: { stream_url?: unknown } } | null;
-        const url = info?.data?.stream_url;
-        if (typeof url !== 'string') throw new ChatError('stream', 'No stream in the response');
-        try {
-          response = await doFetch(streamTarget(url, base), {
-            headers: { accept: 'text/event-stream', [GRANT_HEADER]: conversation.grant },
-            signal,
-          });
-        } catch (error) {
-          throw toChatError(error, signal);
-        }
-        if (!response.ok) throw await toHttpError(response);
-      }
+      if (!response.headers.get('content-type')?.includes('text/event-stream'))
+        throw new ChatError('stream', 'The proxy did not answer with a reply stream');
       if (!response.body) throw new ChatError('stream', 'The reply stream has no body');
       try {
         yield* readReplyStream(response.body, undefined, signal);
@@ -163,14 +135,6 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       }
     },
   };
-}
-
-/**
- * Where a `stream_url` points: the proxy may answer a path, which belongs to the proxy's origin (an absolute proxy
- * URL) or to the page's (a relative one, like the proxy itself).
- */
-export function streamTarget(url: string, proxyBase: string): string {
-  return /^https?:\/\//i.test(proxyBase) ? new URL(url, proxyBase).href : url;
 }
 
 /**

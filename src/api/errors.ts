@@ -1,3 +1,4 @@
+import { parseErrorBody } from './parse';
 /** What went wrong, coarse enough for the UI to pick a sentence and decide whether to offer a retry. */
 export type ChatErrorKind =
   | 'config'
@@ -62,15 +63,8 @@ export function kindForStatus(status: number): ChatErrorKind {
 
 /** Turns a non-2xx response into a ChatError, reading the service's `{message}` body when there is one. */
 export async function toHttpError(response: Response): Promise<ChatError> {
-  let detail: string | undefined;
-  let fields: string[] = [];
-  try {
-    const body = (await response.json()) as { message?: unknown; errors?: unknown } | null;
-    if (typeof body?.message === 'string') detail = body.message;
-    if (body?.errors && typeof body.errors === 'object') fields = Object.keys(body.errors);
-  } catch {
-    // Not JSON (an HTML error page from a CDN, say): the status alone decides.
-  }
+  // Not JSON (an HTML error page from a CDN, say): the status alone decides.
+  const { detail, fields } = parseErrorBody(await response.json().catch(() => undefined));
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
   return new ChatError(kindForStatus(response.status), `HTTP ${response.status}`, {
     status: response.status,

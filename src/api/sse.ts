@@ -1,5 +1,6 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { ChatError } from './errors';
+import { parseChunk } from './parse';
 import type { StreamEvent } from './types';
 
 /** How long a reply stream may stay silent before it counts as stalled. */
@@ -44,9 +45,8 @@ function decode(data: string): StreamEvent | null {
   if (trimmed === '[START]') return { type: 'start' };
   if (trimmed === '[END]') return { type: 'end' };
   try {
-    const parsed: unknown = JSON.parse(data);
-    const chunk = parsed && typeof parsed === 'object' ? (parsed as { chunk?: unknown }).chunk : undefined;
-    return typeof chunk === 'string' ? { type: 'chunk', text: chunk } : null;
+    const chunk = parseChunk(JSON.parse(data));
+    return chunk === undefined ? null : { type: 'chunk', text: chunk };
   } catch (error) {
     throw new ChatError('stream', 'Undecodable stream event', { cause: error });
   }

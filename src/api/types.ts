@@ -1,44 +1,44 @@
-/** Wire shapes of the Cody v1 API (see shared/cody-api.md §2), as far as the widget reads them. */
+/**
+ * What the widget reads of the Cody v1 API (shared/cody-api.md §2), as `parse.ts` returns it: checked and
+ * normalised, so nothing past the API boundary trusts the network's shapes.
+ */
 
-export interface ApiConversation {
+/** A conversation as the widget holds it: its id and the proxy's grant for it, which every call about it carries. */
+export interface ConversationRef {
   id: string;
-  name: string;
-  bot_id: string;
-  created_at: number;
+  /** SECURITY: the grant is what makes the conversation this visitor's; the id alone opens nothing. */
+  grant: string;
 }
 
+/** A document a reply drew on; the service leaves any field out at times, so each may be undefined. */
 export interface ApiSource {
-  type?: string;
-  document_id?: string;
-  document_name?: string;
-  document_url?: string;
-  created_at?: number;
+  document_id?: string | undefined;
+  document_name?: string | undefined;
+  document_url?: string | undefined;
 }
 
+/** A stored message. */
 export interface ApiMessage {
   id: string;
+  /** The text; for a failed reply, the service's error text; empty when the service sent none. */
   content: string;
-  conversation_id: string;
+  /** True for the bot's replies, false for the visitor's messages. */
   machine: boolean;
-  failed_responding?: boolean;
-  flagged?: boolean;
+  failed_responding: boolean;
+  flagged: boolean;
+  /** Unix seconds. */
   created_at: number;
-  /** Only with `includes=sources`; the docs show both an array and a single object under `data`. */
-  sources?: { data?: ApiSource[] | ApiSource | null } | null;
+  /** Always an array, though the service sends an array, one object or nothing (`includes=sources`). */
+  sources: ApiSource[];
 }
 
-export interface ApiPagination {
-  count: number;
-  total: number;
-  per_page: number;
-  total_pages: number;
-  next_page?: number | null;
-  previous_page?: number | null;
-}
-
-export interface ApiList<T> {
-  data: T[];
-  meta?: { pagination?: ApiPagination };
+/** One page of `GET /messages`. */
+export interface ApiMessagePage {
+  messages: ApiMessage[];
+  /** At least 1. */
+  totalPages: number;
+  /** The next page's number, when the service names one. */
+  nextPage: number | undefined;
 }
 
 /** One event of a reply stream, after the `[START]` / `{"chunk"}` / `[END]` framing is decoded. */

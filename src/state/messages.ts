@@ -27,16 +27,15 @@ export function toChatMessage(message: ApiMessage): ChatMessage {
   return {
     id: message.id,
     role: message.machine ? 'assistant' : 'user',
-    text: typeof message.content === 'string' ? message.content : '',
+    text: message.content,
     status: message.failed_responding ? 'failed' : 'done',
-    flagged: message.flagged === true,
-    sources: toSources(message.sources?.data),
+    flagged: message.flagged,
+    sources: toSources(message.sources),
   };
 }
 
-/** Normalises `sources.data`, which the docs show both as an array and as a single object; drops duplicates. */
-export function toSources(data: ApiSource[] | ApiSource | null | undefined): Source[] {
-  const items = Array.isArray(data) ? data : data ? [data] : [];
+/** The sources worth listing: each document once, titled, linked only by an http(s) URL. */
+export function toSources(items: readonly ApiSource[]): Source[] {
   const seen = new Set<string>();
   const sources: Source[] = [];
   for (const item of items) {

@@ -89,9 +89,7 @@ describe('sending and streaming', () => {
     await waitFor(() => expect(document.querySelector('.msg--streaming strong')?.textContent).toBe('on its way'));
 
     fake.state.storedReply = storedReply('It is **on its way**.', {
-      sources: {
-        data: [{ document_id: 'Jw31Pv6PMmro', document_name: 'Shipping', document_url: 'https://docs.test/shipping' }],
-      },
+      sources: [{ document_id: 'Jw31Pv6PMmro', document_name: 'Shipping', document_url: 'https://docs.test/shipping' }],
     });
     fake.emit({ type: 'end' });
     const link = await screen.findByRole('link', { name: 'Shipping' });

@@ -94,11 +94,11 @@ export function storedReply(content: string, extra: Partial<ApiMessage> = {}): A
   return {
     id: 'reply0000001',
     content,
-    conversation_id: 'conv00000001',
     machine: true,
     failed_responding: false,
     flagged: false,
     created_at: 2,
+    sources: [],
     ...extra,
   };
 }

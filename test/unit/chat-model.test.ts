@@ -70,7 +70,7 @@ describe('chat model: a conversation', () => {
   it('streams into `streaming`, then commits the stored reply with its id and sources', async () => {
     const { model, state, emit, chunk } = setup();
     state.storedReply = storedReply('one two', {
-      sources: { data: [{ document_id: 'd1', document_name: 'Shipping', document_url: 'https://x.test/s' }] },
+      sources: [{ document_id: 'd1', document_name: 'Shipping', document_url: 'https://x.test/s' }],
     });
     const sending = model.send('q');
     emit({ type: 'start' });
