@@ -1,8 +1,8 @@
 import { clientIp } from './client-ip';
 import { newVisitorId } from './grant';
 import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOptions } from './options';
-import { createPolicy, GRANT_HEADER } from './policy';
-import { BASE_HEADERS, fail, invalid, json, passThrough, readJson } from './respond';
+import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy';
+import { BASE_HEADERS, fail, field, invalid, json, passThrough, readJson } from './respond';
 import { createSealer } from './seal';
 import { fetchWithin, UpstreamTimeout, watchBody } from './upstream';
 
@@ -27,8 +27,9 @@ interface Call {
  * Creates the token proxy: a policy gateway in front of the Cody API that exposes only the routes the widget
  * needs, under the service's own paths and shapes, adds the key, pins the bot, binds every conversation to the
  * visitor who created it (signed grants), limits abuse, and serves reply streams from its own sealed route.
- * Under `basePath` it answers exactly: POST conversations, GET conversations/{id}, GET messages, GET messages/{id},
- * POST messages, POST messages/stream, GET stream/{token}, GET health, and CORS preflights. Throws at once on a
+ * Under `basePath` it answers exactly: POST conversations, GET messages (one conversation's, with its grant),
+ * POST messages/stream (answered with a 302 to GET stream/{token}), GET stream/{token}, POST messages (the
+ * non-streaming send), GET health, and CORS preflights; anything else is a 404 or 405. Throws at once on a
  * misconfiguration.
  *
  * @example
@@ -97,10 +98,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       body: { name, bot_id: botId, ...(documentIds && { document_ids: documentIds }) },
     });
     if (!response.ok) return passThrough(response, watchJson);
-    const created = (await response.json().catch(() => null)) as { data?: { id?: unknown } } | null;
-    const id = created?.data?.id;
+    const data = field(await response.json().catch(() => null), 'data');
+    const id = field(data, 'id');
     if (typeof id !== 'string' || !ID.test(id)) return fail(502, 'The chat service sent an unexpected response.');
-    return json({ data: created?.data, meta: { grant: await policy.mint(id, botId, visitorId) } });
+    return json({ data, meta: { grant: await policy.mint(id, botId, visitorId) } });
   }
 
   /** A message body whose conversation the visitor holds a grant for, past the limits; else the refusal. */
@@ -114,7 +115,6 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       (await policy.limit('message', call.ip, grant.visitorId)) ?? {
         content: body.content,
         conversation_id: grant.conversationId,
-        redirect: body.redirect,
       }
     );
   }
@@ -138,20 +138,17 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       method: 'POST',
       body: { content: body.content, conversation_id: body.conversation_id, redirect: false },
     });
+    // The service is asked for `{data: {stream_url}}`, but cody-api.md leaves open whether every deployment honours
+    // `redirect: false`, so its 302 is read as well.
     let streamUrl: unknown;
     if (response.status >= 300 && response.status < 400) streamUrl = response.headers.get('location');
-    else if (response.ok)
-      streamUrl = ((await response.json().catch(() => null)) as { data?: { stream_url?: unknown } } | null)?.data
-        ?.stream_url;
+    else if (response.ok) streamUrl = field(await response.json().catch(() => null), 'data', 'stream_url');
     else return passThrough(response, watchJson);
     const target = typeof streamUrl === 'string' ? safeUrl(streamUrl, config.upstream) : undefined;
     if (!target) return fail(502, 'The chat service did not return a stream.');
     const token = await sealer.seal({ url: target, conversationId: body.conversation_id }, config.streamTtlMs);
-    const path = `${base}/stream/${token}`;
-    // SECURITY: relative unless publicUrl is set, so a forged Host header cannot point the visitor elsewhere.
-    if ([false, 0, '0', 'false'].includes(body.redirect as never))
-      return json({ data: { stream_url: `${config.publicOrigin ?? ''}${path}` } });
-    return new Response(null, { status: 302, headers: { location: path } });
+    // SECURITY: a path, so a forged Host header cannot point the visitor elsewhere; fetch follows it with the grant.
+    return new Response(null, { status: 302, headers: { location: `${base}/stream/${token}` } });
   }
 
   async function stream(call: Call, token: string): Promise<Response> {
@@ -175,26 +172,13 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     });
   }
 
-  /** A read of one conversation's data: only with the visitor's grant for it. */
-  async function read(
-    call: Call,
-    conversationId: string | null,
-    path: string,
-    keys: readonly string[],
-  ): Promise<Response> {
+  /** One conversation's messages: only with the visitor's grant for it. */
+  async function listMessages(call: Call): Promise<Response> {
+    const conversationId = call.url.searchParams.get('conversation_id');
+    if (!conversationId) return invalid('conversation_id', 'The conversation id field is required.');
     if (!(await policy.grantFor(call.request, conversationId))) return fail(404, 'Conversation not found.');
-    return passThrough(await upstream(call, `${path}${query(call.url, keys)}`), watchJson);
-  }
-
-  async function readMessageById(call: Call, id: string): Promise<Response> {
-    // Without any grant there is nothing this visitor may read: no upstream call at all.
-    if (!(await policy.visitorOf(call.request))) return fail(404, 'Not found.');
-    const response = await upstream(call, `/messages/${id}${query(call.url, ['includes'])}`);
-    if (!response.ok) return passThrough(response, watchJson);
-    const body = (await response.json().catch(() => null)) as { data?: { conversation_id?: unknown } } | null;
-    // SECURITY: a message is readable only by the visitor holding the grant for its conversation.
-    if (!(await policy.grantFor(call.request, body?.data?.conversation_id))) return fail(404, 'Not found.');
-    return json(body);
+    const keys = ['conversation_id', 'includes', 'page', 'per_page'];
+    return passThrough(await upstream(call, `/messages${query(call.url, keys)}`), watchJson);
   }
 
   function route(call: Call, path: string[]): Promise<Response> | Response {
@@ -205,17 +189,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       return fail(404, 'Not found.');
     if (resource === 'health' && id === undefined) return only('GET', async () => json({ status: 'ok' }));
     if (resource === 'conversations' && id === undefined) return only('POST', () => createConversation(call));
-    if (resource === 'conversations' && id !== undefined)
-      return only('GET', () => read(call, id, `/conversations/${id}`, ['includes']));
     if (resource === 'messages' && id === 'stream') return only('POST', () => sendForStream(call));
-    if (resource === 'messages' && id !== undefined) return only('GET', () => readMessageById(call, id));
-    if (resource === 'messages' && method === 'GET') {
-      const conversationId = call.url.searchParams.get('conversation_id');
-      if (!conversationId) return invalid('conversation_id', 'The conversation id field is required.');
-      return read(call, conversationId, '/messages', ['conversation_id', 'includes', 'page', 'per_page']);
-    }
-    if (resource === 'messages' && method === 'POST') return sendMessage(call);
-    if (resource === 'messages') return notAllowed('GET, POST');
+    if (resource === 'messages' && id === undefined && method === 'GET') return listMessages(call);
+    if (resource === 'messages' && id === undefined && method === 'POST') return sendMessage(call);
+    if (resource === 'messages' && id === undefined) return notAllowed('GET, POST');
     if (resource === 'stream' && id !== undefined) return only('GET', () => stream(call, id));
     return fail(404, 'Not found.');
   }
@@ -262,9 +239,12 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     } catch (error) {
       if (request.signal.aborted) response = fail(499, 'The client went away.');
       else if (error instanceof UpstreamTimeout) response = fail(504, 'The chat service did not answer in time.');
+      // SECURITY: fail closed, and in words for the visitor: nothing about the store reaches the page.
+      else if (error instanceof LimitStoreError) response = fail(503, 'The chat is busy. Please try again shortly.');
       else response = fail(502, 'The chat service could not be reached.');
       const message = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-      log({ level: 'error', event: 'upstream', method: request.method, path: logPath(url), message });
+      const event = error instanceof LimitStoreError ? 'limits' : 'upstream';
+      log({ level: 'error', event, method: request.method, path: logPath(url), message });
     }
     const entry: ProxyLogEntry = {
       level: 'info',

@@ -47,7 +47,7 @@ export interface LimitEvent {
 /** One structured log line. SECURITY: never carries the key, a secret, a grant or a stream token. */
 export interface ProxyLogEntry {
   level: 'info' | 'warn' | 'error';
-  event: 'request' | 'limit' | 'upstream' | 'config';
+  event: 'request' | 'limit' | 'limits' | 'upstream' | 'config';
   method?: string;
   /** The path, with stream tokens replaced by `:token` and without the query. */
   path?: string;
@@ -74,11 +74,11 @@ export interface ProxyOptions {
    * Default: random per process, so conversations do not survive a restart; set it in production.
    */
   secret?: string | readonly string[];
-  /** The proxy's public origin (e.g. `https://example.com`): the same-host check and `stream_url` use it, not Host. */
+  /** The proxy's public origin (e.g. `https://example.com`): the same-host check uses it, not the Host header. */
   publicUrl?: string;
-  /** How long a visitor keeps access to a conversation (default 30 days). */
+  /** How long a visitor keeps access to a conversation, in whole seconds from 60 to a year (default 30 days). */
   grantTtlSeconds?: number;
-  /** How long a stream token may be opened (default 60 s). */
+  /** How long a stream token may be opened, in whole seconds from 1 to 3600 (default 60 s). */
   streamTtlSeconds?: number;
   /** Focus documents visitors may choose; any other choice is replaced by this whole set (none: the field is dropped). */
   documentIds?: readonly string[];
@@ -137,7 +137,6 @@ export interface ResolvedOptions {
   secrets: readonly string[];
   /** The public host (host[:port]) when `publicUrl` is set. */
   publicHost: string | undefined;
-  publicOrigin: string | undefined;
   grantTtlSeconds: number;
   streamTtlMs: number;
   documentIds: readonly string[];
@@ -185,15 +184,22 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     origins,
     secrets,
     publicHost: publicUrl?.host,
-    publicOrigin: publicUrl?.origin,
-    grantTtlSeconds: options.grantTtlSeconds ?? 30 * 24 * 3600,
-    streamTtlMs: (options.streamTtlSeconds ?? 60) * 1000,
+    grantTtlSeconds: seconds('grantTtlSeconds', options.grantTtlSeconds, 30 * 24 * 3600, [60, 365 * 24 * 3600]),
+    streamTtlMs: seconds('streamTtlSeconds', options.streamTtlSeconds, 60, [1, 3600]) * 1000,
     documentIds,
     limits,
     store: options.store ?? createMemoryStore(),
     timeouts,
     now: options.now ?? Date.now,
   };
+}
+
+/** A lifetime option: whole seconds within `[min, max]`, or the default when unset. */
+function seconds(name: string, value: number | undefined, fallback: number, [min, max]: [number, number]): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max)
+    fail(`${name} must be a whole number of seconds from ${min} to ${max}`);
+  return value;
 }
 
 function fail(message: string): never {

@@ -8,6 +8,14 @@ export const GRANT_HEADER = 'x-askbox-grant';
 
 const DAY_SECONDS = 24 * 3600;
 
+/** The limit store failed (Redis down, say): the proxy cannot tell whether a request is within its limits. */
+export class LimitStoreError extends Error {
+  override readonly name = 'LimitStoreError';
+  constructor(cause: unknown) {
+    super(`The limit store failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 /**
  * Who may do what: grants bind conversations to visitors, and token buckets bound how much each visitor and each
  * IP may ask. Everything here runs before any upstream call.
@@ -55,7 +63,9 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
       checks.push(bucket(`conv:ip:${ip}`, limits.ipConversations));
       if (visitorId) checks.push(bucket(`conv:v:${visitorId}`, limits.visitorConversations));
     }
-    const waitMs = await options.store.take(checks, options.now());
+    const waitMs = await options.store.take(checks, options.now()).catch((error: unknown) => {
+      throw new LimitStoreError(error);
+    });
     if (waitMs <= 0) return null;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     onLimit?.({ action, ip, visitorId, retryAfterSeconds });

@@ -109,7 +109,15 @@ export function jsonDepth(text: string): number {
   return deepest;
 }
 
-/** Keeps only `keys` of a body: the proxy forwards what the widget needs and nothing a visitor adds. */
-export function pick(body: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => k in body).map((k) => [k, body[k]]));
+/**
+ * The value at `path` in untrusted JSON (an upstream body), or undefined: own keys of plain objects only, read
+ * without casts.
+ */
+export function field(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    const plain = typeof current === 'object' && current !== null && !Array.isArray(current);
+    current = plain ? (Object.getOwnPropertyDescriptor(current, key)?.value as unknown) : undefined;
+  }
+  return current;
 }

@@ -1,5 +1,36 @@
+import { afterEach, describe, expect, it } from 'vitest';
 import { startPhpProxy } from '../helpers/php';
+import { contractConfig } from './config';
 import { defineProxyContract } from './proxy-contract';
 
 /** The contract against the one-file PHP proxy under `php -S`. */
 defineProxyContract({ name: 'php', start: (config) => startPhpProxy(config) });
+
+describe('the PHP proxy, misconfigured or failing', () => {
+  let running: Awaited<ReturnType<typeof startPhpProxy>> | undefined;
+  afterEach(() => running?.close());
+  // Nothing here reaches the service: an unused port stands in for it.
+  const config = contractConfig('http://127.0.0.1:9', []);
+  const create = (url: string) =>
+    fetch(`${url}/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+
+  it('fails closed with a 503 in plain words when the limit file cannot be used, and logs why', async () => {
+    running = await startPhpProxy(config, undefined, { limitsFile: '/nonexistent/askbox/limits.json' });
+    const response = await create(running.url);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
+    await expect.poll(() => running?.errors.join('')).toContain('AskboxLimitStoreError');
+  });
+
+  it.each([
+    [{ grantTtlSeconds: 59 }, 'grantTtlSeconds must be a whole number of seconds from 60 to 31536000'],
+    [{ grantTtlSeconds: '30d' }, 'grantTtlSeconds'],
+    [{ streamTtlSeconds: 0 }, 'streamTtlSeconds must be a whole number of seconds from 1 to 3600'],
+  ])('answers 503 for %j and says why in the log', async (extra, reason) => {
+    running = await startPhpProxy(config, undefined, extra);
+    const response = await create(running.url);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ message: 'The chat proxy is misconfigured.' });
+    await expect.poll(() => running?.errors.join('')).toContain(reason);
+  });
+});

@@ -63,7 +63,7 @@ describe('proxy: time', () => {
   it('grants expire after grantTtlSeconds', async () => {
     const { call, start, clock } = setup({ grantTtlSeconds: 3600 });
     const mine = await start();
-    const read = () => call('GET', `/conversations/${mine.id}`, undefined, { 'x-askbox-grant': mine.grant });
+    const read = () => call('GET', `/messages?conversation_id=${mine.id}`, undefined, { 'x-askbox-grant': mine.grant });
     clock.now += 3599_000;
     expect((await read()).status).toBe(200);
     clock.now += 1000;
@@ -249,12 +249,40 @@ describe('proxy: hooks, logs and options', () => {
       [{ documentIds: ['../x'] }, /documentIds/],
       [{ limits: { ipMessages: { burst: 0, perMinute: 1 } } }, /burst/],
       [{ timeouts: { idleMs: 0 } }, /timeouts/],
+      [{ grantTtlSeconds: 59 }, /grantTtlSeconds must be a whole number of seconds from 60 to 31536000/],
+      [{ grantTtlSeconds: 365 * 24 * 3600 + 1 }, /grantTtlSeconds/],
+      [{ grantTtlSeconds: 3600.5 }, /grantTtlSeconds/],
+      [{ grantTtlSeconds: Number.NaN }, /grantTtlSeconds/],
+      [{ grantTtlSeconds: '30d' as never }, /grantTtlSeconds/],
+      [{ streamTtlSeconds: 0 }, /streamTtlSeconds must be a whole number of seconds from 1 to 3600/],
+      [{ streamTtlSeconds: 3601 }, /streamTtlSeconds/],
+      [{ streamTtlSeconds: -5 }, /streamTtlSeconds/],
     ];
     for (const [options, message] of bad)
       expect(() => createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], ...options })).toThrow(message);
+    for (const good of [{ grantTtlSeconds: 60 }, { grantTtlSeconds: 365 * 24 * 3600 }, { streamTtlSeconds: 1 }])
+      expect(() => createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], secret: SECRET, ...good })).not.toThrow();
   });
 
-  it('takes stream_url and the same-host check from publicUrl, never from the Host header', async () => {
+  it('fails closed with a 503 in plain words when the limit store fails, logging why, calling nothing upstream', async () => {
+    const { call, upstreamCalls, logs } = setup({
+      store: {
+        take: async () => {
+          throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+        },
+      },
+    });
+    const response = await call('POST', '/conversations', {});
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
+    expect(upstreamCalls).toEqual([]);
+    expect(logs.find((l) => l.level === 'error')).toMatchObject({
+      event: 'limits',
+      message: 'LimitStoreError: The limit store failed: connect ECONNREFUSED 127.0.0.1:6379',
+    });
+  });
+
+  it('takes the same-host check from publicUrl, never from the Host header, and answers streams with a path', async () => {
     const { proxy, start } = setup({ publicUrl: 'https://shop.example' });
     const mine = await start();
     const request = (origin: string, host: string) =>
@@ -266,9 +294,8 @@ describe('proxy: hooks, logs and options', () => {
         }),
       );
     const ok = await request('https://shop.example', 'evil.example');
-    expect(((await ok.json()) as { data: { stream_url: string } }).data.stream_url).toMatch(
-      /^https:\/\/shop\.example\/askbox\/stream\//,
-    );
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get('location')).toMatch(/^\/askbox\/stream\/[\w-]+$/);
     expect((await request('https://evil.example', 'evil.example')).status).toBe(403);
   });
 });

@@ -47,8 +47,11 @@ function askbox_proxy_handle(array $options): void
     try {
         $status = askbox_dispatch($config, $method, $path);
     } catch (Throwable $error) {
-        askbox_log($config, ['level' => 'error', 'event' => 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
-        $status = headers_sent() ? 200 : askbox_send(503, ['message' => 'The chat is unavailable right now. Please try again later.']);
+        $store = $error instanceof AskboxLimitStoreError;
+        askbox_log($config, ['level' => 'error', 'event' => $store ? 'limits' : 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
+        // SECURITY: fail closed, in words for the visitor; what broke is in the log only.
+        $message = $store ? 'The chat is busy. Please try again shortly.' : 'The chat is unavailable right now. Please try again later.';
+        $status = headers_sent() ? 200 : askbox_send(503, ['message' => $message]);
     }
     askbox_log($config, ['level' => $status === 429 ? 'warn' : 'info', 'event' => $status === 429 ? 'limit' : 'request', 'method' => $method,
         'path' => preg_replace('#/stream/[^/]*#', '/stream/:token', $path), 'status' => $status, 'ms' => (int) round((microtime(true) - $started) * 1000)]);
@@ -83,9 +86,8 @@ function askbox_config(array $o): array
         'base' => '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/'),
         'linkBase' => rtrim((string) ($o['linkBase'] ?? '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/')), '/'),
         'publicHost' => $public ? askbox_host($public) : null,
-        'publicOrigin' => $public ? askbox_origin($public) : null,
-        'grantTtl' => (int) ($o['grantTtlSeconds'] ?? 2592000),
-        'streamTtlMs' => (int) (($o['streamTtlSeconds'] ?? 60) * 1000),
+        'grantTtl' => askbox_seconds($o, 'grantTtlSeconds', 2592000, 60, 31536000),
+        'streamTtlMs' => askbox_seconds($o, 'streamTtlSeconds', 60, 1, 3600) * 1000,
         'documentIds' => array_values((array) ($o['documentIds'] ?? [])),
         'limits' => $limits === false ? false : array_merge($defaults, (array) $limits),
         'limitsFile' => (string) ($o['limitsFile'] ?? sys_get_temp_dir() . '/askbox-limits-' . substr(hash('sha256', $secrets[0]), 0, 16) . '.json'),
@@ -94,6 +96,14 @@ function askbox_config(array $o): array
         'authorize' => $o['authorize'] ?? null,
         'log' => $o['log'] ?? null,
     ];
+}
+
+/** A lifetime option: whole seconds within [min, max], or the default when unset. */
+function askbox_seconds(array $o, string $name, int $default, int $min, int $max): int
+{
+    $value = $o[$name] ?? $default;
+    if (!is_int($value) || $value < $min || $value > $max) throw new InvalidArgumentException("$name must be a whole number of seconds from $min to $max");
+    return $value;
 }
 
 /** Origin checks, preflight, the authorize hook, then the route. Returns the status sent. */
@@ -125,22 +135,16 @@ function askbox_route(array $c, string $method, array $segments): int
     if ($extra !== null || ($id !== null && !preg_match(ASKBOX_ID, $id) && $resource !== 'stream')) return askbox_send(404, ['message' => 'Not found.']);
     if ($resource === 'health' && $id === null) return $only('GET', static fn () => askbox_send(200, ['status' => 'ok']));
     if ($resource === 'conversations' && $id === null) return $only('POST', static fn () => askbox_create($c));
-    if ($resource === 'conversations') return $only('GET', static fn () => askbox_read($c, $id, "/conversations/$id", ['includes']));
+    if ($resource === 'stream' && $id !== null) return $only('GET', static fn () => askbox_stream($c, $id));
     if ($resource === 'messages' && $id === 'stream') return $only('POST', static fn () => askbox_send_for_stream($c));
-    if ($resource === 'messages' && $id !== null) return $only('GET', static fn () => askbox_read_message($c, $id));
-    if ($resource === 'messages' && $method === 'GET') {
-        $conversation = $_GET['conversation_id'] ?? '';
-        if (!is_string($conversation) || $conversation === '') return askbox_invalid('conversation_id', 'The conversation id field is required.');
-        return askbox_read($c, $conversation, '/messages', ['conversation_id', 'includes', 'page', 'per_page']);
-    }
-    if ($resource === 'messages' && $method === 'POST') {
+    if ($resource !== 'messages' || $id !== null) return askbox_send(404, ['message' => 'Not found.']);
+    if ($method === 'GET') return askbox_list_messages($c);
+    if ($method === 'POST') {
         $body = askbox_read_message_body($c);
         if (is_int($body)) return $body;
         return askbox_forward(askbox_upstream($c, 'POST', '/messages', ['content' => $body['content'], 'conversation_id' => $body['conversation_id']], $c['timeouts']['firstByteMs']));
     }
-    if ($resource === 'messages') return askbox_send(405, ['message' => 'Method not allowed.'], ['Allow' => 'GET, POST']);
-    if ($resource === 'stream' && $id !== null) return $only('GET', static fn () => askbox_stream($c, $id));
-    return askbox_send(404, ['message' => 'Not found.']);
+    return askbox_send(405, ['message' => 'Method not allowed.'], ['Allow' => 'GET, POST']);
 }
 
 function askbox_create(array $c): int
@@ -177,7 +181,7 @@ function askbox_read_message_body(array $c): array|int
     if (!is_string($body['content'] ?? null)) return askbox_invalid('content', 'The content field must be a string.');
     $refused = askbox_limit($c, 'message', $grant['visitorId']);
     if ($refused !== null) return $refused;
-    return ['content' => $body['content'], 'conversation_id' => $grant['conversationId'], 'redirect' => $body['redirect'] ?? null];
+    return ['content' => $body['content'], 'conversation_id' => $grant['conversationId']];
 }
 
 function askbox_send_for_stream(array $c): int
@@ -192,29 +196,17 @@ function askbox_send_for_stream(array $c): int
     $target = is_string($url) ? askbox_absolute($url, $c['upstreamOrigin']) : null;
     if ($target === null) return askbox_send(502, ['message' => 'The chat service did not return a stream.']);
     $token = askbox_seal($c, $target, $body['conversation_id']);
-    $path = $c['linkBase'] . '/stream/' . $token;
-    if (in_array($body['redirect'], [false, 0, '0', 'false'], true)) return askbox_send(200, ['data' => ['stream_url' => (str_starts_with($path, '/') ? $c['publicOrigin'] ?? '' : '') . $path]]);
-    return askbox_send(302, null, ['Location' => $path]);
+    return askbox_send(302, null, ['Location' => $c['linkBase'] . '/stream/' . $token]);
 }
 
-/** A read of one conversation's data, only with the visitor's grant for it. */
-function askbox_read(array $c, ?string $conversation, string $path, array $keys): int
+/** One conversation's messages, only with the visitor's grant for it. */
+function askbox_list_messages(array $c): int
 {
+    $conversation = $_GET['conversation_id'] ?? '';
+    if (!is_string($conversation) || $conversation === '') return askbox_invalid('conversation_id', 'The conversation id field is required.');
     if (askbox_grant_for($c, $conversation) === null) return askbox_send(404, ['message' => 'Conversation not found.']);
-    $query = array_intersect_key($_GET, array_flip($keys));
-    $query = array_filter($query, 'is_string');
-    return askbox_forward(askbox_upstream($c, 'GET', $path . ($query ? '?' . http_build_query($query) : ''), null, $c['timeouts']['connectMs']));
-}
-
-function askbox_read_message(array $c, string $id): int
-{
-    if (askbox_grant_verify($c, askbox_grant_header()) === null) return askbox_send(404, ['message' => 'Not found.']);
-    $includes = is_string($_GET['includes'] ?? null) ? '?' . http_build_query(['includes' => $_GET['includes']]) : '';
-    $answer = askbox_upstream($c, 'GET', "/messages/$id$includes", null, $c['timeouts']['connectMs']);
-    if (!is_array($answer) || $answer['status'] !== 200) return askbox_forward($answer);
-    $message = json_decode($answer['body']);
-    if (askbox_grant_for($c, $message->data->conversation_id ?? null) === null) return askbox_send(404, ['message' => 'Not found.']);
-    return askbox_send(200, $message);
+    $query = array_filter(array_intersect_key($_GET, array_flip(['conversation_id', 'includes', 'page', 'per_page'])), 'is_string');
+    return askbox_forward(askbox_upstream($c, 'GET', '/messages?' . http_build_query($query), null, $c['timeouts']['connectMs']));
 }
 
 function askbox_stream(array $c, string $token): int
@@ -339,14 +331,19 @@ function askbox_limit(array $c, string $action, ?string $visitor): ?int
     return askbox_send(429, ['message' => "Too many $noun. Please try again in $seconds seconds."], ['Retry-After' => (string) $seconds]);
 }
 
+/** The limit file cannot be used: the proxy cannot tell whether a request is within its limits. */
+final class AskboxLimitStoreError extends RuntimeException
+{
+}
+
 /**
  * Token buckets in one JSON file under an exclusive lock, so every PHP worker shares them: all or nothing, with
  * the JavaScript store's arithmetic. Buckets that would be full again are dropped; at most 50,000 are kept.
  */
 function askbox_take(string $file, array $checks, int $now): int
 {
-    $fp = fopen($file, 'c+');
-    if ($fp === false || !flock($fp, LOCK_EX)) throw new RuntimeException('The limit store cannot be opened.');
+    $fp = @fopen($file, 'c+');
+    if ($fp === false || !flock($fp, LOCK_EX)) throw new AskboxLimitStoreError("The limit store $file cannot be opened.");
     try {
         $states = json_decode((string) stream_get_contents($fp), true);
         $states = is_array($states) ? $states : [];
