@@ -1,5 +1,5 @@
-import { parseConfig, type ConfigIssue } from './config/parse';
-import { startWidget, type WidgetHandle } from './mount/mount';
+import { parseConfig, type ConfigIssue } from './config/parse.js';
+import { startWidget, type WidgetHandle } from './mount/mount.js';
 
 /** The one global Askbox sets: the widget's handle, and the script's version. */
 export interface AskboxGlobal extends WidgetHandle {

@@ -6,9 +6,9 @@
  * const chat = mount({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox' });
  * chat.open();
  */
-export { mount, type MountOptions, type WidgetHandle } from './mount/mount';
-export { parseConfig, type ConfigIssue, type ParseResult } from './config/parse';
-export { DEFAULT_TEXT, type Position, type Theme, type UiText, type WidgetConfig } from './config/schema';
-export { ChatError, isChatError, type ChatErrorKind } from './api/errors';
-export type { WidgetEvents } from './state/chat-model';
-export type { ChatMessage, Source } from './state/messages';
+export { mount, type MountOptions, type WidgetHandle } from './mount/mount.js';
+export { parseConfig, type ConfigIssue, type ParseResult } from './config/parse.js';
+export { DEFAULT_TEXT, type Position, type Theme, type UiText, type WidgetConfig } from './config/schema.js';
+export { ChatError, isChatError, type ChatErrorKind } from './api/errors.js';
+export type { WidgetEvents } from './state/events.js';
+export type { ChatMessage, Source } from './state/messages.js';

@@ -34,7 +34,7 @@ export function attribute(field: string): string {
 }
 
 /** The largest request body the simulator reads. */
-export const MAX_BODY_BYTES = 1_000_000;
+const MAX_BODY_BYTES = 1_000_000;
 
 /** Reads a JSON object body. Malformed or non-object JSON reads as `{}`, as Laravel's request input does. */
 export async function readBody(request: Request): Promise<Record<string, unknown> | Response> {

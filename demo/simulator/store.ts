@@ -47,7 +47,7 @@ export function newId(length = 12): string {
 export const nowSeconds = (now: () => number) => Math.floor(now() / 1000);
 
 /** The default page size: Laravel's paginator default (cody-api.md §0.2). */
-export const DEFAULT_PER_PAGE = 15;
+const DEFAULT_PER_PAGE = 15;
 const MAX_PER_PAGE = 100;
 
 /** Pages a list the way the service does: `{data, meta: {pagination}}`, 1-based `page`, optional `per_page`. */

@@ -1,9 +1,9 @@
-import { ChatError, toChatError, toHttpError } from './errors';
-import { parseCreatedConversation, parseMessagePage } from './parse';
-import { readReplyStream } from './sse';
-import type { ApiMessage, ApiMessagePage, ConversationRef, StreamEvent } from './types';
+import { ChatError, toChatError, toHttpError } from './errors.js';
+import { parseCreatedConversation, parseMessagePage } from './parse.js';
+import { readReplyStream } from './sse.js';
+import type { ApiMessage, ApiMessagePage, ConversationRef, StreamEvent } from './types.js';
 
-export type { ConversationRef } from './types';
+export type { ConversationRef } from './types.js';
 
 /** What `createChatClient` needs: the proxy's base URL and a fetch (injected for tests and hostile pages). */
 export interface ChatClientOptions {
@@ -12,7 +12,7 @@ export interface ChatClientOptions {
 }
 
 /** The request header that carries a conversation's grant to the proxy. */
-export const GRANT_HEADER = 'x-askbox-grant';
+const GRANT_HEADER = 'x-askbox-grant';
 
 /** The widget's whole view of the service, spoken through the token proxy. */
 export interface ChatClient {

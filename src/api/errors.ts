@@ -1,4 +1,4 @@
-import { parseErrorBody } from './parse';
+import { parseErrorBody } from './parse.js';
 /** What went wrong, coarse enough for the UI to pick a sentence and decide whether to offer a retry. */
 export type ChatErrorKind =
   | 'config'
@@ -53,7 +53,7 @@ export function isChatError(value: unknown): value is ChatError {
 }
 
 /** Maps an HTTP status to an error kind (cody-api.md §3). */
-export function kindForStatus(status: number): ChatErrorKind {
+function kindForStatus(status: number): ChatErrorKind {
   if (status === 401 || status === 403) return 'auth';
   if (status === 402) return 'quota';
   if (status === 404 || status === 410) return 'not_found';

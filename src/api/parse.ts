@@ -1,5 +1,5 @@
-import { ChatError } from './errors';
-import type { ApiMessage, ApiMessagePage, ApiSource, ConversationRef } from './types';
+import { ChatError } from './errors.js';
+import type { ApiMessage, ApiMessagePage, ApiSource, ConversationRef } from './types.js';
 
 /**
  * The API boundary: every body the widget reads from the network passes through one of these parsers, which

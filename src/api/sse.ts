@@ -1,10 +1,10 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { ChatError } from './errors';
-import { parseChunk } from './parse';
-import type { StreamEvent } from './types';
+import { ChatError } from './errors.js';
+import { parseChunk } from './parse.js';
+import type { StreamEvent } from './types.js';
 
 /** How long a reply stream may stay silent before it counts as stalled. */
-export const STREAM_IDLE_TIMEOUT_MS = 45_000;
+const STREAM_IDLE_TIMEOUT_MS = 45_000;
 
 /**
  * Decodes a Cody reply stream (`data: [START]`, `data: {"chunk": "…"}`…, `data: [END]`) into events.

@@ -6,7 +6,7 @@ import {
   type Position,
   type UiText,
   type WidgetConfig,
-} from './schema';
+} from './schema.js';
 
 /** One problem found in the input, named by its config key. */
 export interface ConfigIssue {

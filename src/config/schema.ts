@@ -32,7 +32,7 @@ export interface UiText {
 }
 
 /** The error kinds the UI has a sentence for (see api/errors.ts). */
-export type ErrorKindText = 'config' | 'auth' | 'network' | 'http' | 'rate_limit' | 'quota' | 'stream' | 'not_found';
+type ErrorKindText = 'config' | 'auth' | 'network' | 'http' | 'rate_limit' | 'quota' | 'stream' | 'not_found';
 
 /** A validated widget configuration: what `parseConfig` returns and `mount()` runs on. */
 export interface WidgetConfig {

@@ -1,16 +1,17 @@
 import { signal } from '@preact/signals';
 import { h, render } from 'preact';
-import { createChatClient } from '../api/client';
-import { ChatError } from '../api/errors';
-import { parseConfig } from '../config/parse';
-import { THEMES, type Theme, type WidgetConfig } from '../config/schema';
-import { ChatModel, type WidgetEvents } from '../state/chat-model';
-import { createStorage } from '../state/storage';
+import { createChatClient } from '../api/client.js';
+import { ChatError } from '../api/errors.js';
+import { parseConfig } from '../config/parse.js';
+import { THEMES, type Theme, type WidgetConfig } from '../config/schema.js';
+import { ChatModel } from '../state/chat-model.js';
+import type { WidgetEvents } from '../state/events.js';
+import { createStorage } from '../state/storage.js';
 import css from '../styles/widget.css?inline';
-import { toThemeCss } from '../styles/theme';
-import { App } from '../ui/App';
-import { Widget } from '../ui/context';
-import { createShadowHost } from './shadow-host';
+import { toThemeCss } from '../styles/theme.js';
+import { App } from '../ui/App.js';
+import { Widget } from '../ui/context.js';
+import { createShadowHost } from './shadow-host.js';
 
 /** Control over one widget: what `mount()` returns, and what the script tag's `window.Askbox` offers. */
 export interface WidgetHandle {

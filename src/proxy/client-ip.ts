@@ -1,4 +1,4 @@
-import type { ClientIpSource, ProxyContext } from './options';
+import type { ClientIpSource, ProxyContext } from './options.js';
 
 /**
  * The client's IP address, for per-IP limits. By default the socket's (as the runtime adapter reports it);

@@ -1,12 +1,12 @@
-import { clientIp } from './client-ip';
-import { newVisitorId } from './grant';
-import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOptions } from './options';
-import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy';
-import { BASE_HEADERS, fail, field, invalid, json, passThrough, readJson } from './respond';
-import { createSealer } from './seal';
-import { fetchWithin, UpstreamTimeout, watchBody } from './upstream';
+import { clientIp } from './client-ip.js';
+import { newVisitorId } from './grant.js';
+import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOptions } from './options.js';
+import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy.js';
+import { BASE_HEADERS, fail, field, invalid, json, passThrough, readJson } from './respond.js';
+import { createSealer } from './seal.js';
+import { fetchWithin, UpstreamTimeout, watchBody } from './upstream.js';
 
-export type { ProxyContext, ProxyOptions } from './options';
+export type { ProxyOptions } from './options.js';
 
 /** A fetch-standard handler: the whole proxy. The context carries what only the runtime knows (the socket's IP). */
 export type ProxyHandler = (request: Request, context?: ProxyContext) => Promise<Response>;

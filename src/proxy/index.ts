@@ -2,8 +2,8 @@
  * Askbox's token proxy: keeps the Cody API key on the server and exposes only what the widget needs.
  * Web standards only — runs on Node 20+, Cloudflare Workers, Deno and Bun. For `node:http`, see `./node`.
  */
-export { createProxy, type ProxyHandler } from './handler';
-export { createMemoryStore, type BucketCheck, type LimitStore } from './limits';
+export { createProxy, type ProxyHandler } from './handler.js';
+export { createMemoryStore, type BucketCheck, type LimitStore } from './limits.js';
 export {
   DEFAULT_LIMITS,
   DEFAULT_TIMEOUTS,
@@ -15,6 +15,6 @@ export {
   type ProxyOptions,
   type Rate,
   type Timeouts,
-} from './options';
-export { GRANT_HEADER } from './policy';
-export { createRedisStore, type RedisEval } from './redis-store';
+} from './options.js';
+export { GRANT_HEADER } from './policy.js';
+export { createRedisStore, type RedisEval } from './redis-store.js';

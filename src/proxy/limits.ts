@@ -12,7 +12,7 @@ export interface BucketCheck {
 }
 
 /** A bucket's saved state: the tokens left at time `at` (milliseconds). */
-export interface BucketState {
+interface BucketState {
   tokens: number;
   at: number;
 }
@@ -27,14 +27,14 @@ export interface LimitStore {
 }
 
 /** The tokens of a bucket at `now`, refilled since its state was saved; a bucket never seen is full. */
-export function refill(state: BucketState | undefined, check: BucketCheck, now: number): number {
+function refill(state: BucketState | undefined, check: BucketCheck, now: number): number {
   if (!state) return check.capacity;
   const elapsed = Math.max(0, now - state.at) / 1000;
   return Math.min(check.capacity, state.tokens + elapsed * check.refillPerSecond);
 }
 
 /** Milliseconds until a bucket holding `tokens` has one whole token again (0 when it has one now). */
-export function waitFor(tokens: number, check: BucketCheck): number {
+function waitFor(tokens: number, check: BucketCheck): number {
   return tokens >= 1 ? 0 : Math.ceil(((1 - tokens) / check.refillPerSecond) * 1000);
 }
 
@@ -47,7 +47,7 @@ export function lifetimeMs(check: BucketCheck): number {
  * Takes one token from each bucket (all or nothing) over any state map. Shared by the in-memory store and the
  * Durable Object, which differ only in where the map lives.
  */
-export function takeFrom(states: Map<string, BucketState>, checks: readonly BucketCheck[], now: number): number {
+function takeFrom(states: Map<string, BucketState>, checks: readonly BucketCheck[], now: number): number {
   const levels = checks.map((check) => refill(states.get(check.key), check, now));
   const wait = Math.max(0, ...levels.map((tokens, i) => waitFor(tokens, checks[i]!)));
   if (wait > 0) return wait;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import type { ProxyHandler } from './handler';
+import type { ProxyHandler } from './handler.js';
 
 /** Options of `toNodeListener`. */
 export interface NodeListenerOptions {

@@ -1,5 +1,5 @@
-import type { LimitStore } from './limits';
-import { createMemoryStore } from './limits';
+import type { LimitStore } from './limits.js';
+import { createMemoryStore } from './limits.js';
 
 /** A token bucket: `burst` requests at once, refilled at `perMinute`. */
 export interface Rate {

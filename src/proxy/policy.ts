@@ -1,7 +1,7 @@
-import { createGrants, type Grant } from './grant';
-import type { BucketCheck } from './limits';
-import type { LimitEvent, Rate, ResolvedOptions } from './options';
-import { BASE_HEADERS } from './respond';
+import { createGrants, type Grant } from './grant.js';
+import type { BucketCheck } from './limits.js';
+import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
+import { BASE_HEADERS } from './respond.js';
 
 /** The request header that carries a visitor's grant. */
 export const GRANT_HEADER = 'x-askbox-grant';
@@ -85,6 +85,3 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
 function bucket(key: string, rate: Rate): BucketCheck {
   return { key, capacity: rate.burst, refillPerSecond: rate.perMinute / 60 };
 }
-
-/** One proxy's policy. */
-export type Policy = ReturnType<typeof createPolicy>;

@@ -1,5 +1,5 @@
-import type { BucketCheck, LimitStore } from './limits';
-import { lifetimeMs } from './limits';
+import type { BucketCheck, LimitStore } from './limits.js';
+import { lifetimeMs } from './limits.js';
 
 /**
  * The one Redis call the store needs: run a Lua script over keys and arguments. Upstash's REST client has exactly

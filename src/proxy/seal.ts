@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from './grant';
+import { fromBase64Url, toBase64Url } from './grant.js';
 
 /**
  * Seals an upstream stream URL, with the conversation it belongs to, into an opaque token for the proxy's own
@@ -12,7 +12,7 @@ export interface Sealer {
 }
 
 /** What a stream token carries. */
-export interface SealedStream {
+interface SealedStream {
   url: string;
   conversationId: string;
 }

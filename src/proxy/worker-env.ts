@@ -1,5 +1,5 @@
-import type { DurableObjectNamespaceLike } from './durable-store';
-import type { ClientIpSource, Limits, ProxyOptions, Timeouts } from './options';
+import type { DurableObjectNamespaceLike } from './durable-store.js';
+import type { ClientIpSource, Limits, ProxyOptions, Timeouts } from './options.js';
 
 /**
  * A Worker's environment → the proxy's options. Pure: the entry (`worker.ts`) adds the store and the log, and

@@ -1,8 +1,8 @@
-import { createDurableObjectStore, isDurableObjectNamespace } from './durable-store';
-import { createProxy, type ProxyHandler } from './handler';
-import { createMemoryStore, type LimitStore } from './limits';
-import type { ProxyLogEntry } from './options';
-import { optionsFromEnv, type AskboxWorkerEnv } from './worker-env';
+import { createDurableObjectStore, isDurableObjectNamespace } from './durable-store.js';
+import { createProxy, type ProxyHandler } from './handler.js';
+import { createMemoryStore, type LimitStore } from './limits.js';
+import type { ProxyLogEntry } from './options.js';
+import { optionsFromEnv, type AskboxWorkerEnv } from './worker-env.js';
 
 /**
  * The token proxy as a Cloudflare Worker (`askbox/proxy/worker`): configured from the Worker's environment, its
@@ -15,8 +15,8 @@ export {
   createDurableObjectStore,
   type DurableObjectNamespaceLike,
   type DurableObjectStubLike,
-} from './durable-store';
-export { optionsFromEnv, parseJsonOptions, type AskboxWorkerEnv, type JsonOptions } from './worker-env';
+} from './durable-store.js';
+export { optionsFromEnv, parseJsonOptions, type AskboxWorkerEnv, type JsonOptions } from './worker-env.js';
 
 /** What a visitor gets from a misconfigured Worker: the reason goes to the log, not to the page. */
 const MISCONFIGURED = { message: 'The chat proxy is misconfigured.' };

@@ -1,26 +1,13 @@
 import { action, batch, computed, createModel, effect, signal } from '@preact/signals';
-import type { ChatClient, ConversationRef } from '../api/client';
-import { toChatError, type ChatError } from '../api/errors';
-import type { StreamEvent } from '../api/types';
-import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema';
-import { localMessage, toChatMessage, type ChatMessage } from './messages';
-import { createSession } from './session';
-import { failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status';
-import type { KeyValueStore } from './storage';
-
-export type { ChatStatus, Failure, RetryTarget } from './status';
-
-/** Lifecycle events, for analytics and page logic (`handle.on(...)`). */
-export interface WidgetEvents {
-  open: undefined;
-  close: undefined;
-  send: { text: string };
-  reply: { message: ChatMessage };
-  error: { kind: ChatError['kind']; message: string };
-}
-
-/** Emits a lifecycle event; `mount()` forwards these to `handle.on` listeners. */
-export type Emit = <K extends keyof WidgetEvents>(type: K, detail: WidgetEvents[K]) => void;
+import type { ChatClient, ConversationRef } from '../api/client.js';
+import { toChatError, type ChatError } from '../api/errors.js';
+import type { StreamEvent } from '../api/types.js';
+import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema.js';
+import { localMessage, toChatMessage, type ChatMessage } from './messages.js';
+import { createSession } from './session.js';
+import { failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
+import type { Emit } from './events.js';
+import type { KeyValueStore } from './storage.js';
 
 /** What the model reaches the outside world through. */
 export interface ChatModelDeps {

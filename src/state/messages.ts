@@ -1,4 +1,4 @@
-import type { ApiMessage, ApiSource } from '../api/types';
+import type { ApiMessage, ApiSource } from '../api/types.js';
 
 /** A document a reply drew on, ready to list under it. */
 export interface Source {

@@ -1,5 +1,5 @@
-import type { ConversationRef } from '../api/client';
-import type { KeyValueStore } from './storage';
+import type { ConversationRef } from '../api/client.js';
+import type { KeyValueStore } from './storage.js';
 
 /** The visitor's conversation with one bot, kept in storage so it survives reloads. */
 export interface Session {

@@ -1,4 +1,4 @@
-import type { ChatError } from '../api/errors';
+import type { ChatError } from '../api/errors.js';
 
 /** What a failure lets the visitor repeat: loading the stored history, or asking again for the last reply. */
 export type RetryTarget = 'history' | 'reply';

@@ -1,4 +1,4 @@
-import type { WidgetConfig } from '../config/schema';
+import type { WidgetConfig } from '../config/schema.js';
 
 /**
  * The config-driven part of the stylesheet. The accent was validated as a plain colour literal by `parseConfig`,

@@ -1,5 +1,5 @@
-import { toPlainText } from '../render/markdown';
-import { useWidget } from './context';
+import { toPlainText } from '../render/markdown.js';
+import { useWidget } from './context.js';
 
 /**
  * A polite live region that reads each completed reply once. The log itself is not live: announcing every

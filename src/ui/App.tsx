@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { Announcer } from './Announcer';
-import { Panel } from './Panel';
-import { useWidget } from './context';
-import { ChatIcon, CloseIcon } from './icons';
+import { Announcer } from './Announcer.js';
+import { Panel } from './Panel.js';
+import { useWidget } from './context.js';
+import { ChatIcon, CloseIcon } from './icons.js';
 
 /**
  * The widget root: launcher, panel and live region. Focus moves into the composer when the panel opens and back

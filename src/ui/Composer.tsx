@@ -1,8 +1,8 @@
 import type { Ref } from 'preact';
 import { useLayoutEffect } from 'preact/hooks';
-import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH } from '../config/schema';
-import { useWidget } from './context';
-import { SendIcon, StopIcon } from './icons';
+import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH } from '../config/schema.js';
+import { useWidget } from './context.js';
+import { SendIcon, StopIcon } from './icons.js';
 
 /** Tallest the textarea grows before it scrolls. */
 const MAX_INPUT_HEIGHT = 140;

@@ -1,9 +1,9 @@
-import type { ChatError } from '../api/errors';
-import type { UiText } from '../config/schema';
-import { useWidget } from './context';
+import type { ChatError } from '../api/errors.js';
+import type { UiText } from '../config/schema.js';
+import { useWidget } from './context.js';
 
 /** The sentence for an error: the service's own words where they are meant for people (402, 422), else ours. */
-export function errorText(error: ChatError, text: UiText): string {
+function errorText(error: ChatError, text: UiText): string {
   if (error.detail && (error.kind === 'quota' || error.status === 422)) return error.detail;
   if (error.kind === 'rate_limit' && error.retryAfter !== undefined && error.retryAfter > 0)
     return text.rateLimitWait.replace('{wait}', formatWait(error.retryAfter));
@@ -11,7 +11,7 @@ export function errorText(error: ChatError, text: UiText): string {
 }
 
 /** A wait in the visitor's language, rounded up: seconds under 90 s, minutes under 90 min, else hours. */
-export function formatWait(seconds: number): string {
+function formatWait(seconds: number): string {
   const [value, unit] =
     seconds < 90
       ? [seconds, 'second']

@@ -1,6 +1,6 @@
 import { useRef } from 'preact/hooks';
-import { createMarkdownStream } from '../render/markdown';
-import { sanitize, type SafeHtml } from '../render/sanitize';
+import { createMarkdownStream } from '../render/markdown.js';
+import { sanitize, type SafeHtml } from '../render/sanitize.js';
 
 /**
  * Markdown rendered block by block. Each block's sanitised HTML is cached by its source HTML, so while a reply

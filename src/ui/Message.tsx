@@ -1,6 +1,6 @@
-import type { ChatMessage } from '../state/messages';
-import { Markdown } from './Markdown';
-import { useWidget } from './context';
+import type { ChatMessage } from '../state/messages.js';
+import { Markdown } from './Markdown.js';
+import { useWidget } from './context.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {

@@ -1,8 +1,8 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { Markdown } from './Markdown';
-import { Message } from './Message';
-import { useWidget } from './context';
-import { DownIcon } from './icons';
+import { Markdown } from './Markdown.js';
+import { Message } from './Message.js';
+import { useWidget } from './context.js';
+import { DownIcon } from './icons.js';
 
 /** Within this many pixels of the bottom, the reader counts as "at the latest message". */
 const STICK_DISTANCE = 48;

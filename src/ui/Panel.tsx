@@ -1,9 +1,9 @@
 import type { Ref } from 'preact';
-import { Composer } from './Composer';
-import { ErrorNotice } from './ErrorNotice';
-import { MessageList } from './MessageList';
-import { useWidget } from './context';
-import { CloseIcon, NewIcon } from './icons';
+import { Composer } from './Composer.js';
+import { ErrorNotice } from './ErrorNotice.js';
+import { MessageList } from './MessageList.js';
+import { useWidget } from './context.js';
+import { CloseIcon, NewIcon } from './icons.js';
 
 /** The chat panel: header, conversation log, error notice and composer. Escape closes it. */
 export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement>; onClose: () => void }) {

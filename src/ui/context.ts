@@ -1,8 +1,8 @@
 import type { Signal } from '@preact/signals';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Theme, WidgetConfig } from '../config/schema';
-import type { ChatModelInstance } from '../state/chat-model';
+import type { Theme, WidgetConfig } from '../config/schema.js';
+import type { ChatModelInstance } from '../state/chat-model.js';
 
 /** What every component of one widget shares; one per mounted widget, so several widgets can share a page. */
 export interface WidgetContext {

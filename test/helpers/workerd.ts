@@ -3,7 +3,7 @@ import type { ContractConfig } from '../contract/config';
 import { freshBuild } from './build';
 
 /** The Worker's environment for the contract configuration, as a site would set it in wrangler.toml. */
-export function workerBindings(config: ContractConfig): Record<string, string> {
+function workerBindings(config: ContractConfig): Record<string, string> {
   return {
     CODY_API_KEY: config.apiKey,
     ASKBOX_BOT_IDS: config.botIds.join(','),

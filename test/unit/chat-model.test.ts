@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../src/api/errors';
 import { parseConfig } from '../../src/config/parse';
-import { ChatModel, type WidgetEvents } from '../../src/state/chat-model';
+import { ChatModel } from '../../src/state/chat-model';
+import type { WidgetEvents } from '../../src/state/events';
 import type { KeyValueStore } from '../../src/state/storage';
 import { createMemoryStorage } from '../helpers/memory-storage';
 import { createFakeClient, storedReply } from '../helpers/fake-client';
