@@ -69,13 +69,22 @@ function pageNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : undefined;
 }
 
+/** Conversation ids are short tokens; the widget puts them in URLs, so nothing else is accepted. */
+const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `{id, grant}` (as the widget stores it): a conversation id and a non-empty grant, or undefined. */
+export function parseConversationRef(value: unknown): ConversationRef | undefined {
+  const id = text(own(value, 'id'));
+  const grant = text(own(value, 'grant'));
+  return id !== undefined && CONVERSATION_ID.test(id) && grant ? { id, grant } : undefined;
+}
+
 /** The proxy's answer to `POST /conversations`: `{data: {id}, meta: {grant}}`. */
 export function parseCreatedConversation(body: unknown): ConversationRef {
-  const id = text(own(own(body, 'data'), 'id'));
-  const grant = text(own(own(body, 'meta'), 'grant'));
+  const created = parseConversationRef({ id: own(own(body, 'data'), 'id'), grant: own(own(body, 'meta'), 'grant') });
   // SECURITY: a proxy that grants nothing leaves the widget with nothing it could use.
-  if (!id || !grant) throw malformed('no grant for the new conversation');
-  return { id, grant };
+  if (!created) throw malformed('no grant for the new conversation');
+  return created;
 }
 
 /** The service's error envelope `{message, errors?}`: its text for people, and the fields a 422 names. */

@@ -103,7 +103,7 @@ export function parseConfig(input: Input): ParseResult {
       welcome,
       placeholder,
       position,
-      open: open ?? false,
+      open: open === true,
       accent,
       theme,
       documentIds,
@@ -192,8 +192,7 @@ function overrides(
   const valid: Record<string, string> = {};
   for (const [key, value] of Object.entries(given)) {
     // SECURITY: own keys only, so `__proto__`, `constructor` and friends are unknown keys, never lookups.
-    const known = Object.hasOwn(defaults, key) && typeof (defaults as Record<string, unknown>)[key] === 'string';
-    if (!known) unknown.push(`${path}.${key}`);
+    if (!Object.hasOwn(defaults, key)) unknown.push(`${path}.${key}`);
     else if (typeof value !== 'string' || !value.trim() || value.length > MAX_TEXT_LENGTH)
       fail('text', `${path}.${key} must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
     else valid[key] = value;

@@ -62,22 +62,19 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   let generation = 0;
 
   effect(() => () => {
+    // Stryker disable next-line AssignmentOperator: any change makes older work stale; the direction does not matter.
     generation += 1;
     controller?.abort();
   });
 
-  /** Starts a piece of async work that newConversation() or dispose can abort and make stale. */
+  /**
+   * Starts a piece of async work that stop(), newConversation() or dispose can abort, and that the last two make
+   * stale. A finished run's controller may stay behind: aborting it later does nothing.
+   */
   function begin() {
     const gen = generation;
-    const ctrl = new AbortController();
-    controller = ctrl;
-    return {
-      signal: ctrl.signal,
-      live: () => gen === generation,
-      end: () => {
-        if (controller === ctrl) controller = undefined;
-      },
-    };
+    controller = new AbortController();
+    return { signal: controller.signal, live: () => gen === generation };
   }
   type Run = ReturnType<typeof begin>;
 
@@ -100,11 +97,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   }
 
   async function loadHistory(): Promise<void> {
+    // Without a stored conversation there is nothing to load; reading the session again later costs nothing.
     const stored = session.current();
-    if (!stored) {
-      historyLoaded = true;
-      return;
-    }
+    if (!stored) return;
     const run = begin();
     status.value = LOADING;
     try {
@@ -121,15 +116,12 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       if (err.kind === 'not_found') {
         // The conversation was deleted upstream: start afresh rather than show an error.
         session.forget();
-        historyLoaded = true;
         status.value = IDLE;
       } else if (err.kind === 'aborted') {
         status.value = IDLE;
       } else {
         fail(err, 'history');
       }
-    } finally {
-      run.end();
     }
   }
 
@@ -175,10 +167,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     const previous = pendingUser ? undefined : failedReply();
     let text = '';
     let accepted = false;
-    batch(() => {
-      status.value = SENDING;
-      streaming.value = '';
-    });
+    status.value = SENDING;
     try {
       const reply = await openReply(content, run.signal);
       if (!run.live()) return;
@@ -207,7 +196,6 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
           streaming.value = '';
         });
       }
-      run.end();
     }
   }
 
@@ -307,11 +295,10 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     }),
     /** Forgets the current conversation; the next message starts a new one. */
     newConversation: action(() => {
+      // Stryker disable next-line AssignmentOperator: any change makes older work stale; the direction does not matter.
       generation += 1;
       controller?.abort();
-      controller = undefined;
       session.forget();
-      historyLoaded = true;
       batch(() => {
         messages.value = [];
         streaming.value = '';

@@ -56,6 +56,7 @@ let localIds = 0;
 
 /** A message the service has not stored (yet): the visitor's pending question, or a reply kept from the stream. */
 export function localMessage(role: ChatMessage['role'], text: string, status: ChatMessage['status']): ChatMessage {
+  // Stryker disable next-line AssignmentOperator: counting down gives unique ids all the same.
   localIds += 1;
   return { id: `local-${localIds}`, role, text, status, flagged: false, sources: [] };
 }

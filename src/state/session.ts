@@ -1,4 +1,5 @@
 import type { ConversationRef } from '../api/client.js';
+import { parseConversationRef } from '../api/parse.js';
 import type { KeyValueStore } from './storage.js';
 
 /** The visitor's conversation with one bot, kept in storage so it survives reloads. */
@@ -15,8 +16,6 @@ export interface Session {
   /** The visitor's latest grant, kept after `forget()` so the proxy still knows who is asking. */
   lastGrant(): string | undefined;
 }
-
-const STORED_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** A session over `storage`, under `key`. */
 export function createSession(storage: KeyValueStore, key: string): Session {
@@ -53,15 +52,10 @@ export function createSession(storage: KeyValueStore, key: string): Session {
 
 /** A stored `{id, grant}`, checked; undefined for anything else (an older widget stored the bare id). */
 function parseStored(raw: string): ConversationRef | undefined {
-  let value: unknown;
   try {
-    value = JSON.parse(raw);
+    return parseConversationRef(JSON.parse(raw));
+    // Stryker disable next-line BlockStatement: an emptied catch returns undefined all the same.
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { id, grant } = value as Record<string, unknown>;
-  return typeof id === 'string' && STORED_ID.test(id) && typeof grant === 'string' && grant.length > 0
-    ? { id, grant }
-    : undefined;
 }

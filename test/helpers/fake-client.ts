@@ -27,6 +27,8 @@ export function createFakeClient() {
     calls: [] as string[],
     /** The grant each createConversation call brought along. */
     createdWith: [] as (string | undefined)[],
+    /** While set, history and stored-reply reads wait for it: the test decides when the network answers. */
+    gate: undefined as Promise<void> | undefined,
   };
   const push = (item: StreamEvent | ChatError) => {
     queue.push(item);
@@ -41,14 +43,22 @@ export function createFakeClient() {
       state.createdWith.push(grant);
       return { id: `conv0000000${state.createdWith.length}`, grant: `grant-${state.createdWith.length}` };
     },
-    listAllMessages: async (conversation) => {
+    listAllMessages: async (conversation, signal) => {
       state.calls.push('list');
+      // Like fetch, an abort ends the wait with an error.
+      await Promise.race([
+        state.gate,
+        new Promise<never>((_, reject) =>
+          signal?.addEventListener('abort', () => reject(new ChatError('aborted', 'Aborted')), { once: true }),
+        ),
+      ]);
       check(conversation);
       if (state.historyError) throw state.historyError;
       return state.history;
     },
     latestReply: async () => {
       state.calls.push('latest');
+      await state.gate;
       return state.storedReply;
     },
     async *streamReply({ conversation, content }, signal) {

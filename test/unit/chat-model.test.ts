@@ -380,3 +380,202 @@ describe('chat model: stopping and starting over', () => {
     expect([model.status.value.type, model.messages.value.length]).toEqual(['streaming', 1]);
   });
 });
+
+/** A gate the test opens: reads through the fake client wait on it. */
+function gate() {
+  let open = () => undefined as void;
+  const closed = new Promise<void>((resolve) => (open = resolve));
+  return { closed, open: () => open() };
+}
+
+describe('chat model: guards', () => {
+  it('allows a send only with real text, within the limit, while nothing is on its way', async () => {
+    const { model, reply } = setup();
+    for (const [draft, ok] of [
+      ['', false],
+      ['   ', false],
+      [' a ', true],
+      ['x'.repeat(2000), true],
+      ['x'.repeat(2001), false],
+    ] as const) {
+      model.setDraft(draft);
+      expect(model.canSend.value, JSON.stringify(draft.slice(0, 5))).toBe(ok);
+    }
+    model.setDraft('question');
+    const sending = model.send();
+    model.setDraft('next');
+    expect(model.canSend.value).toBe(false);
+    reply('ok');
+    await sending;
+    expect(model.canSend.value).toBe(true);
+  });
+
+  it('counts loading the history as busy: a send waits for it, and only one load runs', async () => {
+    const { model, state } = setup(storedWith(STORED));
+    const held = gate();
+    state.gate = held.closed;
+    model.open();
+    expect([model.busy.value, model.canSend.value]).toEqual([true, false]);
+    await model.send('too early');
+    model.close();
+    model.open();
+    held.open();
+    await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
+    expect(state.calls).toEqual(['list']);
+    expect(state.sent).toEqual([]);
+  });
+
+  it('opens once: a second open() emits nothing and loads nothing', async () => {
+    const { model, events, state } = setup(storedWith(STORED));
+    model.open();
+    model.open();
+    await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
+    expect(events.map((e) => e.type)).toEqual(['open']);
+    expect(state.calls).toEqual(['list']);
+  });
+
+  it('does not list the history of a conversation it created itself when the panel opens again', async () => {
+    const { model, state, reply } = setup();
+    reply('ok');
+    await model.send('hello');
+    model.close();
+    model.open();
+    await Promise.resolve();
+    expect(state.calls).toEqual(['create', 'stream', 'latest']);
+  });
+
+  it('offers Retry only for a failed reply that is the last message', async () => {
+    const { model, state } = setup(storedWith(STORED));
+    state.history = [
+      question('m1', 'first'),
+      storedReply('', { id: 'r1', failed_responding: true }),
+      question('m2', 'second'),
+      storedReply('fine', { id: 'r2' }),
+    ];
+    model.open();
+    await vi.waitFor(() => expect(model.messages.value).toHaveLength(4));
+    expect(model.retryTarget.value).toBeUndefined();
+    await model.retry();
+    expect(state.sent).toEqual([]);
+  });
+
+  it('treats a 422 about the content as a refusal, not as a conversation gone', async () => {
+    const { model, state } = setup(storedWith(STORED));
+    state.refusals.push(new ChatError('http', 'Invalid', { status: 422, fields: ['content'] }));
+    await model.send('hello');
+    expect(state.calls).toEqual(['list', 'stream']);
+    expect(model.failure.value?.error.fields).toEqual(['content']);
+  });
+
+  it('gives the text back over a draft of mere spaces, and clears a draft the page sent itself', async () => {
+    const { model, state, reply } = setup();
+    state.refusals.push(quota());
+    const sending = model.send('refused');
+    model.setDraft('   ');
+    await sending;
+    expect(model.draft.value).toBe('refused');
+    model.setDraft('  hello  ');
+    reply('ok');
+    await model.send('hello');
+    expect(model.draft.value).toBe('');
+  });
+
+  it('dismisses a failure only: dismissing while sending changes nothing', async () => {
+    const { model, reply } = setup();
+    const sending = model.send('q');
+    model.dismiss();
+    expect(model.status.value.type).toBe('sending');
+    reply('ok');
+    await sending;
+  });
+
+  it('keeps no empty bubble when stopped before the first words, and leaves nothing streaming', async () => {
+    const { model, emit } = setup();
+    const sending = model.send('q');
+    emit({ type: 'start' });
+    await vi.waitFor(() => expect(model.status.value.type).toBe('streaming'));
+    model.stop();
+    await sending;
+    expect(shape(model)).toEqual([['user', 'done', 'q']]);
+    expect(model.streaming.value).toBe('');
+  });
+
+  it('marks a stopped reply as the visitor’s, never flagged, and clears the streaming text', async () => {
+    const { model, emit, chunk } = setup();
+    const sending = model.send('q');
+    emit({ type: 'start' });
+    chunk('part');
+    await vi.waitFor(() => expect(model.streaming.value).toBe('part'));
+    model.stop();
+    await sending;
+    expect(model.messages.value.at(-1)).toMatchObject({ status: 'stopped', flagged: false, sources: [] });
+    expect(model.streaming.value).toBe('');
+  });
+
+  it('stops loading the history on request, without an error, and loads it on the next open', async () => {
+    const { model, state } = setup(storedWith(STORED));
+    const held = gate();
+    state.gate = held.closed;
+    model.open();
+    model.stop();
+    await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
+    expect(model.failure.value).toBeUndefined();
+    state.gate = undefined;
+    state.history = [question('m1', 'kept')];
+    model.close();
+    model.open();
+    await vi.waitFor(() => expect(model.messages.value).toHaveLength(1));
+    held.open();
+  });
+});
+
+describe('chat model: stale work writes nothing', () => {
+  it('drops a history that arrives after the visitor started over', async () => {
+    const { model, state } = setup(storedWith(STORED));
+    const held = gate();
+    state.gate = held.closed;
+    state.history = [question('m1', 'old')];
+    model.open();
+    model.newConversation();
+    held.open();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect([model.messages.value, model.status.value.type]).toEqual([[], 'idle']);
+  });
+
+  it('drops events and a stored reply that arrive after the visitor started over', async () => {
+    const { model, state, emit, chunk } = setup();
+    const held = gate();
+    const sending = model.send('q');
+    emit({ type: 'start' });
+    await vi.waitFor(() => expect(model.status.value.type).toBe('streaming'));
+    model.newConversation();
+    chunk('late words');
+    await sending;
+    expect([model.streaming.value, model.messages.value]).toEqual(['', []]);
+
+    state.gate = held.closed;
+    state.storedReply = storedReply('stored too late');
+    const second = model.send('again');
+    emit({ type: 'end' });
+    await vi.waitFor(() => expect(state.calls.at(-1)).toBe('latest'));
+    model.newConversation();
+    held.open();
+    await second;
+    expect(model.messages.value).toEqual([]);
+  });
+
+  it('drops a recovered reply that arrives after the visitor started over', async () => {
+    const { model, state, emit, fail } = setup();
+    const held = gate();
+    state.gate = held.closed;
+    state.storedReply = storedReply('recovered too late');
+    const sending = model.send('q');
+    emit({ type: 'start' });
+    fail(new ChatError('stream', 'Cut'));
+    await vi.waitFor(() => expect(state.calls.at(-1)).toBe('latest'));
+    model.newConversation();
+    held.open();
+    await sending;
+    expect([model.messages.value, model.failure.value]).toEqual([[], undefined]);
+  });
+});

@@ -154,4 +154,73 @@ describe('parseConfig', () => {
       expect(parseConfig({ ...minimal, text: { send: 'x'.repeat(500) } }).config?.text.send).toHaveLength(500);
     });
   });
+
+  describe('boundaries', () => {
+    it('names each problem in words a site owner can act on', () => {
+      expect(parseConfig({}).issues).toEqual([
+        { key: 'botId', message: 'is required (the id of your Cody bot)' },
+        { key: 'proxyUrl', message: 'is required (the URL of your Askbox token proxy, e.g. "/askbox")' },
+      ]);
+      expect(
+        parseConfig({ botId: 'bad id!', proxyUrl: '/askbox', open: 'yes', accent: 'url(x)', documentIds: 'a b' })
+          .issues,
+      ).toEqual([
+        { key: 'botId', message: '"bad id!" is not a valid bot id' },
+        { key: 'accent', message: '"url(x)" is not a CSS colour (use e.g. "#0b57d0")' },
+        { key: 'open', message: 'must be "true" or "false"' },
+        { key: 'documentIds', message: '"a b" is not a valid document id' },
+      ]);
+      expect(parseConfig({ ...minimal, title: 'x'.repeat(81) }).issues).toEqual([
+        { key: 'title', message: 'is longer than 80 characters' },
+      ]);
+    });
+
+    it.each([
+      ['https://chat.example.com', 'https://chat.example.com'],
+      ['http://localhost:8787/askbox/', 'http://localhost:8787/askbox'],
+      ['/askbox//', '/askbox'],
+      ['https://chat.example.com/a/b', 'https://chat.example.com/a/b'],
+    ])('accepts the proxy URL %s as %s', (proxyUrl, expected) => {
+      expect(parseConfig({ ...minimal, proxyUrl }).config?.proxyUrl).toBe(expected);
+    });
+
+    it.each(['/askbox?x=1', '/askbox#top', 'https://chat.example.com/a b', '//evil.test/askbox', 'ftp://x.test'])(
+      'refuses the proxy URL %s',
+      (proxyUrl) => {
+        expect(parseConfig({ ...minimal, proxyUrl }).issues?.[0]?.key).toBe('proxyUrl');
+      },
+    );
+
+    it('accepts exactly 1,000 focus documents', () => {
+      const ids = (n: number) => Array.from({ length: n }, (_, i) => `doc${i}`);
+      expect(parseConfig({ ...minimal, documentIds: ids(1000) }).config?.documentIds).toHaveLength(1000);
+      expect(parseConfig({ ...minimal, documentIds: ids(1001) }).issues?.[0]?.key).toBe('documentIds');
+    });
+
+    it.each([
+      [undefined, false],
+      [null, false],
+      [false, false],
+      ['false', false],
+      [true, true],
+      ['', true],
+      ['true', true],
+    ])('reads open=%j as %s', (open, expected) => {
+      expect(parseConfig({ ...minimal, open }).config?.open).toBe(expected);
+    });
+
+    it('keeps the defaults for a text of null', () => {
+      expect(parseConfig({ ...minimal, text: null }).config?.text).toBe(DEFAULT_TEXT);
+    });
+
+    it('has a non-empty default for every UI string and setting', () => {
+      const strings = [
+        ...Object.values(DEFAULT_TEXT),
+        ...Object.values(DEFAULT_TEXT.errors),
+        ...Object.values(DEFAULTS),
+      ].filter((value) => typeof value === 'string');
+      expect(strings.length).toBeGreaterThan(30);
+      for (const value of strings) expect(value.trim()).not.toBe('');
+    });
+  });
 });
