@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals';
+import { computed, signal } from '@preact/signals';
 import { h, render } from 'preact';
 import { createChatClient } from '../api/client.js';
 import { ChatError } from '../api/errors.js';
@@ -87,6 +87,9 @@ export function startWidget(config: WidgetConfig): StartedWidget {
     },
   });
   const theme = signal<Theme>(config.theme);
+  const system = followSystemScheme();
+  // `auto` is resolved here, so the stylesheet writes its dark values once, for one class.
+  const scheme = computed(() => (theme.value === 'auto' ? system.scheme.value : theme.value));
   let shadow: ReturnType<typeof createShadowHost> | undefined;
   let destroyed = false;
   if (config.open) model.open();
@@ -115,6 +118,7 @@ export function startWidget(config: WidgetConfig): StartedWidget {
       destroyed = true;
       if (shadow) render(null, shadow.container);
       model[Symbol.dispose]();
+      system.stop();
       listeners.clear();
       shadow?.destroy();
     },
@@ -124,7 +128,27 @@ export function startWidget(config: WidgetConfig): StartedWidget {
     attach: (target) => {
       if (destroyed || shadow) return;
       shadow = createShadowHost(target, { css: css + toThemeCss(config), nonce: config.styleNonce });
-      render(h(Widget.Provider, { value: { model, config, theme } }, h(App, {})), shadow.container);
+      render(h(Widget.Provider, { value: { model, config, scheme } }, h(App, {})), shadow.container);
     },
   };
+}
+
+/**
+ * The visitor's colour scheme, kept current while the widget lives. A page without matchMedia (or one that broke
+ * it) reads as light.
+ */
+function followSystemScheme() {
+  const scheme = signal<'light' | 'dark'>('light');
+  let media: MediaQueryList | undefined;
+  const update = () => {
+    scheme.value = media?.matches ? 'dark' : 'light';
+  };
+  try {
+    media = window.matchMedia('(prefers-color-scheme: dark)');
+    media.addEventListener('change', update);
+  } catch {
+    media = undefined;
+  }
+  update();
+  return { scheme, stop: () => media?.removeEventListener('change', update) };
 }

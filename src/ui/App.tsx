@@ -9,7 +9,7 @@ import { ChatIcon, CloseIcon } from './icons.js';
  * to the launcher when it closes from inside (Escape, the close button), as in any well-behaved dialog.
  */
 export function App() {
-  const { model, config, theme } = useWidget();
+  const { model, config, scheme } = useWidget();
   const { text } = config;
   const open = model.isOpen.value;
   const launcher = useRef<HTMLButtonElement>(null);
@@ -27,7 +27,7 @@ export function App() {
   };
 
   return (
-    <div class={`askbox askbox--${config.position} askbox--${theme.value}`}>
+    <div class={`askbox askbox--${config.position} askbox--${scheme.value}`}>
       {open && <Panel inputRef={input} onClose={closeFromPanel} />}
       <button
         ref={launcher}

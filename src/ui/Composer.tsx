@@ -4,9 +4,6 @@ import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH } from '../config/schema.js';
 import { useWidget } from './context.js';
 import { SendIcon, StopIcon } from './icons.js';
 
-/** Tallest the textarea grows before it scrolls. */
-const MAX_INPUT_HEIGHT = 140;
-
 /**
  * The message box. Enter sends, Shift+Enter adds a line, and Enter while an input method is composing (CJK) is
  * left to the IME. Over-long text is kept, never truncated: the counter turns red and sending waits.
@@ -19,12 +16,13 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const length = draft.length;
   const over = length > MAX_MESSAGE_LENGTH;
 
-  // Grow with the content (CSSOM writes are allowed under a strict CSP; style attributes in markup are not).
+  // Grow with the content up to the stylesheet's max-height, then scroll (CSSOM writes are allowed under a strict
+  // CSP; style attributes in markup are not).
   useLayoutEffect(() => {
     const el = typeof inputRef === 'object' ? inputRef?.current : null;
     if (!el) return;
     el.style.height = 'auto';
-    el.style.height = `${Math.min(el.scrollHeight, MAX_INPUT_HEIGHT)}px`;
+    el.style.height = `${el.scrollHeight}px`;
   }, [draft]);
 
   const submit = (event: Event) => {

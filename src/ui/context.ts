@@ -1,14 +1,15 @@
-import type { Signal } from '@preact/signals';
+import type { ReadonlySignal } from '@preact/signals';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Theme, WidgetConfig } from '../config/schema.js';
+import type { WidgetConfig } from '../config/schema.js';
 import type { ChatModelInstance } from '../state/chat-model.js';
 
 /** What every component of one widget shares; one per mounted widget, so several widgets can share a page. */
 export interface WidgetContext {
   model: ChatModelInstance;
   config: WidgetConfig;
-  theme: Signal<Theme>;
+  /** The colour scheme in force: the configured theme, with `auto` resolved from the visitor's system. */
+  scheme: ReadonlySignal<'light' | 'dark'>;
 }
 
 export const Widget = createContext<WidgetContext | null>(null);

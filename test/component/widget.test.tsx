@@ -3,7 +3,6 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatError } from '../../src/api/errors';
 import { parseConfig } from '../../src/config/parse';
-import type { Theme } from '../../src/config/schema';
 import { ChatModel } from '../../src/state/chat-model';
 import { createMemoryStorage } from '../helpers/memory-storage';
 import { App } from '../../src/ui/App';
@@ -27,7 +26,7 @@ function setup(overrides: Record<string, unknown> = {}) {
   if (!config) throw new Error('bad config');
   const model = new ChatModel({ client: fake.client, storage: createMemoryStorage(), config, emit: () => undefined });
   render(
-    <Widget.Provider value={{ model, config, theme: signal<Theme>(config.theme) }}>
+    <Widget.Provider value={{ model, config, scheme: signal(config.theme === 'dark' ? 'dark' : 'light') }}>
       <App />
     </Widget.Provider>,
   );

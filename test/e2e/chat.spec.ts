@@ -156,7 +156,7 @@ describe('chatting in Chromium', () => {
       '[askbox] send() takes the message text as a string',
     ]);
     expect(pageErrors).toEqual([]);
-    expect(await page.locator('askbox-widget .askbox--auto').count()).toBe(1);
+    expect(await page.locator('askbox-widget .askbox--light').count()).toBe(1);
     expect(await page.locator(W.panel).count()).toBe(0);
   });
 });

@@ -1,0 +1,89 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ask, startE2E, W } from './harness';
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+
+beforeAll(async () => {
+  e2e = await startE2E({ replies: [{ match: 'docs', text: 'See [the docs](https://docs.example.test/a).' }] });
+});
+afterAll(() => e2e?.close());
+
+/** The rendered colours of the parts a theme paints, read inside the shadow root. */
+function colours(page: Page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('askbox-widget')?.shadowRoot;
+    const style = (selector: string) => {
+      const element = root?.querySelector(selector);
+      if (!element) throw new Error(`missing ${selector}`);
+      return getComputedStyle(element);
+    };
+    const bot = '.msg--bot:not(.msg--welcome)';
+    return {
+      surface: style('.panel').backgroundColor,
+      header: style('.panel__title').color,
+      bot: style(bot).backgroundColor,
+      botText: style(bot).color,
+      link: style(`${bot} .md a`).color,
+      user: style('.msg--user').backgroundColor,
+      userText: style('.msg--user').color,
+    };
+  });
+}
+
+async function themed(page: Page, theme: 'light' | 'dark' | 'auto', system: 'light' | 'dark') {
+  await page.emulateMedia({ colorScheme: system });
+  await page.evaluate((next) => window.Askbox?.setTheme(next), theme);
+  // One frame for the class change to render.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  return colours(page);
+}
+
+describe('theme tokens in Chromium', () => {
+  it('paints `auto` exactly as light or dark by the visitor’s system, links included, and follows a change live', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await ask(page, 'Where are the docs?');
+    await page.locator(`${W.bot} a`).waitFor();
+
+    const light = await themed(page, 'light', 'dark');
+    const dark = await themed(page, 'dark', 'light');
+    expect(await themed(page, 'auto', 'dark')).toEqual(dark);
+    expect(await themed(page, 'auto', 'light')).toEqual(light);
+    expect(light).toMatchObject({ surface: 'rgb(255, 255, 255)', link: 'rgb(79, 70, 229)', user: 'rgb(79, 70, 229)' });
+    expect(dark).toMatchObject({ surface: 'rgb(29, 31, 36)', bot: 'rgb(43, 46, 53)', link: dark.botText });
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => colours(page)).toEqual(dark);
+  });
+
+  it('lets a site owner’s --askbox-* tokens on the host element win, in both schemes', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await ask(page, 'Where are the docs?');
+    await page.locator(`${W.bot} a`).waitFor();
+    await page.evaluate(() => {
+      const host = document.querySelector<HTMLElement>('askbox-widget');
+      const tokens = {
+        '--askbox-accent': 'rgb(11, 87, 208)',
+        '--askbox-on-accent': 'rgb(1, 1, 1)',
+        '--askbox-surface': 'rgb(2, 2, 2)',
+        '--askbox-bot-bubble': 'rgb(3, 3, 3)',
+        '--askbox-bot-text': 'rgb(4, 4, 4)',
+        '--askbox-link': 'rgb(5, 5, 5)',
+        '--askbox-user-bubble': 'rgb(6, 6, 6)',
+        '--askbox-user-text': 'rgb(7, 7, 7)',
+      };
+      for (const [name, value] of Object.entries(tokens)) host?.style.setProperty(name, value);
+    });
+    const expected = {
+      surface: 'rgb(2, 2, 2)',
+      header: 'rgb(1, 1, 1)',
+      bot: 'rgb(3, 3, 3)',
+      botText: 'rgb(4, 4, 4)',
+      link: 'rgb(5, 5, 5)',
+      user: 'rgb(6, 6, 6)',
+      userText: 'rgb(7, 7, 7)',
+    };
+    expect(await themed(page, 'light', 'light')).toEqual(expected);
+    expect(await themed(page, 'dark', 'dark')).toEqual(expected);
+  });
+});
