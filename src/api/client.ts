@@ -1,5 +1,5 @@
-import { ChatError, toChatError, toHttpError } from './errors.js';
-import { parseCreatedConversation, parseMessagePage } from './parse.js';
+import { ChatError, kindForStatus, parseRetryAfter, toChatError } from './errors.js';
+import { parseCreatedConversation, parseErrorBody, parseMessagePage } from './parse.js';
 import { readReplyStream } from './sse.js';
 import type { ApiMessage, ApiMessagePage, ConversationRef, StreamEvent } from './types.js';
 
@@ -135,6 +135,19 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       }
     },
   };
+}
+
+/** Turns a non-2xx response into a ChatError, reading the service's `{message}` body when there is one. */
+async function toHttpError(response: Response): Promise<ChatError> {
+  // Not JSON (an HTML error page from a CDN, say): the status alone decides.
+  const { detail, fields } = parseErrorBody(await response.json().catch(() => undefined));
+  const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+  return new ChatError(kindForStatus(response.status), `HTTP ${response.status}`, {
+    status: response.status,
+    detail,
+    fields,
+    retryAfter,
+  });
 }
 
 /**

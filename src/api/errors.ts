@@ -1,4 +1,3 @@
-import { parseErrorBody } from './parse.js';
 /** What went wrong, coarse enough for the UI to pick a sentence and decide whether to offer a retry. */
 export type ChatErrorKind =
   | 'config'
@@ -53,25 +52,12 @@ export function isChatError(value: unknown): value is ChatError {
 }
 
 /** Maps an HTTP status to an error kind (cody-api.md §3). */
-function kindForStatus(status: number): ChatErrorKind {
+export function kindForStatus(status: number): ChatErrorKind {
   if (status === 401 || status === 403) return 'auth';
   if (status === 402) return 'quota';
   if (status === 404 || status === 410) return 'not_found';
   if (status === 429) return 'rate_limit';
   return 'http';
-}
-
-/** Turns a non-2xx response into a ChatError, reading the service's `{message}` body when there is one. */
-export async function toHttpError(response: Response): Promise<ChatError> {
-  // Not JSON (an HTML error page from a CDN, say): the status alone decides.
-  const { detail, fields } = parseErrorBody(await response.json().catch(() => undefined));
-  const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
-  return new ChatError(kindForStatus(response.status), `HTTP ${response.status}`, {
-    status: response.status,
-    detail,
-    fields,
-    retryAfter,
-  });
 }
 
 /** `Retry-After` in whole seconds from now: delay-seconds or an HTTP date; undefined when absent or unreadable. */

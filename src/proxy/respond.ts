@@ -21,8 +21,8 @@ export function fail(status: number, message: string): Response {
 }
 
 /** A Laravel-style 422 for one field, worded as the service words it. */
-export function invalid(field: string, message: string): Response {
-  return json({ message, errors: { [field]: [message] } }, 422);
+export function invalid(name: string, message: string): Response {
+  return json({ message, errors: { [name]: [message] } }, 422);
 }
 
 /**

@@ -6,13 +6,14 @@ import { defineProxyContract } from './proxy-contract';
 /** The contract against the one-file PHP proxy under `php -S`. */
 defineProxyContract({ name: 'php', start: (config) => startPhpProxy(config) });
 
+const create = (url: string) =>
+  fetch(`${url}/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+
 describe('the PHP proxy, misconfigured or failing', () => {
   let running: Awaited<ReturnType<typeof startPhpProxy>> | undefined;
   afterEach(() => running?.close());
   // Nothing here reaches the service: an unused port stands in for it.
   const config = contractConfig('http://127.0.0.1:9', []);
-  const create = (url: string) =>
-    fetch(`${url}/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
   it('fails closed with a 503 in plain words when the limit file cannot be used, and logs why', async () => {
     running = await startPhpProxy(config, undefined, { limitsFile: '/nonexistent/askbox/limits.json' });

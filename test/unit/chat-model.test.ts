@@ -383,9 +383,11 @@ describe('chat model: stopping and starting over', () => {
 
 /** A gate the test opens: reads through the fake client wait on it. */
 function gate() {
-  let open = () => undefined as void;
-  const closed = new Promise<void>((resolve) => (open = resolve));
-  return { closed, open: () => open() };
+  const opener: { open?: () => void } = {};
+  const closed = new Promise<void>((resolve) => {
+    opener.open = resolve;
+  });
+  return { closed, open: () => opener.open?.() };
 }
 
 describe('chat model: guards', () => {

@@ -3,6 +3,7 @@ import { parseConfig } from '../../src/config/parse';
 import { DEFAULT_TEXT, DEFAULTS, MAX_DOCUMENT_IDS } from '../../src/config/schema';
 
 const minimal = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
+const documentIdList = (n: number) => Array.from({ length: n }, (_, i) => `doc${i}`);
 
 describe('parseConfig', () => {
   it('accepts the minimal tag and fills every default', () => {
@@ -192,9 +193,8 @@ describe('parseConfig', () => {
     );
 
     it('accepts exactly 1,000 focus documents', () => {
-      const ids = (n: number) => Array.from({ length: n }, (_, i) => `doc${i}`);
-      expect(parseConfig({ ...minimal, documentIds: ids(1000) }).config?.documentIds).toHaveLength(1000);
-      expect(parseConfig({ ...minimal, documentIds: ids(1001) }).issues?.[0]?.key).toBe('documentIds');
+      expect(parseConfig({ ...minimal, documentIds: documentIdList(1000) }).config?.documentIds).toHaveLength(1000);
+      expect(parseConfig({ ...minimal, documentIds: documentIdList(1001) }).issues?.[0]?.key).toBe('documentIds');
     });
 
     it.each([
