@@ -47,7 +47,7 @@ export async function passThrough(
 }
 
 /** The largest request body the proxy reads (a message is ≤ 2000 characters; focus ids ≤ 1000). */
-const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * Reads a request body as text, giving up (null) as soon as it passes `limit` bytes, whether declared by
@@ -93,7 +93,7 @@ export async function readJson(request: Request): Promise<Record<string, unknown
 }
 
 /** The deepest nesting of brackets outside strings, found without parsing (so a hostile body cannot recurse). */
-function jsonDepth(text: string): number {
+export function jsonDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;

@@ -8,7 +8,7 @@ import type { Scenario } from '../../demo/simulator/scenario';
 type Json = Record<string, any>;
 
 export const SIM_KEY = 'test-key';
-const SIM_ORIGIN = 'http://sim.test';
+export const SIM_ORIGIN = 'http://sim.test';
 export const API = `${SIM_ORIGIN}/api/v1`;
 
 /** A simulator over the demo knowledge base, plus a small client for its API. */

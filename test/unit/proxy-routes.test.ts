@@ -241,14 +241,8 @@ describe('proxy routes: streams', () => {
     return { response, requests, call, headers };
   }
 
-  it('answers with JSON for every spelling of redirect false, else with a 302 to its own route', async () => {
-    for (const redirect of [false, 0, '0', 'false']) {
-      const { response } = await sendFor('https://stream.up.test/tok', { redirect });
-      expect(response.status, String(redirect)).toBe(200);
-      const { data } = (await response.json()) as { data: { stream_url: string } };
-      expect(data.stream_url).toMatch(/^\/askbox\/stream\/[A-Za-z0-9_-]{40,}$/);
-    }
-    for (const redirect of [true, 1, 'no', null, undefined]) {
+  it('answers every send with a 302 to its own route, whatever the body says about redirect', async () => {
+    for (const redirect of [false, 0, '0', 'false', true, 1, 'no', null, undefined]) {
       const { response } = await sendFor('https://stream.up.test/tok', { redirect });
       expect(response.status, String(redirect)).toBe(302);
       expect(response.headers.get('location')).toMatch(/^\/askbox\/stream\/[A-Za-z0-9_-]{40,}$/);
