@@ -21,7 +21,7 @@ export interface DurableObjectNamespaceLike {
  * and visitor buckets), which only one object can guarantee; sharding by key would split those. One object serves
  * on the order of a thousand takes a second, far beyond a chat widget's traffic.
  */
-const LIMITS_OBJECT_NAME = 'askbox-limits';
+export const LIMITS_OBJECT_NAME = 'askbox-limits';
 
 /** Whether a binding looks like a Durable Object namespace (and not, say, a KV namespace bound by mistake). */
 export function isDurableObjectNamespace(value: unknown): value is DurableObjectNamespaceLike {
