@@ -27,6 +27,8 @@ export interface TimedClick extends ClickTiming {
 interface Probe {
   longTasks: { start: number; duration: number }[];
   opened?: Promise<ClickTiming>;
+  /** The streaming bubble's text length over time, flat: page time, length, page time, length… */
+  streamed?: number[];
 }
 
 declare global {
