@@ -41,7 +41,7 @@ export const streamReply = (size: number) => createMarkdown(size, size);
  * Markdown of about `length` characters (at least `length`, ending on a whole block): headings, paragraphs with
  * bold, inline code and links, bullet and numbered lists, fenced code and quotes, in a fixed rotation.
  */
-export function createMarkdown(length: number, seed: number): string {
+function createMarkdown(length: number, seed: number): string {
   const next = random(seed);
   const pick = () => WORDS[Math.floor(next() * WORDS.length)] ?? 'word';
   const words = (n: number) => Array.from({ length: n }, pick).join(' ');

@@ -7,7 +7,7 @@
 import type { Browser, CDPSession, Page } from 'playwright-core';
 
 /** Main-thread time and JS heap, from CDP `Performance.getMetrics`. */
-export interface Metrics {
+interface Metrics {
   taskMs: number;
   scriptMs: number;
   heapBytes: number;
