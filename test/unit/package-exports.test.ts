@@ -68,6 +68,7 @@ console.log(JSON.stringify({
 const SLOW_MS = 30_000;
 let project = '';
 let unpacked = '';
+let files: string[] = [];
 
 /** Links a package of ours into the consumer's node_modules, as an install of the tarball would provide it. */
 function link(name: string): void {
@@ -86,7 +87,8 @@ beforeAll(() => {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     }),
-  ) as { filename: string }[];
+  ) as { filename: string; files: { path: string }[] }[];
+  files = packed[0]!.files.map((file) => file.path).sort();
   unpacked = join(project, 'node_modules', manifest.name);
   mkdirSync(unpacked, { recursive: true });
   execFileSync('tar', ['-xzf', join(project, packed[0]!.filename), '-C', unpacked, '--strip-components=1']);
@@ -108,6 +110,11 @@ describe('the packed package', () => {
       'askbox/proxy/worker',
       'askbox/askbox.js',
     ]);
+  });
+
+  it('ships the builds the exports name and their types, not the WordPress plugin (a zip of its own)', () => {
+    const outside = files.filter((path) => !/^dist\/(askbox\.m?js|proxy\/[\w-]+\.js|types\/.+\.d\.ts)$/.test(path));
+    expect(outside).toEqual(['LICENSE', 'README.md', 'package.json']);
   });
 
   it("resolves and loads under Node's ESM resolver", () => {
