@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, startE2E, W } from './harness';
@@ -85,5 +86,16 @@ describe('theme tokens in Chromium', () => {
     };
     expect(await themed(page, 'light', 'light')).toEqual(expected);
     expect(await themed(page, 'dark', 'dark')).toEqual(expected);
+  });
+
+  it('stacks the panel and launcher at the z-index the stylesheet writes, digit for digit', async () => {
+    const css = readFileSync(new URL('../../src/styles/widget.css', import.meta.url), 'utf8');
+    const written = /var\(--askbox-z-index, (\d+)\)/.exec(css)?.[1];
+    const { page } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).click();
+    // The minifier keeps six significant digits of a number inside a custom property: a longer one would ship
+    // rounded, not as documented.
+    for (const part of [W.launcher, W.panel])
+      expect(await page.locator(part).evaluate((el) => getComputedStyle(el).zIndex)).toBe(written);
   });
 });
