@@ -17,12 +17,13 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const over = length > MAX_MESSAGE_LENGTH;
 
   // Grow with the content up to the stylesheet's max-height, then scroll (CSSOM writes are allowed under a strict
-  // CSP; style attributes in markup are not).
+  // CSP; style attributes in markup are not). The height is border-box, so it adds the borders scrollHeight leaves
+  // out; without them every line past the first scrolls by 2px.
   useLayoutEffect(() => {
     const el = typeof inputRef === 'object' ? inputRef?.current : null;
     if (!el) return;
     el.style.height = 'auto';
-    el.style.height = `${el.scrollHeight}px`;
+    el.style.height = `${el.scrollHeight + el.offsetHeight - el.clientHeight}px`;
   }, [draft]);
 
   const submit = (event: Event) => {

@@ -98,4 +98,30 @@ describe('theme tokens in Chromium', () => {
     for (const part of [W.launcher, W.panel])
       expect(await page.locator(part).evaluate((el) => getComputedStyle(el).zIndex)).toBe(written);
   });
+
+  it('grows the message box line by line without a scrollbar, up to the stylesheet’s max height', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).click();
+    const box = page.locator(W.input);
+    const measure = () =>
+      box.evaluate((el) => ({
+        height: el.getBoundingClientRect().height,
+        hidden: el.scrollHeight - el.clientHeight,
+        max: getComputedStyle(el).maxHeight,
+      }));
+    const heights: number[] = [];
+    for (const lines of [1, 2, 3]) {
+      await box.fill(Array.from({ length: lines }, (_, i) => `line ${i + 1}`).join('\n'));
+      const { height, hidden } = await measure();
+      expect(hidden, `${lines} lines`).toBe(0);
+      heights.push(height);
+    }
+    expect(heights[1]).toBeGreaterThan(heights[0] ?? 0);
+    expect(heights[2]).toBeGreaterThan(heights[1] ?? 0);
+
+    await box.fill(Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const tall = await measure();
+    expect(`${tall.height}px`).toBe(tall.max);
+    expect(tall.hidden).toBeGreaterThan(0);
+  });
 });
