@@ -124,4 +124,15 @@ describe('theme tokens in Chromium', () => {
     expect(`${tall.height}px`).toBe(tall.max);
     expect(tall.hidden).toBeGreaterThan(0);
   });
+
+  it('keeps the panel’s place on a viewport too short for it: 28px free above, the launcher’s row below', async () => {
+    const { page } = await e2e.open('/plain.html', { height: 600 });
+    await page.locator(W.launcher).click();
+    // Off the launcher, which grows under the pointer.
+    await page.mouse.move(0, 0);
+    const panel = await page.locator(W.panel).boundingBox();
+    const launcher = await page.locator(W.launcher).boundingBox();
+    expect(panel?.y).toBe(28);
+    expect((launcher?.y ?? 0) - ((panel?.y ?? 0) + (panel?.height ?? 0))).toBe(16);
+  });
 });
