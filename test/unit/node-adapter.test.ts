@@ -1,0 +1,118 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProxyHandler } from '../../src/proxy/handler';
+import { toNodeListener } from '../../src/proxy/node';
+import { rawRequest } from '../contract/http';
+
+/** The Node adapter alone, around small handlers, so each of its duties shows on the wire. */
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function serve(handler: ProxyHandler) {
+  const server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const head = (text: string) => text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase();
+const echoUrl: ProxyHandler = async (request) => Response.json({ url: request.url });
+
+describe('toNodeListener', () => {
+  it('refuses TRACE before the handler, in the envelope, with Allow and the security headers', async () => {
+    let called = false;
+    const url = await serve(async () => {
+      called = true;
+      return new Response('never');
+    });
+    const { status, text } = await rawRequest(url, `TRACE /askbox/x HTTP/1.1\nHost: a.test\nConnection: close`);
+    expect([status, called]).toEqual([405, false]);
+    const headers = head(text);
+    for (const line of [
+      'allow: get, post, options',
+      'content-type: application/json',
+      'cache-control: no-store',
+      'x-content-type-options: nosniff',
+    ])
+      expect(headers).toContain(line);
+  });
+
+  it.each([
+    ['a.test', 'http://a.test/p'],
+    ['a.test:8080', 'http://a.test:8080/p'],
+    ['[::1]:8080', 'http://[::1]:8080/p'],
+    ['a.test:123456', 'http://localhost/p'],
+    ['[::g]', 'http://localhost/p'],
+    ['[]', 'http://localhost/p'],
+    ['evil.test/x?', 'http://localhost/p'],
+  ])('reads Host %s as the URL %s', async (host, expected) => {
+    const url = await serve(echoUrl);
+    const { text } = await rawRequest(url, `GET /p HTTP/1.1\nHost: ${host}\nConnection: close`);
+    expect(text).toContain(JSON.stringify({ url: expected }));
+  });
+
+  it('answers 500 in the envelope when the handler throws and no onError is given', async () => {
+    const url = await serve(async () => {
+      throw new Error('boom');
+    });
+    const { status, text } = await rawRequest(url, `GET / HTTP/1.1\nHost: a.test\nConnection: close`);
+    expect(status).toBe(500);
+    expect(head(text)).toContain('content-type: application/json');
+    expect(text).toContain('{"message":"Internal error."}');
+  });
+
+  it('sends every Set-Cookie of a response, not one joined line', async () => {
+    const url = await serve(async () => {
+      const headers = new Headers();
+      headers.append('set-cookie', 'a=1');
+      headers.append('set-cookie', 'b=2');
+      return new Response('ok', { headers });
+    });
+    const { text } = await rawRequest(url, `GET / HTTP/1.1\nHost: a.test\nConnection: close`);
+    expect(head(text)).toContain('set-cookie: a=1\r\nset-cookie: b=2');
+  });
+
+  it('sends an event stream’s headers at once, and aborts and cancels it when the visitor leaves', async () => {
+    let aborted = false;
+    let cancelled = false;
+    const url = await serve(async (request) => {
+      request.signal.addEventListener('abort', () => (aborted = true));
+      const body = new ReadableStream<Uint8Array>({
+        cancel: () => {
+          cancelled = true;
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const { port } = new URL(url);
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        expect(res.headers['content-type']).toBe('text/event-stream');
+        res.destroy();
+        resolve();
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    await expect.poll(() => [aborted, cancelled]).toEqual([true, true]);
+  });
+
+  it('does not abort a request whose response was sent in full', async () => {
+    let signal: AbortSignal | undefined;
+    const url = await serve(async (request) => {
+      signal = request.signal;
+      return new Response('done');
+    });
+    await fetch(url);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(signal?.aborted).toBe(false);
+  });
+});
