@@ -6,58 +6,13 @@ import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
 import { rawRequest } from '../contract/http';
 import type { ProxyLogEntry } from '../../src/proxy/options';
-import { API, SIM_KEY, setupSimulator } from '../helpers/simulator';
+import { PAGE, SECRET, setup } from '../helpers/proxy';
+import { API, SIM_KEY } from '../helpers/simulator';
 
 /**
  * What the black-box contract (test/contract/) cannot reach from outside: the clock, hooks, log lines, options
  * checking and the Node adapter. The contract covers routes, grants, limits and hostile requests over HTTP.
  */
-const PAGE = 'http://shop.test';
-const SECRET = 'unit-test-secret-0123456789';
-
-/** A proxy in front of the in-process simulator, with a clock the test moves, recording upstream calls and logs. */
-function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
-  const { sim } = setupSimulator({ defaults: { delayMs: 0 }, ...scenario });
-  const clock = { now: Date.parse('2026-11-22T12:00:00Z') };
-  const upstreamCalls: Request[] = [];
-  const logs: ProxyLogEntry[] = [];
-  const proxy = createProxy({
-    apiKey: SIM_KEY,
-    botIds: [DEMO_BOT_ID],
-    upstream: API,
-    secret: SECRET,
-    now: () => clock.now,
-    log: (entry) => logs.push(entry),
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      upstreamCalls.push(request.clone());
-      return sim.handle(request);
-    },
-    ...options,
-  });
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    proxy(
-      new Request(`${PAGE}/askbox${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...headers },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      }),
-      { clientIp: '192.0.2.1' },
-    );
-  const start = async (grant?: string) => {
-    const response = await call(
-      'POST',
-      '/conversations',
-      { name: 'Visitor' },
-      grant ? { 'x-askbox-grant': grant } : {},
-    );
-    const body = (await response.json()) as { data: { id: string }; meta: { grant: string } };
-    return { id: body.data.id, grant: body.meta.grant };
-  };
-  const send = (conversation: { id: string; grant: string }, content = 'hello') =>
-    call('POST', '/messages', { content, conversation_id: conversation.id }, { 'x-askbox-grant': conversation.grant });
-  return { sim, proxy, call, start, send, clock, upstreamCalls, logs };
-}
 
 describe('proxy: time', () => {
   it('grants expire after grantTtlSeconds', async () => {
@@ -300,27 +255,28 @@ describe('proxy: hooks, logs and options', () => {
   });
 });
 
-describe('proxy: client IP', () => {
-  const ipOf = async (options: Partial<ProxyOptions>, headers: Record<string, string>, socket?: string) => {
-    const events: { ip: string }[] = [];
-    const { proxy } = setup({
-      ...options,
-      limits: { ipConversations: { burst: 1, perMinute: 1 } },
-      onLimit: (event) => events.push(event),
-    });
-    for (let i = 0; i < 2; i++) {
-      await proxy(
-        new Request(`${PAGE}/askbox/conversations`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
-          body: '{}',
-        }),
-        socket ? { clientIp: socket } : undefined,
-      );
-    }
-    return events[0]?.ip;
-  };
+/** The client IP the proxy saw, as its onLimit hook reports it. */
+const ipOf = async (options: Partial<ProxyOptions>, headers: Record<string, string>, socket?: string) => {
+  const events: { ip: string }[] = [];
+  const { proxy } = setup({
+    ...options,
+    limits: { ipConversations: { burst: 1, perMinute: 1 } },
+    onLimit: (event) => events.push(event),
+  });
+  for (let i = 0; i < 2; i++) {
+    await proxy(
+      new Request(`${PAGE}/askbox/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      }),
+      socket ? { clientIp: socket } : undefined,
+    );
+  }
+  return events[0]?.ip;
+};
 
+describe('proxy: client IP', () => {
   it('uses the socket by default and ignores forwarding headers unless told to trust them', async () => {
     expect(await ipOf({}, { 'x-forwarded-for': '198.51.100.7', 'cf-connecting-ip': '198.51.100.8' }, '192.0.2.9')).toBe(
       '192.0.2.9',
