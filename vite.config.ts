@@ -1,5 +1,5 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { build, defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
 import { configDefaults, type TestProjectConfiguration } from 'vitest/config';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
@@ -13,12 +13,12 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 const builds: Record<string, UserConfig['build']> = {
   embed: {
     emptyOutDir: true,
-    target: 'es2020',
+    target: 'es2022',
     lib: { entry: 'src/embed.ts', formats: ['iife'], name: 'AskboxEmbed', fileName: () => 'askbox.js' },
   },
   lib: {
     emptyOutDir: false,
-    target: 'es2020',
+    target: 'es2022',
     lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'askbox.mjs' },
     rolldownOptions: { external: [/^preact/, /^@preact\//, 'dompurify', 'streaming-markdown', /^eventsource-parser/] },
   },
@@ -35,6 +35,35 @@ const builds: Record<string, UserConfig['build']> = {
     rolldownOptions: { external: [/^node:/] },
   },
 };
+
+/**
+ * The embed bundle's lazy half. `src/mount/chat.ts` and everything it imports (Preact, signals, DOMPurify,
+ * markdown, the model and the panel's stylesheet) must run on the visitor's first sign of interest, not at boot,
+ * yet stay in the one script. They are bundled first into one flat module whose code becomes the body of one
+ * function, run on the first call of `createChat`: the engine only pre-parses it at boot. (A dynamic import kept
+ * in the IIFE would give each of those ~40 modules an init wrapper with its declarations hoisted out, ~1 KB
+ * gzipped more, and its namespace object is built with a `for…in` that breaks on a polluted Object.prototype.)
+ */
+function flatChat(): Plugin {
+  return {
+    name: 'askbox-flat-chat',
+    async load(id) {
+      if (!id.endsWith('/src/mount/chat.ts')) return null;
+      const result = await build({
+        configFile: false,
+        logLevel: 'warn',
+        build: { write: false, target: 'es2022', lib: { entry: id, formats: ['es'] } },
+      });
+      const chunk = (Array.isArray(result) ? result[0] : (result as Rolldown.RolldownOutput))?.output[0];
+      const exported = chunk && /export\s*\{\s*(?:(\w+)\s+as\s+)?createChat\s*\};?\s*$/.exec(chunk.code);
+      if (!chunk || !exported || chunk.imports.length > 0)
+        throw new Error('src/mount/chat.ts must bundle into one module that exports only createChat');
+      const body = chunk.code.slice(0, exported.index);
+      const name = exported[1] ?? 'createChat';
+      return `let made;function make(){${body};return ${name}}export function createChat(...args){return (made??=make())(...args)}`;
+    },
+  };
+}
 
 /**
  * dist/wordpress/askbox/: the WordPress plugin, ready to zip — its own files, the PHP proxy and the widget bundle
@@ -103,6 +132,6 @@ const bench: TestProjectConfiguration = {
 export default defineConfig(({ mode }) => ({
   define: { __ASKBOX_VERSION__: JSON.stringify(version) },
   build: builds[mode] ?? builds.embed,
-  plugins: mode === 'proxy' ? [wordpressPackage()] : [],
+  plugins: mode === 'proxy' ? [wordpressPackage()] : mode === 'embed' ? [flatChat()] : [],
   test: { projects: mutating ? [node, dom] : [node, dom, e2e, bench] },
 }));

@@ -1,5 +1,6 @@
 import { parseConfig, type ConfigIssue } from './config/parse.js';
-import { startWidget, type WidgetHandle } from './mount/mount.js';
+import type { WidgetHandle } from './mount/handle.js';
+import { startWidget } from './mount/widget.js';
 
 /** The one global Askbox sets: the widget's handle, and the script's version. */
 export interface AskboxGlobal extends WidgetHandle {

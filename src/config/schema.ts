@@ -65,7 +65,7 @@ export const COUNTER_THRESHOLD = 1800;
 export const MAX_DOCUMENT_IDS = 1000;
 
 /** Every UI string, in one frozen object. */
-export const DEFAULT_TEXT: UiText = Object.freeze({
+export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   launcherOpen: 'Open chat',
   launcherClose: 'Close chat',
   close: 'Close',
@@ -86,7 +86,7 @@ export const DEFAULT_TEXT: UiText = Object.freeze({
   assistant: 'Assistant',
   tooLong: 'Your message is too long.',
   rateLimitWait: 'You are sending messages too quickly. Please wait {wait} and try again.',
-  errors: Object.freeze({
+  errors: /* @__PURE__ */ Object.freeze({
     config: 'The chat is not set up correctly.',
     auth: 'The chat service refused the request. Please try again later.',
     network: 'Could not reach the chat service. Check your connection and try again.',
@@ -99,7 +99,7 @@ export const DEFAULT_TEXT: UiText = Object.freeze({
 });
 
 /** Defaults for every optional setting, in one frozen object. */
-export const DEFAULTS = Object.freeze({
+export const DEFAULTS = /* @__PURE__ */ Object.freeze({
   title: 'Ask us anything',
   welcome: 'Hi! How can I help you today?',
   placeholder: 'Type your question…',

@@ -2,36 +2,38 @@
 export interface ShadowHost {
   host: HTMLElement;
   root: ShadowRoot;
-  /** The element Preact renders into. */
-  container: HTMLElement;
   destroy(): void;
 }
 
 /** The host element's tag: a custom-element name no page stylesheet is likely to target. */
 export const HOST_TAG = 'askbox-widget';
 
-/**
- * Appends a host element with an open shadow root to `target` and installs `css` in it: as a constructed
- * stylesheet where supported (no inline style, so nothing for a strict CSP to block), else as a `<style>` that
- * carries the page's nonce.
- */
+/** Appends a host element with an open shadow root holding `css` and `content` to `target`. */
 export function createShadowHost(
   target: HTMLElement,
-  options: { css: string; nonce?: string | undefined },
+  options: { css: string; nonce: string | undefined; content: Node },
 ): ShadowHost {
-  const doc = target.ownerDocument;
-  const host = doc.createElement(HOST_TAG);
+  const host = target.ownerDocument.createElement(HOST_TAG);
   const root = host.attachShadow({ mode: 'open' });
-  if (!adoptStyles(root, options.css)) {
-    const style = doc.createElement('style');
-    if (options.nonce) style.setAttribute('nonce', options.nonce);
-    style.textContent = options.css;
-    root.append(style);
-  }
-  const container = doc.createElement('div');
-  root.append(container);
+  addStyles(root, options.css, options.nonce);
+  root.append(options.content);
   target.append(host);
-  return { host, root, container, destroy: () => host.remove() };
+  return { host, root, destroy: () => host.remove() };
+}
+
+/**
+ * Adds a stylesheet to `root`, after those it has: a constructed stylesheet where supported (no inline style, so
+ * nothing for a strict CSP to block), else a `<style>` that carries the page's nonce.
+ */
+export function addStyles(root: ShadowRoot, css: string, nonce: string | undefined): void {
+  if (adoptStyles(root, css)) return;
+  const style = root.ownerDocument.createElement('style');
+  if (nonce) style.setAttribute('nonce', nonce);
+  style.textContent = css;
+  // After the sheets already there (the cascade order), before the content.
+  const last = [...root.querySelectorAll('style')].pop();
+  if (last) last.after(style);
+  else root.prepend(style);
 }
 
 function adoptStyles(root: ShadowRoot, css: string): boolean {
@@ -41,7 +43,7 @@ function adoptStyles(root: ShadowRoot, css: string): boolean {
       return false;
     const sheet = new view.CSSStyleSheet();
     sheet.replaceSync(css);
-    root.adoptedStyleSheets = [sheet];
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
     return true;
   } catch {
     // A polyfilled or patched CSSStyleSheet: fall back to a <style> element.

@@ -1,4 +1,3 @@
-import type { ReadonlySignal } from '@preact/signals';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { WidgetConfig } from '../config/schema.js';
@@ -8,8 +7,6 @@ import type { ChatModelInstance } from '../state/chat-model.js';
 export interface WidgetContext {
   model: ChatModelInstance;
   config: WidgetConfig;
-  /** The colour scheme in force: the configured theme, with `auto` resolved from the visitor's system. */
-  scheme: ReadonlySignal<'light' | 'dark'>;
 }
 
 export const Widget = createContext<WidgetContext | null>(null);

@@ -1,3 +1,5 @@
+import { ICON_PATHS } from './icon-paths.js';
+
 /** Inline SVG icons: no requests, no fonts, and nothing a strict CSP could block. */
 const svg = (path: string) => () => (
   <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
@@ -5,11 +7,8 @@ const svg = (path: string) => () => (
   </svg>
 );
 
-export const ChatIcon = svg('M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z');
-export const CloseIcon = svg(
-  'M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6 10.6 12 5 6.4z',
-);
-export const SendIcon = svg('M3 20.5V14l10-2-10-2V3.5L22 12z');
-export const StopIcon = svg('M7 7h10v10H7z');
-export const NewIcon = svg('M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6z');
-export const DownIcon = svg('M11 4h2v12l5.5-5.5 1.4 1.4L12 19.8 4.1 11.9l1.4-1.4L11 16z');
+export const CloseIcon = svg(ICON_PATHS.close);
+export const SendIcon = svg(ICON_PATHS.send);
+export const StopIcon = svg(ICON_PATHS.stop);
+export const NewIcon = svg(ICON_PATHS.new);
+export const DownIcon = svg(ICON_PATHS.down);

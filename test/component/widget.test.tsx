@@ -1,20 +1,31 @@
-import { signal } from '@preact/signals';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { fireEvent, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatError } from '../../src/api/errors';
 import { parseConfig } from '../../src/config/parse';
-import { ChatModel } from '../../src/state/chat-model';
+import type { WidgetHandle } from '../../src/mount/handle';
+import { startWidget } from '../../src/mount/widget';
+import { HOST_TAG } from '../../src/mount/shadow-host';
 import { createMemoryStorage } from '../helpers/memory-storage';
-import { App } from '../../src/ui/App';
-import { Widget } from '../../src/ui/context';
 import { createFakeClient, storedReply } from '../helpers/fake-client';
 
-const launcher = () => screen.getByRole('button', { name: /chat/i });
-const input = () => screen.getByRole('textbox', { name: 'Message' });
+/** The widget's shadow root: the component tests query inside it, as a visitor's assistive technology does. */
+const root = () => {
+  const shadow = document.querySelector(HOST_TAG)?.shadowRoot;
+  if (!shadow) throw new Error('no widget on the page');
+  return shadow;
+};
+// Queries inside the shadow root: Testing Library only calls querySelectorAll on its container.
+const ui = () => within(root() as unknown as HTMLElement);
+
+const launcher = () => ui().getByRole('button', { name: /chat/i });
+const input = () => ui().getByRole('textbox', { name: 'Message' });
 const open = () => fireEvent.click(launcher());
 const type = (text: string) => fireEvent.input(input(), { target: { value: text } });
 
-function setup(overrides: Record<string, unknown> = {}) {
+let handle: WidgetHandle | undefined;
+
+/** Starts a widget on a fake client and loads its chat, as hovering the launcher would. */
+async function setup(overrides: Record<string, unknown> = {}) {
   const fake = createFakeClient();
   const { config } = parseConfig({
     botId: 'yiu456ytyUjk',
@@ -24,113 +35,114 @@ function setup(overrides: Record<string, unknown> = {}) {
     ...overrides,
   });
   if (!config) throw new Error('bad config');
-  const model = new ChatModel({ client: fake.client, storage: createMemoryStorage(), config, emit: () => undefined });
-  render(
-    <Widget.Provider value={{ model, config, scheme: signal(config.theme === 'dark' ? 'dark' : 'light') }}>
-      <App />
-    </Widget.Provider>,
-  );
-  return { ...fake, model };
+  const widget = startWidget(config, { client: fake.client, storage: createMemoryStorage() });
+  widget.attach(document.body);
+  await widget.warm();
+  handle = widget.handle;
+  return fake;
 }
 
-afterEach(cleanup);
+afterEach(() => {
+  handle?.destroy();
+  document.body.replaceChildren();
+});
 
 describe('launcher and panel', () => {
   it('opens a labelled dialog, moves focus into the composer, and shows the welcome message', async () => {
-    setup();
+    await setup();
     expect(launcher().getAttribute('aria-expanded')).toBe('false');
     expect(launcher().getAttribute('aria-label')).toBe('Open chat');
-    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(ui().queryByRole('dialog')).toBeNull();
     open();
-    const dialog = screen.getByRole('dialog', { name: 'Help desk' });
+    const dialog = ui().getByRole('dialog', { name: 'Help desk' });
     expect(dialog).toBeTruthy();
     expect(launcher().getAttribute('aria-expanded')).toBe('true');
     expect(launcher().getAttribute('aria-label')).toBe('Close chat');
-    await waitFor(() => expect(document.activeElement).toBe(input()));
+    await waitFor(() => expect(root().activeElement).toBe(input()));
     expect(dialog.querySelector('.msg--welcome strong')?.textContent).toBe('there');
   });
 
   it('closes on Escape and gives focus back to the launcher', async () => {
-    setup();
+    await setup();
     open();
-    await waitFor(() => expect(document.activeElement).toBe(input()));
+    await waitFor(() => expect(root().activeElement).toBe(input()));
     fireEvent.keyDown(input(), { key: 'Escape' });
-    expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement).toBe(launcher());
+    expect(ui().queryByRole('dialog')).toBeNull();
+    expect(root().activeElement).toBe(launcher());
   });
 
-  it('has accessible names on every control', () => {
-    setup();
+  it('has accessible names on every control', async () => {
+    await setup();
     open();
     for (const name of ['Start a new conversation', 'Close', 'Send message'])
-      expect(screen.getByRole('button', { name })).toBeTruthy();
-    expect(screen.getByRole('log', { name: 'Conversation' })).toBeTruthy();
+      expect(ui().getByRole('button', { name })).toBeTruthy();
+    expect(ui().getByRole('log', { name: 'Conversation' })).toBeTruthy();
   });
 });
 
 describe('sending and streaming', () => {
   it('sends on Enter, not on Shift+Enter, and renders the reply as it streams', async () => {
-    const fake = setup();
+    const fake = await setup();
     open();
     type('Where is my parcel?');
     fireEvent.keyDown(input(), { key: 'Enter', shiftKey: true });
     expect(fake.state.sent).toEqual([]);
     fireEvent.keyDown(input(), { key: 'Enter' });
     await waitFor(() => expect(fake.state.sent).toEqual(['Where is my parcel?']));
-    expect(screen.getByText('Where is my parcel?')).toBeTruthy();
+    expect(ui().getByText('Where is my parcel?')).toBeTruthy();
     expect((input() as HTMLTextAreaElement).value).toBe('');
-    expect(screen.getByRole('button', { name: 'Stop generating' })).toBeTruthy();
+    expect(ui().getByRole('button', { name: 'Stop generating' })).toBeTruthy();
 
     fake.emit({ type: 'start' });
     fake.chunk('It is **on its');
-    await waitFor(() => expect(document.querySelector('.msg--streaming')?.textContent).toContain('It is'));
+    await waitFor(() => expect(root().querySelector('.msg--streaming')?.textContent).toContain('It is'));
     fake.chunk(' way**.');
-    await waitFor(() => expect(document.querySelector('.msg--streaming strong')?.textContent).toBe('on its way'));
+    await waitFor(() => expect(root().querySelector('.msg--streaming strong')?.textContent).toBe('on its way'));
 
     fake.state.storedReply = storedReply('It is **on its way**.', {
       sources: [{ document_id: 'Jw31Pv6PMmro', document_name: 'Shipping', document_url: 'https://docs.test/shipping' }],
     });
     fake.emit({ type: 'end' });
-    const link = await screen.findByRole('link', { name: 'Shipping' });
+    const link = await ui().findByRole('link', { name: 'Shipping' });
     expect(link.getAttribute('href')).toBe('https://docs.test/shipping');
     expect(link.getAttribute('rel')).toBe('noopener noreferrer');
     expect(link.getAttribute('target')).toBe('_blank');
-    expect(document.querySelector('.msg--streaming')).toBeNull();
-    expect(screen.getByRole('status', { name: '' }).textContent).toContain('Assistant: It is on its way.');
-    expect(screen.getByRole('button', { name: 'Send message' })).toBeTruthy();
+    expect(root().querySelector('.msg--streaming')).toBeNull();
+    expect(ui().getByRole('status', { name: '' }).textContent).toContain('Assistant: It is on its way.');
+    expect(ui().getByRole('button', { name: 'Send message' })).toBeTruthy();
   });
 
   it('shows the user message as plain text, never as HTML', async () => {
-    setup();
+    await setup();
     open();
     type('<img src=x onerror=alert(1)> **not bold**');
     fireEvent.submit(input().closest('form')!);
-    await screen.findByText('<img src=x onerror=alert(1)> **not bold**');
-    expect(document.querySelector('.msg--user img, .msg--user strong')).toBeNull();
+    await ui().findByText('<img src=x onerror=alert(1)> **not bold**');
+    expect(root().querySelector('.msg--user img, .msg--user strong')).toBeNull();
   });
 
   it('shows a counter near the 2,000-character limit and blocks sending past it, keeping the text', async () => {
-    const fake = setup();
+    const fake = await setup();
     open();
     type('x'.repeat(1799));
-    expect(screen.queryByText(/\/ 2000/)).toBeNull();
+    expect(ui().queryByText(/\/ 2000/)).toBeNull();
     type('x'.repeat(1850));
-    expect(screen.getByText('1850 / 2000')).toBeTruthy();
+    expect(ui().getByText('1850 / 2000')).toBeTruthy();
     type('x'.repeat(2001));
-    expect(screen.getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', true);
+    expect(ui().getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', true);
     expect(input().getAttribute('aria-invalid')).toBe('true');
     fireEvent.keyDown(input(), { key: 'Enter' });
     expect(fake.state.sent).toEqual([]);
     expect((input() as HTMLTextAreaElement).value).toHaveLength(2001);
     type('x'.repeat(2000));
-    expect(screen.getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', false);
+    expect(ui().getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', false);
     expect(input().getAttribute('aria-invalid')).toBe('false');
     fireEvent.keyDown(input(), { key: 'Enter' });
     await waitFor(() => expect(fake.state.sent).toEqual(['x'.repeat(2000)]));
   });
 
   it('sends nothing more while a reply is on its way: Enter waits, and the button stops the reply instead', async () => {
-    const fake = setup();
+    const fake = await setup();
     open();
     type('first');
     fireEvent.keyDown(input(), { key: 'Enter' });
@@ -138,15 +150,15 @@ describe('sending and streaming', () => {
     type('second');
     fireEvent.keyDown(input(), { key: 'Enter' });
     fireEvent.submit(input().closest('form')!);
-    expect(screen.queryByRole('button', { name: 'Send message' })).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'Stop generating' }));
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Send message' })).toBeTruthy());
+    expect(ui().queryByRole('button', { name: 'Send message' })).toBeNull();
+    fireEvent.click(ui().getByRole('button', { name: 'Stop generating' }));
+    await waitFor(() => expect(ui().getByRole('button', { name: 'Send message' })).toBeTruthy());
     expect(fake.state.sent).toEqual(['first']);
     expect((input() as HTMLTextAreaElement).value).toBe('second');
   });
 
   it('shows the quota text from the service and gives the text back', async () => {
-    const fake = setup();
+    const fake = await setup();
     fake.state.refusals.push(
       new ChatError('quota', 'HTTP 402', {
         status: 402,
@@ -156,12 +168,12 @@ describe('sending and streaming', () => {
     open();
     type('one more question');
     fireEvent.keyDown(input(), { key: 'Enter' });
-    const alert = await screen.findByRole('alert');
+    const alert = await ui().findByRole('alert');
     expect(alert.textContent).toContain('You have reached the message limit for last 30 days');
     expect((input() as HTMLTextAreaElement).value).toBe('one more question');
-    expect(screen.queryByText('one more question', { selector: '.msg__text' })).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(ui().queryByText('one more question', { selector: '.msg__text' })).toBeNull();
+    fireEvent.click(ui().getByRole('button', { name: 'Dismiss' }));
+    expect(ui().queryByRole('alert')).toBeNull();
   });
 
   it.each([
@@ -172,7 +184,7 @@ describe('sending and streaming', () => {
   ])(
     'tells the visitor how long to wait after a 429 (Retry-After %s) and gives the text back',
     async (retryAfter, sentence) => {
-      const fake = setup();
+      const fake = await setup();
       fake.state.refusals.push(
         new ChatError('rate_limit', 'HTTP 429', {
           status: 429,
@@ -183,14 +195,14 @@ describe('sending and streaming', () => {
       open();
       type('a quick follow-up');
       fireEvent.keyDown(input(), { key: 'Enter' });
-      const alert = await screen.findByRole('alert');
+      const alert = await ui().findByRole('alert');
       expect(alert.querySelector('.notice__text')?.textContent).toBe(sentence);
       expect((input() as HTMLTextAreaElement).value).toBe('a quick follow-up');
     },
   );
 
   it('marks a failed reply and retries it from its own Retry button', async () => {
-    const fake = setup();
+    const fake = await setup();
     open();
     type('question');
     fireEvent.keyDown(input(), { key: 'Enter' });
@@ -198,44 +210,44 @@ describe('sending and streaming', () => {
     fake.chunk('Sorry, something went wrong.');
     fake.state.storedReply = storedReply('Sorry, something went wrong.', { failed_responding: true });
     fake.emit({ type: 'end' });
-    expect(await screen.findByText('The assistant could not answer this time.')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await ui().findByText('The assistant could not answer this time.')).toBeTruthy();
+    fireEvent.click(ui().getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(fake.state.sent).toEqual(['question', 'question']));
-    expect(screen.getAllByText('question')).toHaveLength(1);
+    expect(ui().getAllByText('question')).toHaveLength(1);
   });
 
   it('stops a streaming reply and keeps what arrived', async () => {
-    const fake = setup();
+    const fake = await setup();
     open();
     type('long answer please');
     fireEvent.keyDown(input(), { key: 'Enter' });
     fake.emit({ type: 'start' });
     fake.chunk('Part one');
-    await waitFor(() => expect(document.querySelector('.msg--streaming')).toBeTruthy());
-    fireEvent.click(screen.getByRole('button', { name: 'Stop generating' }));
-    expect(await screen.findByText('Stopped.')).toBeTruthy();
-    expect(screen.getByText('Part one')).toBeTruthy();
+    await waitFor(() => expect(root().querySelector('.msg--streaming')).toBeTruthy());
+    fireEvent.click(ui().getByRole('button', { name: 'Stop generating' }));
+    expect(await ui().findByText('Stopped.')).toBeTruthy();
+    expect(ui().getByText('Part one')).toBeTruthy();
   });
 
   it('starts a new conversation from the header', async () => {
-    const fake = setup();
+    const fake = await setup();
     open();
     type('hi');
     fireEvent.keyDown(input(), { key: 'Enter' });
     fake.emit({ type: 'start' });
     fake.state.storedReply = storedReply('Hello!');
     fake.emit({ type: 'end' });
-    await screen.findByText('Hello!');
-    fireEvent.click(screen.getByRole('button', { name: 'Start a new conversation' }));
-    expect(screen.queryByText('Hello!')).toBeNull();
-    expect(document.querySelector('.msg--welcome')).toBeTruthy();
-    expect(document.activeElement).toBe(input());
+    await ui().findByText('Hello!');
+    fireEvent.click(ui().getByRole('button', { name: 'Start a new conversation' }));
+    expect(ui().queryByText('Hello!')).toBeNull();
+    expect(root().querySelector('.msg--welcome')).toBeTruthy();
+    expect(root().activeElement).toBe(input());
   });
 });
 
 describe('theming and position', () => {
-  it('applies position and theme classes from config', () => {
-    setup({ position: 'bottom-left', theme: 'dark' });
-    expect(document.querySelector('.askbox--bottom-left.askbox--dark')).toBeTruthy();
+  it('applies position and theme classes from config', async () => {
+    await setup({ position: 'bottom-left', theme: 'dark' });
+    expect(root().querySelector('.askbox--bottom-left.askbox--dark')).toBeTruthy();
   });
 });

@@ -89,7 +89,7 @@ describe('theme tokens in Chromium', () => {
   });
 
   it('stacks the panel and launcher at the z-index the stylesheet writes, digit for digit', async () => {
-    const css = readFileSync(new URL('../../src/styles/widget.css', import.meta.url), 'utf8');
+    const css = readFileSync(new URL('../../src/styles/launcher.css', import.meta.url), 'utf8');
     const written = /var\(--askbox-z-index, (\d+)\)/.exec(css)?.[1];
     const { page } = await e2e.open('/plain.html');
     await page.locator(W.launcher).click();

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isChatError } from '../../src/api/errors';
 import { parseConfig } from '../../src/config/parse';
-import { mount, startWidget } from '../../src/mount/mount';
+import { mount } from '../../src/mount/mount';
+import { startWidget } from '../../src/mount/widget';
 import { HOST_TAG } from '../../src/mount/shadow-host';
 
 const minimal = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
@@ -51,7 +52,7 @@ describe('startWidget()', () => {
     widget.attach(document.body);
     const root = await rendered();
     expect(document.body.querySelectorAll(HOST_TAG)).toHaveLength(1);
-    expect(root?.querySelector('[role="dialog"]')).toBeTruthy();
+    await vi.waitFor(() => expect(root?.querySelector('[role="dialog"]')).toBeTruthy());
     widget.handle.destroy();
     widget.attach(document.body);
     expect(document.body.querySelector(HOST_TAG)).toBeNull();

@@ -1,29 +1,36 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createShadowHost, HOST_TAG } from '../../src/mount/shadow-host';
+import { addStyles, createShadowHost, HOST_TAG } from '../../src/mount/shadow-host';
 
 afterEach(() => document.body.replaceChildren());
 
+const content = () => document.createElement('div');
+
 describe('createShadowHost', () => {
-  it('appends one host with an open shadow root and adopts the stylesheet', () => {
-    const shadow = createShadowHost(document.body, { css: '.x{color:red}' });
+  it('appends one host with an open shadow root holding the content, and adopts the stylesheet', () => {
+    const inner = content();
+    const shadow = createShadowHost(document.body, { css: '.x{color:red}', nonce: undefined, content: inner });
     expect(document.body.querySelectorAll(HOST_TAG)).toHaveLength(1);
     expect(shadow.root.mode).toBe('open');
-    expect(shadow.root.contains(shadow.container)).toBe(true);
-    const adopted = shadow.root.adoptedStyleSheets.length > 0;
-    expect(adopted || shadow.root.querySelector('style') !== null).toBe(true);
+    expect(inner.parentNode).toBe(shadow.root);
+    expect(shadow.root.adoptedStyleSheets.map((sheet) => sheet.cssRules[0]?.cssText)).toEqual(['.x { color: red; }']);
+    addStyles(shadow.root, '.y{color:blue}', undefined);
+    expect(shadow.root.adoptedStyleSheets).toHaveLength(2);
     shadow.destroy();
     expect(document.body.querySelector(HOST_TAG)).toBeNull();
   });
 
-  it('falls back to a <style> carrying the nonce when constructable stylesheets are unavailable', () => {
+  it('falls back to <style> elements carrying the nonce, in order and before the content, when constructable stylesheets are unavailable', () => {
     const original = window.CSSStyleSheet.prototype.replaceSync;
     // A hostile page or an old browser: replaceSync is missing.
     Object.defineProperty(window.CSSStyleSheet.prototype, 'replaceSync', { value: undefined, configurable: true });
     try {
-      const shadow = createShadowHost(document.body, { css: '.x{color:red}', nonce: 'abc123' });
-      const style = shadow.root.querySelector('style');
-      expect(style?.getAttribute('nonce')).toBe('abc123');
-      expect(style?.textContent).toBe('.x{color:red}');
+      const inner = content();
+      const shadow = createShadowHost(document.body, { css: '.x{color:red}', nonce: 'abc123', content: inner });
+      addStyles(shadow.root, '.y{color:blue}', 'abc123');
+      const children = [...shadow.root.children];
+      expect(children.map((child) => child.textContent)).toEqual(['.x{color:red}', '.y{color:blue}', '']);
+      expect(children.slice(0, 2).map((style) => style.getAttribute('nonce'))).toEqual(['abc123', 'abc123']);
+      expect(children[2]).toBe(inner);
     } finally {
       Object.defineProperty(window.CSSStyleSheet.prototype, 'replaceSync', { value: original, configurable: true });
     }

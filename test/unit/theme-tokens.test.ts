@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const css = readFileSync(new URL('../../src/styles/widget.css', import.meta.url), 'utf8');
+const css = readFileSync(new URL('../../src/styles/launcher.css', import.meta.url), 'utf8');
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 /** The custom properties a rule declares, by name (without the leading dashes). */

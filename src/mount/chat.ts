@@ -1,0 +1,58 @@
+import { effect } from '@preact/signals';
+import { h, render } from 'preact';
+import { createChatClient, type ChatClient } from '../api/client.js';
+import type { WidgetConfig } from '../config/schema.js';
+import { ChatModel, type ChatModelInstance } from '../state/chat-model.js';
+import type { Emit } from '../state/events.js';
+import { createStorage, type KeyValueStore } from '../state/storage.js';
+import css from '../styles/panel.css?inline';
+import { App } from '../ui/App.js';
+import { Widget } from '../ui/context.js';
+import type { Launcher } from './launcher.js';
+import { addStyles } from './shadow-host.js';
+
+/** Replacements for the network and storage the chat uses by default (tests pass fakes). */
+export interface ChatDeps {
+  client?: ChatClient;
+  storage?: KeyValueStore;
+}
+
+/** The loaded chat: everything behind the launcher, evaluated on the visitor's first sign of interest. */
+export interface Chat {
+  model: ChatModelInstance;
+  /** Renders the panel into the launcher's slot and keeps the launcher in step with it; once. */
+  show(launcher: Launcher, root: ShadowRoot, nonce: string | undefined): void;
+  destroy(): void;
+}
+
+/**
+ * Creates the chat behind the launcher. In the script-tag bundle nothing of this module runs at boot: the build
+ * (`flatChat` in vite.config.ts) wraps it, with Preact, signals, DOMPurify, the markdown parser and the panel's
+ * stylesheet, in one function that runs on the first call.
+ */
+export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Chat {
+  const model = new ChatModel({
+    client: deps.client ?? createChatClient({ proxyUrl: config.proxyUrl }),
+    storage: deps.storage ?? createStorage(() => window.localStorage, 'askbox:v1:'),
+    config,
+    emit,
+  });
+  let hide: (() => void) | undefined;
+  return {
+    model,
+    show(launcher, root, nonce) {
+      if (hide) return;
+      addStyles(root, css, nonce);
+      const stop = effect(() => launcher.setOpen(model.isOpen.value));
+      render(h(Widget.Provider, { value: { model, config } }, h(App, { launcher: launcher.button })), launcher.slot);
+      hide = () => {
+        stop();
+        render(null, launcher.slot);
+      };
+    },
+    destroy() {
+      hide?.();
+      model[Symbol.dispose]();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { Theme } from '../config/schema.js';
+import type { WidgetEvents } from '../state/events.js';
+
+/** Control over one widget: what `mount()` returns, and what the script tag's `window.Askbox` offers. */
+export interface WidgetHandle {
+  open(): void;
+  close(): void;
+  toggle(): void;
+  /** Opens the panel and sends `text` as the visitor. */
+  send(text: string): Promise<void>;
+  setTheme(theme: Theme): void;
+  /** Subscribes to a lifecycle event; returns the unsubscribe function. */
+  on<K extends keyof WidgetEvents>(type: K, listener: (detail: WidgetEvents[K]) => void): () => void;
+  /** Aborts any reply in flight, disposes the state and removes the widget from the page. */
+  destroy(): void;
+}

@@ -1,0 +1,116 @@
+import { THEMES, type WidgetConfig } from '../config/schema.js';
+import type { Emit, WidgetEvents } from '../state/events.js';
+import css from '../styles/launcher.css?inline';
+import { toThemeCss } from '../styles/theme.js';
+import { createChat, type Chat, type ChatDeps } from './chat.js';
+import type { WidgetHandle } from './handle.js';
+import { createLauncher, type Launcher } from './launcher.js';
+import { followSystemScheme } from './scheme.js';
+import { createShadowHost, type ShadowHost } from './shadow-host.js';
+
+/** A widget whose state and handle exist before it has a place on the page. */
+export interface StartedWidget {
+  handle: WidgetHandle;
+  /** Renders the widget into `target`, once; throws when the page will not take it (e.g. no shadow DOM). */
+  attach(target: HTMLElement): void;
+  /** Creates the chat behind the launcher ahead of need (the launcher does so on hover and focus). */
+  warm(): void;
+}
+
+const toggle = ({ model }: Chat) => (model.isOpen.value ? model.close() : model.open());
+
+/**
+ * Starts a widget for a parsed config: its handle at once (so a page can call it straight away), its launcher when
+ * `attach` is given a place. Everything behind the launcher (model, network, Preact, DOMPurify, markdown, the
+ * panel's stylesheet) is created on the first sign of interest — hover or focus on the launcher, or a call that
+ * needs it — so a visitor who never opens the chat costs the page next to nothing.
+ */
+export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedWidget {
+  const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
+  const emit: Emit = (type, detail) => {
+    for (const listener of listeners.get(type) ?? []) {
+      try {
+        (listener as (d: typeof detail) => void)(detail);
+      } catch (error) {
+        // A listener of the host page must not break the widget.
+        console.error('[askbox] an event listener threw', error);
+      }
+    }
+  };
+  let theme = config.theme;
+  let launcher: Launcher | undefined;
+  let shadow: ShadowHost | undefined;
+  let chat: Chat | undefined;
+  let destroyed = false;
+  const paintScheme = () => launcher?.setScheme(theme === 'auto' ? system.current() : theme);
+  const system = followSystemScheme(paintScheme);
+
+  const show = () => {
+    if (chat && launcher && shadow) chat.show(launcher, shadow.root, config.styleNonce);
+  };
+  /** Runs `action` on the chat, creating it first if need be; a failure to start is one console error. */
+  const use = <T>(action: (loaded: Chat) => T): T | undefined => {
+    if (destroyed) return undefined;
+    try {
+      if (!chat) {
+        chat = createChat(config, emit, deps);
+        show();
+      }
+      return action(chat);
+    } catch (error) {
+      console.error('[askbox] The chat could not start:', error);
+      return undefined;
+    }
+  };
+
+  const handle: WidgetHandle = {
+    open: () => use(({ model }) => model.open()),
+    close: () => chat?.model.close(),
+    toggle: () => use(toggle),
+    send: async (text) => {
+      if (typeof text !== 'string') return void console.error('[askbox] send() takes the message text as a string');
+      await use(async ({ model }) => {
+        model.open();
+        await model.send(text);
+      });
+    },
+    setTheme: (next) => {
+      if (!THEMES.includes(next)) return void console.error(`[askbox] setTheme() takes one of ${THEMES.join(', ')}`);
+      theme = next;
+      paintScheme();
+    },
+    on: (type, listener) => {
+      const set = listeners.get(type) ?? new Set();
+      listeners.set(type, set);
+      set.add(listener as (detail: never) => void);
+      return () => set.delete(listener as (detail: never) => void);
+    },
+    destroy: () => {
+      if (destroyed) return;
+      destroyed = true;
+      chat?.destroy();
+      system.stop();
+      listeners.clear();
+      shadow?.destroy();
+    },
+  };
+  if (config.open) handle.open();
+  return {
+    handle,
+    warm: () => use(() => undefined),
+    attach: (target) => {
+      if (destroyed || shadow) return;
+      launcher = createLauncher(target.ownerDocument, config, {
+        onPress: () => use(toggle),
+        onWarm: () => use(() => undefined),
+      });
+      paintScheme();
+      shadow = createShadowHost(target, {
+        css: css + toThemeCss(config),
+        nonce: config.styleNonce,
+        content: launcher.root,
+      });
+      show();
+    },
+  };
+}
