@@ -87,15 +87,17 @@ function createRenderer(root: HTMLElement): smd.Any_Renderer {
 }
 
 /**
- * Creates an incremental renderer. While a reply streams, every block but the last is complete, so the UI keeps
- * their DOM untouched and replaces only the growing tail: a half-open code fence or list stays in place instead
- * of reflowing the reply on every token, and an unmatched `*` or `` ` `` is held back rather than flashing.
+ * Creates an incremental renderer. While a reply streams, every block but the last is complete, so each is
+ * serialised once, when the next one starts, and only the growing tail is serialised again: the cost of a chunk
+ * does not grow with the reply. A half-open code fence or list stays in place instead of reflowing the reply on
+ * every token, and an unmatched `*` or `` ` `` is held back rather than flashing.
  */
 export function createMarkdownStream(doc: Document = document): MarkdownStream {
   let root = doc.createElement('div');
   let parser = smd.parser(createRenderer(root));
   let rendered = '';
   let ended = false;
+  let finished: string[] = [];
   return {
     update(text, done) {
       if (!text.startsWith(rendered) || (ended && text !== rendered)) {
@@ -103,6 +105,7 @@ export function createMarkdownStream(doc: Document = document): MarkdownStream {
         parser = smd.parser(createRenderer(root));
         rendered = '';
         ended = false;
+        finished = [];
       }
       if (text.length > rendered.length) smd.parser_write(parser, text.slice(rendered.length));
       rendered = text;
@@ -110,7 +113,10 @@ export function createMarkdownStream(doc: Document = document): MarkdownStream {
         smd.parser_end(parser);
         ended = true;
       }
-      return Array.from(root.children, (block) => block.outerHTML);
+      const blocks = root.children;
+      for (let i = finished.length; i < blocks.length - 1; i++) finished.push(blocks[i]?.outerHTML ?? '');
+      const tail = blocks[blocks.length - 1];
+      return tail ? [...finished, tail.outerHTML] : [];
     },
   };
 }

@@ -1,36 +1,61 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useComputed } from '@preact/signals';
+import type { VNode } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { ChatMessage } from '../state/messages.js';
 import { Markdown } from './Markdown.js';
 import { Message } from './Message.js';
 import { useWidget } from './context.js';
+import { useFrameValue } from './frame.js';
 import { DownIcon } from './icons.js';
 
 /** Within this many pixels of the bottom, the reader counts as "at the latest message". */
 const STICK_DISTANCE = 48;
+/** A restored history first renders this many of its latest messages (more than a screen), then the rest. */
+const FIRST_SCREEN = 12;
+/** Older messages are rendered this many per frame, each batch well under a long task. */
+const BATCH = 8;
 
 /**
  * The conversation log. It follows a streaming reply only while the reader is at the bottom; a reader who has
- * scrolled up is left in peace and offered a "jump to latest" button instead.
+ * scrolled up is left in peace and offered a "jump to latest" button instead. Following is done when the content
+ * has been laid out (a ResizeObserver), so a growing reply never forces a synchronous layout.
  */
 export function MessageList() {
   const { model, config } = useWidget();
   const { text } = config;
   const list = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [behind, setBehind] = useState(false);
+  const [shown, setShown] = useState(FIRST_SCREEN);
+  const items = useRef(new WeakMap<ChatMessage, { last: boolean; vnode: VNode }>());
   const messages = model.messages.value;
-  const streaming = model.streaming.value;
   const status = model.status.value.type;
+  const waiting = useComputed(() => model.streaming.value === '').value;
   const last = messages.at(-1);
+  const hidden = Math.max(0, messages.length - shown);
 
   // A message the visitor just sent always brings the log back to the bottom.
   if (last?.role === 'user' && last.status === 'pending') stick.current = true;
 
+  // A long history: the latest screen first, then the older messages a batch per frame, above it.
+  useEffect(() => {
+    if (hidden === 0) return;
+    const frame = requestAnimationFrame(() => setShown((count) => count + BATCH));
+    return () => cancelAnimationFrame(frame);
+  }, [hidden]);
+
   useLayoutEffect(() => {
     const el = list.current;
-    if (!el) return;
-    if (stick.current) el.scrollTop = el.scrollHeight;
-    else setBehind(true);
-  }, [messages, streaming, status]);
+    const inner = content.current;
+    if (!el || !inner) return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+      else setBehind(true);
+    });
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, []);
 
   const onScroll = () => {
     const el = list.current;
@@ -47,6 +72,16 @@ export function MessageList() {
     el.scrollTop = el.scrollHeight;
   };
 
+  // A finished message renders once: its vnode is reused until it changes or stops being the last one.
+  const item = (message: ChatMessage, isLast: boolean) => {
+    let entry = items.current.get(message);
+    if (entry?.last !== isLast) {
+      entry = { last: isLast, vnode: <Message key={message.id} message={message} isLast={isLast} /> };
+      items.current.set(message, entry);
+    }
+    return entry.vnode;
+  };
+
   return (
     <div class="log-wrap">
       <div
@@ -58,27 +93,23 @@ export function MessageList() {
         aria-label={text.conversationLabel}
         tabIndex={0}
       >
-        {messages.length === 0 && status !== 'loading' && (
-          <article class="msg msg--bot msg--welcome">
-            <Markdown text={config.welcome} />
-          </article>
-        )}
-        {messages.map((message, index) => (
-          <Message key={message.id} message={message} isLast={index === messages.length - 1} />
-        ))}
-        {status === 'streaming' && streaming && (
-          <article class="msg msg--bot msg--streaming" aria-busy="true">
-            <Markdown text={streaming} streaming />
-          </article>
-        )}
-        {(status === 'sending' || status === 'loading' || (status === 'streaming' && !streaming)) && (
-          <div class="typing" role="status">
-            <span class="typing__dot" />
-            <span class="typing__dot" />
-            <span class="typing__dot" />
-            <span class="sr-only">{text.thinking}</span>
-          </div>
-        )}
+        <div class="log__content" ref={content}>
+          {messages.length === 0 && status !== 'loading' && (
+            <article class="msg msg--bot msg--welcome">
+              <Markdown text={config.welcome} />
+            </article>
+          )}
+          {messages.slice(hidden).map((message, index) => item(message, hidden + index === messages.length - 1))}
+          {status === 'streaming' && <StreamingReply />}
+          {(status === 'sending' || status === 'loading' || (status === 'streaming' && waiting)) && (
+            <div class="typing" role="status">
+              <span class="typing__dot" />
+              <span class="typing__dot" />
+              <span class="typing__dot" />
+              <span class="sr-only">{text.thinking}</span>
+            </div>
+          )}
+        </div>
       </div>
       {behind && (
         <button type="button" class="jump" onClick={jump} aria-label={text.jumpToLatest}>
@@ -87,4 +118,15 @@ export function MessageList() {
       )}
     </div>
   );
+}
+
+/** The reply in flight, re-rendered at most once per animation frame however fast its chunks arrive. */
+function StreamingReply() {
+  const { model } = useWidget();
+  const streaming = useFrameValue(model.streaming);
+  return streaming ? (
+    <article class="msg msg--bot msg--streaming" aria-busy="true">
+      <Markdown text={streaming} streaming />
+    </article>
+  ) : null;
 }

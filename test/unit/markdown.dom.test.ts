@@ -1,6 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { createMarkdownStream, toPlainText } from '../../src/render/markdown';
 
+/** A long reply using every construct the renderer knows, to be cut into chunks at every possible place. */
+const RICH = [
+  '# Shipping and returns',
+  'We ship **worldwide**, with _tracked_ parcels and ~~no~~ low fees; see [the policy](https://docs.test/ship).',
+  '## Steps\n\n1. Order\n2. Pack it with `tape`\n   - nested *item*\n   - another\n3. Send',
+  '5. starts at five\n6. six',
+  '> Quoted **advice**\n> on two lines',
+  '```ts\nconst parcel = { weight: 2 };\n\nship(parcel);\n```',
+  '| Zone | Days |\n| --- | ---: |\n| EU | 2 |\n| World | 7 |',
+  '- [x] packed\n- [ ] labelled',
+  '---',
+  'A line  \nbreak, an image ![map](https://x.test/m.png), https://raw.test/url and $x^2$ inline.',
+  'Last paragraph.',
+].join('\n\n');
+
+/** Splits `text` into chunks of `size` characters, or of random sizes (1–40) from a seeded generator. */
+function chunks(text: string, size: number | 'random'): string[] {
+  let seed = 7;
+  const next = () => (size === 'random' ? ((seed = (seed * 48271) % 2147483647) % 40) + 1 : size);
+  const out: string[] = [];
+  for (let at = 0; at < text.length;) {
+    const end = at + next();
+    out.push(text.slice(at, end));
+    at = end;
+  }
+  return out;
+}
+
 const REPLY =
   'Intro paragraph with **bold** text.\n\n- one\n- two\n\n```js\nconst a = 1;\nconst b = 2;\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nBye.';
 
@@ -28,6 +56,23 @@ describe('createMarkdownStream', () => {
     }
     expect(settled.size).toBeGreaterThanOrEqual(4);
   });
+
+  it.each([1, 3, 8, 37, 'random'] as const)(
+    'renders exactly what one pass renders, at every step of a reply streamed in chunks of %s',
+    (size) => {
+      const stream = createMarkdownStream(document);
+      let text = '';
+      for (const chunk of chunks(RICH, size)) {
+        text += chunk;
+        expect(stream.update(text, false), `after ${text.length} characters`).toEqual(
+          createMarkdownStream(document).update(text, false),
+        );
+      }
+      const final = stream.update(text, true);
+      expect(final).toEqual(createMarkdownStream(document).update(RICH, true));
+      expect(final.length).toBeGreaterThanOrEqual(10);
+    },
+  );
 
   it('renders a half-open code fence as code, and keeps it in place as it grows', () => {
     const stream = createMarkdownStream(document);
