@@ -1,4 +1,4 @@
-import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { createParser } from 'eventsource-parser';
 import { ChatError } from './errors.js';
 import { parseChunk } from './parse.js';
 import type { StreamEvent } from './types.js';
@@ -19,19 +19,24 @@ export async function* readReplyStream(
 ): AsyncGenerator<StreamEvent> {
   const reader = body
     .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
-    .pipeThrough(terminated())
-    .pipeThrough(new EventSourceParserStream())
     .getReader();
+  const received: string[] = [];
+  const parser = createParser({ onEvent: (event) => received.push(event.data) });
   try {
     for (;;) {
       // Checked here as well as by fetch: a polyfilled fetch may not tie the body to the signal.
       if (signal?.aborted) throw new ChatError('aborted', 'Aborted');
       const { done, value } = await readWithin(reader, idleMs, signal);
+      // At EOF, a blank line dispatches the last event: a server that closes right after `data: [END]` (no blank
+      // line), or ends on a lone CR, would otherwise leave it undispatched and the reply would count as cut.
+      parser.feed(done ? '\n\n' : value);
+      for (const data of received.splice(0)) {
+        const event = decode(data);
+        if (!event) continue;
+        yield event;
+        if (event.type === 'end') return;
+      }
       if (done) throw new ChatError('stream', 'The reply stream ended before [END]');
-      const event = decode(value.data);
-      if (!event) continue;
-      yield event;
-      if (event.type === 'end') return;
     }
   } finally {
     // Releases the connection on every exit: [END], an error, or the consumer breaking out early.
@@ -50,17 +55,6 @@ function decode(data: string): StreamEvent | null {
   } catch (error) {
     throw new ChatError('stream', 'Undecodable stream event', { cause: error });
   }
-}
-
-/**
- * Ends the text with a blank line at EOF. A server that closes right after `data: [END]` (no blank line), or
- * ends on a lone CR, would otherwise leave its last event undispatched and the reply would count as cut.
- */
-function terminated(): TransformStream<string, string> {
-  return new TransformStream({
-    transform: (chunk, controller) => controller.enqueue(chunk),
-    flush: (controller) => controller.enqueue('\n\n'),
-  });
 }
 
 /** One read, failing when the stream stays silent for `ms` or `signal` aborts. */

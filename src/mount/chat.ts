@@ -1,4 +1,4 @@
-import { effect } from '@preact/signals';
+import { effect } from '@preact/signals-core';
 import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
 import type { WidgetConfig } from '../config/schema.js';
@@ -9,7 +9,6 @@ import css from '../styles/panel.css?inline';
 import { App } from '../ui/App.js';
 import { Widget } from '../ui/context.js';
 import type { Launcher } from './launcher.js';
-import { addStyles } from './shadow-host.js';
 
 /** Replacements for the network and storage the chat uses by default (tests pass fakes). */
 export interface ChatDeps {
@@ -20,8 +19,11 @@ export interface ChatDeps {
 /** The loaded chat: everything behind the launcher, evaluated on the visitor's first sign of interest. */
 export interface Chat {
   model: ChatModelInstance;
-  /** Renders the panel into the launcher's slot and keeps the launcher in step with it; once. */
-  show(launcher: Launcher, root: ShadowRoot, nonce: string | undefined): void;
+  /**
+   * Renders the panel into the launcher's slot and keeps the launcher in step with it; once. `addStyles` installs
+   * the panel's stylesheet next to the launcher's (passed in, so that the bundle's lazy half need not carry it).
+   */
+  show(launcher: Launcher, addStyles: (css: string) => void): void;
   destroy(): void;
 }
 
@@ -40,9 +42,9 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Ch
   let hide: (() => void) | undefined;
   return {
     model,
-    show(launcher, root, nonce) {
+    show(launcher, addStyles) {
       if (hide) return;
-      addStyles(root, css, nonce);
+      addStyles(css);
       const stop = effect(() => launcher.setOpen(model.isOpen.value));
       render(h(Widget.Provider, { value: { model, config } }, h(App, { launcher: launcher.button })), launcher.slot);
       hide = () => {

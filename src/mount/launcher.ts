@@ -1,5 +1,5 @@
 import type { WidgetConfig } from '../config/schema.js';
-import { ICON_PATHS } from '../ui/icon-paths.js';
+import { CHAT_PATH, CLOSE_PATH } from '../ui/icon-paths.js';
 
 /**
  * The part of the widget every page view pays for: a plain-DOM launcher button, built without Preact so that a
@@ -46,7 +46,7 @@ export function createLauncher(
     root.className = `askbox askbox--${config.position} askbox--${scheme}${open ? ' askbox--open' : ''}`;
     button.setAttribute('aria-label', open ? config.text.launcherClose : config.text.launcherOpen);
     button.setAttribute('aria-expanded', String(open));
-    path.setAttribute('d', open ? ICON_PATHS.close : ICON_PATHS.chat);
+    path.setAttribute('d', open ? CLOSE_PATH : CHAT_PATH);
   };
   paint();
   return {

@@ -6,7 +6,7 @@ import { createChat, type Chat, type ChatDeps } from './chat.js';
 import type { WidgetHandle } from './handle.js';
 import { createLauncher, type Launcher } from './launcher.js';
 import { followSystemScheme } from './scheme.js';
-import { createShadowHost, type ShadowHost } from './shadow-host.js';
+import { addStyles, createShadowHost, type ShadowHost } from './shadow-host.js';
 
 /** A widget whose state and handle exist before it has a place on the page. */
 export interface StartedWidget {
@@ -46,7 +46,8 @@ export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedW
   const system = followSystemScheme(paintScheme);
 
   const show = () => {
-    if (chat && launcher && shadow) chat.show(launcher, shadow.root, config.styleNonce);
+    const root = shadow?.root;
+    if (chat && launcher && root) chat.show(launcher, (sheet) => addStyles(root, sheet, config.styleNonce));
   };
   /** Runs `action` on the chat, creating it first if need be; a failure to start is one console error. */
   const use = <T>(action: (loaded: Chat) => T): T | undefined => {

@@ -1,4 +1,4 @@
-import { action, batch, computed, createModel, effect, signal } from '@preact/signals';
+import { action, batch, computed, createModel, effect, signal } from '@preact/signals-core';
 import type { ChatClient, ConversationRef } from '../api/client.js';
 import { toChatError, type ChatError } from '../api/errors.js';
 import type { StreamEvent } from '../api/types.js';

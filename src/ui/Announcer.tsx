@@ -1,5 +1,6 @@
 import { toPlainText } from '../render/markdown.js';
 import { useWidget } from './context.js';
+import { useValue } from './hooks.js';
 
 /**
  * A polite live region that reads each completed reply once. The log itself is not live: announcing every
@@ -7,7 +8,7 @@ import { useWidget } from './context.js';
  */
 export function Announcer() {
   const { model, config } = useWidget();
-  const reply = model.announcement.value;
+  const reply = useValue(model.announcement);
   return (
     <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
       {reply ? `${config.text.assistant}: ${toPlainText(reply.text)}` : ''}

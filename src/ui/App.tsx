@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { Announcer } from './Announcer.js';
 import { Panel } from './Panel.js';
 import { useWidget } from './context.js';
+import { useValue } from './hooks.js';
 
 /**
  * The panel and the live region, rendered next to the plain-DOM launcher. Focus moves into the composer when the
@@ -10,7 +11,7 @@ import { useWidget } from './context.js';
  */
 export function App({ launcher }: { launcher: HTMLElement }) {
   const { model } = useWidget();
-  const open = model.isOpen.value;
+  const open = useValue(model.isOpen);
   const input = useRef<HTMLTextAreaElement>(null);
   const wasOpen = useRef(open);
 

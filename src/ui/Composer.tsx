@@ -3,6 +3,7 @@ import { useLayoutEffect } from 'preact/hooks';
 import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH } from '../config/schema.js';
 import { useWidget } from './context.js';
 import { SendIcon, StopIcon } from './icons.js';
+import { useValue } from './hooks.js';
 
 /**
  * The message box. Enter sends, Shift+Enter adds a line, and Enter while an input method is composing (CJK) is
@@ -11,8 +12,10 @@ import { SendIcon, StopIcon } from './icons.js';
 export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const { model, config } = useWidget();
   const { text } = config;
-  const draft = model.draft.value;
-  const busy = model.busy.value;
+  const draft = useValue(model.draft);
+  const busy = useValue(model.busy);
+  const loading = useValue(model.status).type === 'loading';
+  const canSend = useValue(model.canSend);
   const length = draft.length;
   const over = length > MAX_MESSAGE_LENGTH;
 
@@ -60,12 +63,12 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
           {length} / {MAX_MESSAGE_LENGTH}
         </span>
       )}
-      {busy && model.status.value.type !== 'loading' ? (
+      {busy && !loading ? (
         <button type="button" class="icon-button composer__send" aria-label={text.stop} onClick={() => model.stop()}>
           <StopIcon />
         </button>
       ) : (
-        <button type="submit" class="icon-button composer__send" aria-label={text.send} disabled={!model.canSend.value}>
+        <button type="submit" class="icon-button composer__send" aria-label={text.send} disabled={!canSend}>
           <SendIcon />
         </button>
       )}

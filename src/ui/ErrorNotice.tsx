@@ -1,6 +1,7 @@
 import type { ChatError } from '../api/errors.js';
 import type { UiText } from '../config/schema.js';
 import { useWidget } from './context.js';
+import { useValue } from './hooks.js';
 
 /** The sentence for an error: the service's own words where they are meant for people (402, 422), else ours. */
 function errorText(error: ChatError, text: UiText): string {
@@ -24,13 +25,14 @@ function formatWait(seconds: number): string {
 /** The current failure, announced assertively, with Retry when what failed was loading the history. */
 export function ErrorNotice() {
   const { model, config } = useWidget();
-  const shown = model.failure.value;
+  const shown = useValue(model.failure);
+  const retryTarget = useValue(model.retryTarget);
   if (!shown) return null;
   return (
     <div class={`notice notice--${shown.error.kind}`} role="alert">
       <p class="notice__text">{errorText(shown.error, config.text)}</p>
       <div class="notice__actions">
-        {model.retryTarget.value === 'history' && (
+        {retryTarget === 'history' && (
           <button type="button" class="link-button" onClick={() => void model.retry()}>
             {config.text.retry}
           </button>

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../state/messages.js';
 import { Markdown } from './Markdown.js';
 import { useWidget } from './context.js';
+import { useValue } from './hooks.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {
@@ -8,7 +9,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   const { text } = config;
   const user = message.role === 'user';
   // The failed last reply carries the widget's one Retry (see ChatModel.retryTarget).
-  const canRetry = isLast && model.retryTarget.value === 'reply';
+  const canRetry = useValue(model.retryTarget) === 'reply' && isLast;
   return (
     <article
       class={`msg msg--${user ? 'user' : 'bot'}${message.status === 'pending' ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}

@@ -1,19 +1,19 @@
-import { useComputed } from '@preact/signals';
+import { computed } from '@preact/signals-core';
 import type { VNode } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ChatMessage } from '../state/messages.js';
 import { Markdown } from './Markdown.js';
 import { Message } from './Message.js';
 import { useWidget } from './context.js';
-import { useFrameValue } from './frame.js';
+import { useValue } from './hooks.js';
 import { DownIcon } from './icons.js';
 
 /** Within this many pixels of the bottom, the reader counts as "at the latest message". */
 const STICK_DISTANCE = 48;
 /** A restored history first renders this many of its latest messages (more than a screen), then the rest. */
 const FIRST_SCREEN = 12;
-/** Older messages are rendered this many per frame, each batch well under a long task. */
-const BATCH = 8;
+/** Older messages are rendered this many per task, each batch well under a long task. */
+const BATCH = 20;
 
 /**
  * The conversation log. It follows a streaming reply only while the reader is at the bottom; a reader who has
@@ -29,20 +29,20 @@ export function MessageList() {
   const [behind, setBehind] = useState(false);
   const [shown, setShown] = useState(FIRST_SCREEN);
   const items = useRef(new WeakMap<ChatMessage, { last: boolean; vnode: VNode }>());
-  const messages = model.messages.value;
-  const status = model.status.value.type;
-  const waiting = useComputed(() => model.streaming.value === '').value;
+  const messages = useValue(model.messages);
+  const status = useValue(model.status).type;
+  const waiting = useValue(useMemo(() => computed(() => model.streaming.value === ''), [model]));
   const last = messages.at(-1);
   const hidden = Math.max(0, messages.length - shown);
 
   // A message the visitor just sent always brings the log back to the bottom.
   if (last?.role === 'user' && last.status === 'pending') stick.current = true;
 
-  // A long history: the latest screen first, then the older messages a batch per frame, above it.
+  // A long history: the latest screen first, then the older messages above it, a batch per task.
   useEffect(() => {
     if (hidden === 0) return;
-    const frame = requestAnimationFrame(() => setShown((count) => count + BATCH));
-    return () => cancelAnimationFrame(frame);
+    const timer = setTimeout(() => setShown((count) => count + BATCH));
+    return () => clearTimeout(timer);
   }, [hidden]);
 
   useLayoutEffect(() => {
@@ -123,7 +123,7 @@ export function MessageList() {
 /** The reply in flight, re-rendered at most once per animation frame however fast its chunks arrive. */
 function StreamingReply() {
   const { model } = useWidget();
-  const streaming = useFrameValue(model.streaming);
+  const streaming = useValue(model.streaming, true);
   return streaming ? (
     <article class="msg msg--bot msg--streaming" aria-busy="true">
       <Markdown text={streaming} streaming />

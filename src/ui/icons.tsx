@@ -1,4 +1,4 @@
-import { ICON_PATHS } from './icon-paths.js';
+import { CLOSE_PATH, DOWN_PATH, NEW_PATH, SEND_PATH, STOP_PATH } from './icon-paths.js';
 
 /** Inline SVG icons: no requests, no fonts, and nothing a strict CSP could block. */
 const svg = (path: string) => () => (
@@ -7,8 +7,8 @@ const svg = (path: string) => () => (
   </svg>
 );
 
-export const CloseIcon = svg(ICON_PATHS.close);
-export const SendIcon = svg(ICON_PATHS.send);
-export const StopIcon = svg(ICON_PATHS.stop);
-export const NewIcon = svg(ICON_PATHS.new);
-export const DownIcon = svg(ICON_PATHS.down);
+export const CloseIcon = svg(CLOSE_PATH);
+export const SendIcon = svg(SEND_PATH);
+export const StopIcon = svg(STOP_PATH);
+export const NewIcon = svg(NEW_PATH);
+export const DownIcon = svg(DOWN_PATH);
