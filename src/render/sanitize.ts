@@ -64,6 +64,14 @@ function getPurifier() {
   return purifier;
 }
 
+/**
+ * The last results, by input: a reply is sanitised block by block while it streams and again, whole, when it is
+ * committed as a message; the blocks are the same strings, so the second pass costs lookups, not parses.
+ * Sanitising is a pure function of its input (the config never changes), so the memo is shared by every widget.
+ */
+const memo = new Map<string, SafeHtml>();
+const MEMO_SIZE = 500;
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**
@@ -72,7 +80,12 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
  * show the markup as text.
  */
 export function sanitize(html: string): SafeHtml {
-  const purify = getPurifier();
-  if (!purify.isSupported) return html.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c) as SafeHtml;
-  return purify.sanitize(html) as SafeHtml;
+  let safe = memo.get(html);
+  if (safe === undefined) {
+    const purify = getPurifier();
+    safe = (purify.isSupported ? purify.sanitize(html) : html.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)) as SafeHtml;
+    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+    memo.set(html, safe);
+  }
+  return safe;
 }

@@ -1,12 +1,16 @@
 import { fireEvent, waitFor, within } from '@testing-library/preact';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../src/api/errors';
 import { parseConfig } from '../../src/config/parse';
 import type { WidgetHandle } from '../../src/mount/handle';
 import { startWidget } from '../../src/mount/widget';
 import { HOST_TAG } from '../../src/mount/shadow-host';
+import { sanitize } from '../../src/render/sanitize';
 import { createMemoryStorage } from '../helpers/memory-storage';
 import { createFakeClient, storedReply } from '../helpers/fake-client';
+
+// Every call of the sanitizer is recorded (and still sanitises).
+vi.mock('../../src/render/sanitize', { spy: true });
 
 /** The widget's shadow root: the component tests query inside it, as a visitor's assistive technology does. */
 const root = () => {
@@ -24,8 +28,8 @@ const type = (text: string) => fireEvent.input(input(), { target: { value: text 
 
 let handle: WidgetHandle | undefined;
 
-/** Starts a widget on a fake client and loads its chat, as hovering the launcher would. */
-async function setup(overrides: Record<string, unknown> = {}) {
+/** Starts a widget on a fake client and creates its chat, as hovering the launcher would. */
+async function setup(overrides: Record<string, unknown> = {}, storage = createMemoryStorage()) {
   const fake = createFakeClient();
   const { config } = parseConfig({
     botId: 'yiu456ytyUjk',
@@ -35,9 +39,9 @@ async function setup(overrides: Record<string, unknown> = {}) {
     ...overrides,
   });
   if (!config) throw new Error('bad config');
-  const widget = startWidget(config, { client: fake.client, storage: createMemoryStorage() });
+  const widget = startWidget(config, { client: fake.client, storage });
   widget.attach(document.body);
-  await widget.warm();
+  widget.warm();
   handle = widget.handle;
   return fake;
 }
@@ -249,5 +253,40 @@ describe('theming and position', () => {
   it('applies position and theme classes from config', async () => {
     await setup({ position: 'bottom-left', theme: 'dark' });
     expect(root().querySelector('.askbox--bottom-left.askbox--dark')).toBeTruthy();
+  });
+});
+
+/** A message id of the service's shape. */
+const id = (n: number) => `msg${String(n).padStart(9, '0')}`;
+
+describe('a long history', () => {
+  it('shows the latest 12 of 200 messages at once, then the older ones above them in batches, each sanitised once', async () => {
+    const storage = createMemoryStorage();
+    storage.set('conversation:yiu456ytyUjk@/askbox', JSON.stringify({ id: 'conv0000000a', grant: 'grant-a' }));
+    const fake = await setup({}, storage);
+    fake.state.history = Array.from({ length: 100 }, (_, i) => [
+      { ...storedReply(`Question ${i + 1}`), id: id(2 * i), machine: false, created_at: 2 * i },
+      storedReply(`Answer **${i + 1}**`, { id: id(2 * i + 1), created_at: 2 * i + 1 }),
+    ]).flat();
+    vi.mocked(sanitize).mockClear();
+    const shadow = root();
+    const shown = () => [...shadow.querySelectorAll('.msg:not(.msg--welcome)')];
+    // What each render showed: how many messages, and the last one.
+    const seen: string[] = [];
+    const observer = new MutationObserver(() => {
+      const entry = `${shown().length} ${shown().at(-1)?.textContent ?? ''}`;
+      if (seen.at(-1) !== entry) seen.push(entry);
+    });
+    observer.observe(shadow, { childList: true, subtree: true, characterData: true });
+
+    open();
+    await waitFor(() => expect(shown()).toHaveLength(200));
+    observer.disconnect();
+    expect(seen.filter((entry) => !entry.startsWith('0 '))).toEqual(
+      [12, 32, 52, 72, 92, 112, 132, 152, 172, 192, 200].map((count) => `${count} Assistant: Answer 100`),
+    );
+    expect(shown()[0]?.textContent).toBe('You: Question 1');
+    const answers = vi.mocked(sanitize).mock.calls.filter(([html]) => html.includes('Answer'));
+    expect(answers).toHaveLength(100);
   });
 });

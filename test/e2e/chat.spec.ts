@@ -5,6 +5,10 @@ import { ask, deepActive, startE2E, W } from './harness';
 
 const SLOW =
   'Step one of the answer.\n\n- first point\n- second point\n\n```js\nconst ready = true;\nconst done = false;\n```\n\nThat is all.';
+/** A long reply of many short paragraphs, streamed as fast as the simulator can. */
+const FAST = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of a long answer, with **bold** words.`).join(
+  '\n\n',
+);
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
 beforeAll(async () => {
@@ -18,6 +22,7 @@ beforeAll(async () => {
         delayMs: 60,
         sources: ['Shipping and returns', 'Pricing plans'],
       },
+      { match: 'fast stream', text: FAST, chunkSize: 3, delayMs: 0 },
     ],
   });
 });
@@ -85,6 +90,42 @@ describe('chatting in Chromium', () => {
     await page.screenshot({ path: `${shots}widget.png` });
     if (process.env.ASKBOX_UPDATE_SCREENSHOT)
       copyFileSync(`${shots}widget.png`, fileURLToPath(new URL('../../demo/screenshot.png', import.meta.url)));
+  });
+
+  it('updates a fast stream at most once per animation frame, and ends with exactly the reply', async () => {
+    const { page } = await e2e.open('/');
+    await page.locator(W.launcher).click();
+    await page.evaluate(() => {
+      const root = document.querySelector('askbox-widget')?.shadowRoot;
+      const probe = { frames: [] as number[], updates: 0 };
+      (window as unknown as { probe: typeof probe }).probe = probe;
+      // DOM updates of the streaming reply since the last frame, counted per animation frame.
+      new MutationObserver((records) => {
+        if (
+          records.some(
+            (r) =>
+              (r.target as Element).closest?.('.msg--streaming') ?? r.target.parentElement?.closest('.msg--streaming'),
+          )
+        )
+          probe.updates += 1;
+      }).observe(root as ShadowRoot, { subtree: true, childList: true, characterData: true });
+      const frame = () => {
+        probe.frames.push(probe.updates);
+        probe.updates = 0;
+        requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    });
+    await ask(page, 'Now a fast stream please');
+    await page.locator(`${W.bot}`).last().locator('.md').filter({ hasText: 'Paragraph 60' }).waitFor();
+    const frames = await page.evaluate(() => (window as unknown as { probe: { frames: number[] } }).probe.frames);
+    const updated = frames.filter((updates) => updates > 0);
+    // ~1,150 chunks, drawn in a few dozen frames: never two updates of the reply in one frame.
+    expect(updated.length).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...frames)).toBe(1);
+    expect(await page.locator(W.bot).last().locator('.md p').allTextContents()).toEqual(
+      FAST.split('\n\n').map((paragraph) => paragraph.replaceAll('**', '')),
+    );
   });
 
   it('restores the whole conversation after a reload, and starts a new one on request', async () => {
