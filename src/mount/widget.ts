@@ -64,6 +64,8 @@ export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedW
     }
   };
 
+  const warm = () => void use(() => undefined);
+
   const handle: WidgetHandle = {
     open: () => use(({ model }) => model.open()),
     close: () => chat?.model.close(),
@@ -98,12 +100,12 @@ export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedW
   if (config.open) handle.open();
   return {
     handle,
-    warm: () => use(() => undefined),
+    warm,
     attach: (target) => {
       if (destroyed || shadow) return;
       launcher = createLauncher(target.ownerDocument, config, {
         onPress: () => use(toggle),
-        onWarm: () => use(() => undefined),
+        onWarm: warm,
       });
       paintScheme();
       shadow = createShadowHost(target, {
