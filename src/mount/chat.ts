@@ -3,6 +3,7 @@ import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { ChatModel, type ChatModelInstance } from '../state/chat-model.js';
+import { createSanitizer } from '../render/sanitize.js';
 import type { Emit } from '../state/events.js';
 import { createStorage, type KeyValueStore } from '../state/storage.js';
 import css from '../styles/panel.css?inline';
@@ -46,7 +47,14 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Ch
       if (hide) return;
       addStyles(css);
       const stop = effect(() => launcher.setOpen(model.isOpen.value));
-      render(h(Widget.Provider, { value: { model, config } }, h(App, { launcher: launcher.button })), launcher.slot);
+      render(
+        h(
+          Widget.Provider,
+          { value: { model, config, sanitize: createSanitizer(window) } },
+          h(App, { launcher: launcher.button }),
+        ),
+        launcher.slot,
+      );
       hide = () => {
         stop();
         render(null, launcher.slot);

@@ -45,47 +45,46 @@ const CONFIG: Config = {
   ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z0-9.+-]+(?:[^a-z0-9.+\-:]|$))/i,
 };
 
-let purifier: ReturnType<typeof createDOMPurify> | undefined;
+/** A sanitiser: HTML in, the strict reply allowlist's HTML out. */
+export type Sanitize = (html: string) => SafeHtml;
 
-// A DOMPurify instance of our own, so the hook and config below never touch a host app's DOMPurify, and vice
-// versa. The config is parsed once here: passing it to every sanitize() call would parse it again each time, and
-// a streaming reply calls sanitize() once per animation frame.
-function getPurifier() {
-  if (!purifier) {
-    purifier = createDOMPurify(window);
-    purifier.setConfig({ ...CONFIG, RETURN_TRUSTED_TYPE: false });
-    purifier.addHook('afterSanitizeAttributes', (node) => {
-      if (node.nodeName === 'A' && node.hasAttribute('href')) {
-        node.setAttribute('target', '_blank');
-        node.setAttribute('rel', 'noopener noreferrer');
-      }
-    });
-  }
-  return purifier;
-}
-
-/**
- * The last results, by input: a reply is sanitised block by block while it streams and again, whole, when it is
- * committed as a message; the blocks are the same strings, so the second pass costs lookups, not parses.
- * Sanitising is a pure function of its input (the config never changes), so the memo is shared by every widget.
- */
-const memo = new Map<string, SafeHtml>();
+/** Results kept per sanitiser, by input (the oldest go first). */
 const MEMO_SIZE = 500;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**
- * Sanitises an HTML string with the strict reply allowlist.
+ * Creates a sanitiser with the strict reply allowlist, one per widget. Its DOMPurify instance is its own, so the
+ * hook and config never touch a host app's DOMPurify, and vice versa; it is created, and its config parsed, on the
+ * first call (passing the config to every call would parse it again each time, and a streaming reply is sanitised
+ * once per animation frame). Results are kept by input: a reply sanitised block by block while it streams costs
+ * lookups, not parses, when it is committed as a message.
  * SECURITY: DOMPurify returns its input untouched where it deems itself unsupported; we fail closed instead and
  * show the markup as text.
  */
-export function sanitize(html: string): SafeHtml {
-  let safe = memo.get(html);
-  if (safe === undefined) {
-    const purify = getPurifier();
-    safe = (purify.isSupported ? purify.sanitize(html) : html.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)) as SafeHtml;
-    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
-    memo.set(html, safe);
-  }
-  return safe;
+export function createSanitizer(view: Window & typeof globalThis): Sanitize {
+  let purifier: ReturnType<typeof createDOMPurify> | undefined;
+  const memo = new Map<string, SafeHtml>();
+  const purify = (html: string) => {
+    if (!purifier) {
+      purifier = createDOMPurify(view);
+      purifier.setConfig({ ...CONFIG, RETURN_TRUSTED_TYPE: false });
+      purifier.addHook('afterSanitizeAttributes', (node) => {
+        if (node.nodeName === 'A' && node.hasAttribute('href')) {
+          node.setAttribute('target', '_blank');
+          node.setAttribute('rel', 'noopener noreferrer');
+        }
+      });
+    }
+    return purifier.isSupported ? purifier.sanitize(html) : html.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+  };
+  return (html) => {
+    let safe = memo.get(html);
+    if (safe === undefined) {
+      safe = purify(html) as SafeHtml;
+      if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+      memo.set(html, safe);
+    }
+    return safe;
+  };
 }

@@ -1,12 +1,15 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { WidgetConfig } from '../config/schema.js';
+import type { Sanitize } from '../render/sanitize.js';
 import type { ChatModelInstance } from '../state/chat-model.js';
 
 /** What every component of one widget shares; one per mounted widget, so several widgets can share a page. */
 export interface WidgetContext {
   model: ChatModelInstance;
   config: WidgetConfig;
+  /** The widget's sanitiser: the only way bot HTML reaches the DOM. */
+  sanitize: Sanitize;
 }
 
 export const Widget = createContext<WidgetContext | null>(null);

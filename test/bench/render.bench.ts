@@ -5,13 +5,14 @@ import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bench, describe } from 'vitest';
 import { createMarkdownStream } from '../../src/render/markdown';
-import { sanitize } from '../../src/render/sanitize';
+import { createSanitizer } from '../../src/render/sanitize';
 
 const bundle = readFileSync(resolve('dist/askbox.js'));
 console.log(`dist/askbox.js: ${bundle.length} bytes raw, ${gzipSync(bundle, { level: 9 }).length} bytes gzip -9`);
 
 const REPLY = readFileSync(resolve('demo/kb/shipping.md'), 'utf8').repeat(3);
 const CHUNK = 12;
+const sanitize = createSanitizer(window);
 
 describe('rendering a ~3 KB reply', () => {
   bench('streamed in 12-character chunks (incremental parse + per-block sanitize, cached)', () => {
@@ -25,6 +26,8 @@ describe('rendering a ~3 KB reply', () => {
   });
 
   bench('rendered at once (history)', () => {
-    createMarkdownStream(document).update(REPLY, true).map(sanitize);
+    createMarkdownStream(document)
+      .update(REPLY, true)
+      .map((html) => sanitize(html));
   });
 });

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 // The sanitizer on raw HTML, not only through markdown (whose renderer never emits raw tags): every allowed tag and
 // attribute, everything else dropped, URL schemes with their obfuscations, and target/rel on links.
-import { describe, expect, it } from 'vitest';
-import { sanitize } from '../../src/render/sanitize';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createSanitizer, type Sanitize } from '../../src/render/sanitize';
 import { toSources } from '../../src/state/messages';
 
 const ALLOWED_TAGS = [
@@ -35,6 +35,12 @@ const ALLOWED_TAGS = [
   'tr',
   'ul',
 ];
+
+// A new sanitiser for every test: nothing one test sanitised is remembered in the next.
+let sanitize: Sanitize;
+beforeEach(() => {
+  sanitize = createSanitizer(window);
+});
 
 /** The sanitised HTML, parsed: what a browser would build from it. */
 function parse(html: string): HTMLElement {

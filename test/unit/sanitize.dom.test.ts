@@ -1,10 +1,16 @@
 // @vitest-environment jsdom
 // DOMPurify's own test environment: happy-dom's DOM differs in ways that make DOMPurify keep handlers, so the
 // security table runs here (and, through the real widget, in Chromium: test/e2e/xss.spec.ts).
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createMarkdownStream } from '../../src/render/markdown';
-import { sanitize } from '../../src/render/sanitize';
+import { createSanitizer, type Sanitize } from '../../src/render/sanitize';
 import { XSS_CASES } from '../fixtures/xss';
+
+// A new sanitiser for every test: nothing one test sanitised is remembered in the next.
+let sanitize: Sanitize;
+beforeEach(() => {
+  sanitize = createSanitizer(window);
+});
 
 const ALLOWED = new Set([
   'A',
@@ -52,11 +58,17 @@ function renderAll(markdown: string): HTMLElement[] {
   const snapshots: HTMLElement[] = [];
   for (let end = 1; end <= markdown.length; end += Math.max(1, Math.floor(markdown.length / 7))) {
     const container = document.createElement('div');
-    container.innerHTML = stream.update(markdown.slice(0, end), false).map(sanitize).join('');
+    container.innerHTML = stream
+      .update(markdown.slice(0, end), false)
+      .map((html) => sanitize(html))
+      .join('');
     snapshots.push(container);
   }
   const final = document.createElement('div');
-  final.innerHTML = stream.update(markdown, true).map(sanitize).join('');
+  final.innerHTML = stream
+    .update(markdown, true)
+    .map((html) => sanitize(html))
+    .join('');
   snapshots.push(final);
   return snapshots;
 }
@@ -95,7 +107,7 @@ describe('markdown → DOMPurify: hostile replies', () => {
     vi.doMock('dompurify', () => ({
       default: () => ({ ...createDOMPurify(window), isSupported: false, addHook: () => undefined }),
     }));
-    const { sanitize: unsupported } = await import('../../src/render/sanitize');
+    const unsupported = (await import('../../src/render/sanitize')).createSanitizer(window);
     expect(unsupported('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;');
     expect(unsupported(`<a title="t" href='x'>&amp;</a>`)).toBe(
       '&lt;a title=&quot;t&quot; href=&#39;x&#39;&gt;&amp;amp;&lt;/a&gt;',
