@@ -1,43 +1,55 @@
 import type { VNode } from 'preact';
 import { useRef } from 'preact/hooks';
 import { createMarkdownStream } from '../render/markdown.js';
-import { sanitize, type SafeHtml } from '../render/sanitize.js';
+import type { SafeHtml } from '../render/sanitize.js';
+import { useWidget } from './context.js';
+
+/** Finished blocks are kept in groups of this many; a group out of view is neither laid out nor painted. */
+const GROUP = 16;
 
 function Block({ html }: { html: SafeHtml }) {
   return <div class="md__block" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
-function Finished({ blocks }: { blocks: VNode[] }) {
-  return <div class="md__done">{blocks}</div>;
+function Group({ blocks }: { blocks: VNode[] }) {
+  return <div class="md__group">{blocks}</div>;
 }
 
 /**
  * Markdown rendered block by block. Each block is sanitised once and its element kept with the source HTML it
- * came from. While a reply streams, every block but the last is finished: they sit in one container whose element
- * is reused until another block finishes, so Preact skips them all and the browser lays out that container from
- * its cache; only the growing last block is sanitised, replaced and laid out again. An update's cost does not grow
- * with the reply, and text selection, scroll position and layout stay steady.
+ * came from. While a reply streams, every block but the last is finished: they sit in groups whose elements are
+ * reused until a block joins them, so Preact skips them, and groups scrolled out of view cost the browser nothing;
+ * only the growing last block is sanitised, replaced and laid out again. An update's cost does not grow with the
+ * reply, and text selection, scroll position and layout stay steady.
  */
 export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  const { sanitize } = useWidget();
   const stream = useRef(createMarkdownStream());
   const rendered = useRef<{ raw: string; block: VNode }[]>([]);
-  const finished = useRef<{ count: number; element?: VNode }>({ count: 0 });
+  // One element per group of finished blocks, and how many blocks it holds.
+  const groups = useRef<{ size: number; element: VNode }[]>([]);
   const blocks = stream.current.update(text, !streaming).map((raw, index) => {
     let entry = rendered.current[index];
     if (entry?.raw !== raw) {
       rendered.current[index] = entry = { raw, block: <Block key={index} html={sanitize(raw)} /> };
-      // A block other than the last changed: the text was replaced, not extended.
-      if (index < finished.current.count) finished.current = { count: 0 };
+      // A finished block changed: the text was replaced, not extended.
+      groups.current.length = Math.min(groups.current.length, Math.floor(index / GROUP));
     }
     return entry.block;
   });
   rendered.current.length = blocks.length;
   const tail = blocks.pop();
-  if (finished.current.count !== blocks.length || !finished.current.element)
-    finished.current = { count: blocks.length, element: <Finished blocks={blocks} /> };
+  const count = Math.ceil(blocks.length / GROUP);
+  groups.current.length = Math.min(groups.current.length, count);
+  // Full groups never change; only the last one can have gained a block.
+  for (let g = Math.max(0, groups.current.length - 1); g < count; g++) {
+    const members = blocks.slice(g * GROUP, (g + 1) * GROUP);
+    if (groups.current[g]?.size !== members.length)
+      groups.current[g] = { size: members.length, element: <Group key={g} blocks={members} /> };
+  }
   return (
     <div class="md">
-      {finished.current.element}
+      {groups.current.map((group) => group.element)}
       {tail}
     </div>
   );

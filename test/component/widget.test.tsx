@@ -5,12 +5,21 @@ import { parseConfig } from '../../src/config/parse';
 import type { WidgetHandle } from '../../src/mount/handle';
 import { startWidget } from '../../src/mount/widget';
 import { HOST_TAG } from '../../src/mount/shadow-host';
-import { sanitize } from '../../src/render/sanitize';
 import { createMemoryStorage } from '../helpers/memory-storage';
 import { createFakeClient, storedReply } from '../helpers/fake-client';
 
-// Every call of the sanitizer is recorded (and still sanitises).
-vi.mock('../../src/render/sanitize', { spy: true });
+// Every input of the widgets' sanitisers, recorded (they still sanitise).
+const sanitized = vi.hoisted((): string[] => []);
+vi.mock('../../src/render/sanitize', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/render/sanitize')>();
+  return {
+    ...original,
+    createSanitizer: (view: Window & typeof globalThis) => {
+      const sanitize = original.createSanitizer(view);
+      return (html: string) => (sanitized.push(html), sanitize(html));
+    },
+  };
+});
 
 /** The widget's shadow root: the component tests query inside it, as a visitor's assistive technology does. */
 const root = () => {
@@ -114,6 +123,25 @@ describe('sending and streaming', () => {
     expect(root().querySelector('.msg--streaming')).toBeNull();
     expect(ui().getByRole('status', { name: '' }).textContent).toContain('Assistant: It is on its way.');
     expect(ui().getByRole('button', { name: 'Send message' })).toBeTruthy();
+  });
+
+  it('keeps every block of a long streaming reply, in order, while its finished blocks are grouped', async () => {
+    const fake = await setup();
+    open();
+    type('a long one');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await waitFor(() => expect(fake.state.sent).toEqual(['a long one']));
+    fake.emit({ type: 'start' });
+    const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} is *here*.`);
+    const reply = paragraphs.join('\n\n');
+    for (let at = 0; at < reply.length; at += 7) fake.chunk(reply.slice(at, at + 7));
+    const shown = () => [...root().querySelectorAll('.msg--streaming .md__block')].map((block) => block.textContent);
+    // The parser holds back the last character until it knows what follows it.
+    const expected = paragraphs.map((p) => p.replaceAll('*', '')).with(39, 'Paragraph 40 is here');
+    await waitFor(() => expect(shown()).toEqual(expected));
+    // 39 finished blocks in groups of 16, and the growing last one on its own.
+    const groups = [...root().querySelectorAll('.msg--streaming .md__group')].map((g) => g.childElementCount);
+    expect(groups).toEqual([16, 16, 7]);
   });
 
   it('shows the user message as plain text, never as HTML', async () => {
@@ -268,7 +296,7 @@ describe('a long history', () => {
       { ...storedReply(`Question ${i + 1}`), id: id(2 * i), machine: false, created_at: 2 * i },
       storedReply(`Answer **${i + 1}**`, { id: id(2 * i + 1), created_at: 2 * i + 1 }),
     ]).flat();
-    vi.mocked(sanitize).mockClear();
+    sanitized.length = 0;
     const shadow = root();
     const shown = () => [...shadow.querySelectorAll('.msg:not(.msg--welcome)')];
     // What each render showed: how many messages, and the last one.
@@ -286,7 +314,7 @@ describe('a long history', () => {
       [12, 32, 52, 72, 92, 112, 132, 152, 172, 192, 200].map((count) => `${count} Assistant: Answer 100`),
     );
     expect(shown()[0]?.textContent).toBe('You: Question 1');
-    const answers = vi.mocked(sanitize).mock.calls.filter(([html]) => html.includes('Answer'));
+    const answers = sanitized.filter((html) => html.includes('Answer'));
     expect(answers).toHaveLength(100);
   });
 });
