@@ -1,6 +1,13 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { Features } from 'lightningcss';
 import { build, defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
 import { configDefaults, type TestProjectConfiguration } from 'vitest/config';
+
+/**
+ * The widget never uses `light-dark()`, so Lightning CSS need not polyfill it: its polyfill adds
+ * `--lightningcss-light`/`--lightningcss-dark` variables to every rule that sets `color-scheme`.
+ */
+const css: UserConfig['css'] = { lightningcss: { exclude: Features.LightDark } };
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -53,6 +60,7 @@ function flatChat(): Plugin {
         configFile: false,
         logLevel: 'warn',
         plugins: [withoutDeadHelpers()],
+        css,
         build: { write: false, target: 'es2022', lib: { entry: id, formats: ['es'] } },
       });
       const chunk = (Array.isArray(result) ? result[0] : (result as Rolldown.RolldownOutput))?.output[0];
@@ -153,6 +161,7 @@ const bench: TestProjectConfiguration = {
 
 export default defineConfig(({ mode }) => ({
   define: { __ASKBOX_VERSION__: JSON.stringify(version) },
+  css,
   build: builds[mode] ?? builds.embed,
   plugins: mode === 'proxy' ? [wordpressPackage()] : mode === 'embed' ? [flatChat()] : [],
   test: { projects: mutating ? [node, dom] : [node, dom, e2e, bench] },

@@ -32,7 +32,7 @@ export function createLauncher(
   button.setAttribute('aria-controls', 'askbox-panel');
   const icon = doc.createElementNS(SVG_NS, 'svg');
   const path = doc.createElementNS(SVG_NS, 'path');
-  const attributes = { class: 'icon', viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false' };
+  const attributes = { class: 'icon', viewBox: '0 0 24 24', 'aria-hidden': 'true' };
   for (const [name, value] of Object.entries(attributes)) icon.setAttribute(name, value);
   icon.append(path);
   button.append(icon);

@@ -59,7 +59,7 @@ export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedW
       }
       return action(chat);
     } catch (error) {
-      console.error('[askbox] The chat could not start:', error);
+      console.error('[askbox] The chat widget could not start:', error);
       return undefined;
     }
   };

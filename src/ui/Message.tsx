@@ -13,7 +13,6 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   return (
     <article
       class={`msg msg--${user ? 'user' : 'bot'}${message.status === 'pending' ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}
-      data-id={message.id}
     >
       <span class="sr-only">{user ? text.you : text.assistant}: </span>
       {user ? <p class="msg__text">{message.text}</p> : <Markdown text={message.text} />}

@@ -2,7 +2,7 @@ import { CLOSE_PATH, DOWN_PATH, NEW_PATH, SEND_PATH, STOP_PATH } from './icon-pa
 
 /** Inline SVG icons: no requests, no fonts, and nothing a strict CSP could block. */
 const svg = (path: string) => () => (
-  <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+  <svg class="icon" viewBox="0 0 24 24" aria-hidden="true">
     <path d={path} />
   </svg>
 );
