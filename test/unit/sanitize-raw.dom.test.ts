@@ -118,6 +118,20 @@ describe('sanitize: the allowlist, on raw HTML', () => {
     expect(linked?.getAttribute('rel')).toBe('noopener noreferrer');
     expect(bare?.hasAttribute('target')).toBe(false);
   });
+
+  it('leaves an href on an element that is not a link inert: no target or rel added to it', () => {
+    const bold = parse('<b href="https://ok.test/">b</b>').querySelector('b');
+    expect(bold?.getAttributeNames()).toEqual(['href']);
+  });
+
+  it('gives the same answer again from its memo, and a fresh sanitiser the same answer as a used one', () => {
+    const html = '<p>x <a href="https://ok.test/">y</a><img src=x onerror=alert(1)></p>';
+    const first = sanitize(html);
+    expect(sanitize(html)).toBe(first);
+    for (let i = 0; i < 600; i++) sanitize(`<p>${i}</p>`);
+    expect(sanitize(html)).toBe(first);
+    expect(createSanitizer(window)(html)).toBe(first);
+  });
 });
 
 describe('sanitize: link schemes', () => {
