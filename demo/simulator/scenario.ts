@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * One scripted reply. Entries with `match` answer every message that contains that text (case-insensitive);
+ * One scripted reply. Entries with `match` answer every message that contains that text as whole words
+ * (case-insensitive: "stall" answers "a stall, please" but not "installing");
  * entries without are used once each, in order. Messages nothing matches get a knowledge-base answer.
  */
 export interface ScenarioReply {
@@ -77,14 +78,32 @@ export function loadScenario(path: string): Scenario {
   return parseScenario(JSON.parse(readFileSync(path, 'utf8')));
 }
 
+const WORD = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether `text` contains `phrase` as whole words, ignoring case: where the phrase starts or ends with a letter or
+ * digit, the text must not continue it with another ("stall" is in "a stall." but not in "installing").
+ */
+export function containsWords(text: string, phrase: string): boolean {
+  const haystack = text.toLowerCase();
+  const needle = phrase.toLowerCase();
+  const open = WORD.test(needle.charAt(0));
+  const close = WORD.test(needle.charAt(needle.length - 1));
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    const joinedBefore = open && WORD.test(haystack.charAt(at - 1));
+    const joinedAfter = close && WORD.test(haystack.charAt(at + needle.length));
+    if (!joinedBefore && !joinedAfter) return true;
+  }
+  return false;
+}
+
 /** Picks the scripted reply for each message, consuming unmatched entries in order. */
 export function createScenarioPlayer(scenario: Scenario) {
   const queue = (scenario.replies ?? []).filter((r) => r.match === undefined);
   const matchers = (scenario.replies ?? []).filter((r) => r.match !== undefined);
   return {
     next(content: string): ScenarioReply {
-      const lower = content.toLowerCase();
-      const index = matchers.findIndex((r) => lower.includes((r.match ?? '').toLowerCase()));
+      const index = matchers.findIndex((r) => containsWords(content, r.match ?? ''));
       const matched = matchers[index];
       if (matched?.once) matchers.splice(index, 1);
       return { ...scenario.defaults, ...(matched ?? queue.shift()) };

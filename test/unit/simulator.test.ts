@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QUOTA_MESSAGE } from '../../demo/simulator/http';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { FAILED_REPLY_TEXT } from '../../demo/simulator/messages';
-import { parseScenario } from '../../demo/simulator/scenario';
+import { containsWords, createScenarioPlayer, parseScenario } from '../../demo/simulator/scenario';
 import { toChunks } from '../../demo/simulator/stream';
 import { chunksOf, setupSimulator } from '../helpers/simulator';
 
@@ -264,5 +264,32 @@ describe('simulator: scenario files and chunking', () => {
     expect(() => parseScenario({ replies: [{ chunkSize: [1, 0] }] })).toThrow('chunkSize');
     expect(() => parseScenario([])).toThrow('JSON object');
     expect(parseScenario({ replies: [{ match: 'x', text: 'y', cutAfter: 1 }] }).replies).toHaveLength(1);
+  });
+
+  it.each([
+    ['Please stall now', 'stall', true],
+    ['STALL.', 'stall', true],
+    ['stall', 'stall', true],
+    ['Is the plugin installing?', 'stall', false],
+    ['stalled', 'stall', false],
+    ['a fault-free reply', 'fail', false],
+    ['it may fail, then', 'fail', true],
+    ['give me a slow stream', 'slow stream', true],
+    ['a slow streamer', 'slow stream', false],
+    ['payload 10.', 'payload 1.', false],
+    ['see payload 1. here', 'payload 1.', true],
+    ['bench stream-20k', 'bench stream-20k', true],
+    ['rebench stream-20k', 'bench stream-20k', false],
+    ['no words from élan here', 'lan', false],
+  ])('matches "%s" against "%s" as whole words: %s', (text, phrase, expected) => {
+    expect(containsWords(text, phrase)).toBe(expected);
+  });
+
+  it('answers a message with the scripted reply whose match it contains as whole words', () => {
+    const player = createScenarioPlayer({
+      replies: [{ match: 'stall', text: 'stalled' }, { text: 'in order' }],
+    });
+    expect(player.next('How is installing going?').text).toBe('in order');
+    expect(player.next('Make it stall').text).toBe('stalled');
   });
 });
