@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startDemoServer } from '../../demo/server';
+
+const PAGES = new URL('../../demo/pages/', import.meta.url);
 
 describe('demo server', () => {
   it('listens on the loopback interface unless told otherwise, since it serves the simulator and its key', async () => {
@@ -11,4 +14,15 @@ describe('demo server', () => {
       await demo.close();
     }
   });
+});
+
+describe('demo pages', () => {
+  it.each(readdirSync(PAGES).filter((file) => file.endsWith('.html')))(
+    '%s lays itself out for the device width (a phone shows it at its own size, not zoomed out)',
+    (file) => {
+      expect(readFileSync(new URL(file, PAGES), 'utf8')).toContain(
+        '<meta name="viewport" content="width=device-width, initial-scale=1" />',
+      );
+    },
+  );
 });
