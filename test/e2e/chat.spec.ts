@@ -1,5 +1,3 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, deepActive, startE2E, W } from './harness';
 
@@ -84,12 +82,6 @@ describe('chatting in Chromium', () => {
     expect(await page.locator('askbox-widget [role="status"][aria-live="polite"]').textContent()).toContain(
       'Assistant: Step one of the answer.',
     );
-
-    const shots = fileURLToPath(new URL('./artifacts/', import.meta.url));
-    mkdirSync(shots, { recursive: true });
-    await page.screenshot({ path: `${shots}widget.png` });
-    if (process.env.ASKBOX_UPDATE_SCREENSHOT)
-      copyFileSync(`${shots}widget.png`, fileURLToPath(new URL('../../demo/screenshot.png', import.meta.url)));
   });
 
   it('updates a fast stream at most once per animation frame, and ends with exactly the reply', async () => {
