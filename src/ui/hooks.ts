@@ -3,7 +3,7 @@ import { useLayoutEffect, useState } from 'preact/hooks';
 
 /**
  * A signal's value, and a re-render whenever it changes: the explicit form of what `@preact/signals` does for
- * every `.value` read in a render, for ~1.4 KB less; a component subscribes to exactly the signals it names.
+ * every `.value` read in a render, for ~1.2 KB less; a component subscribes to exactly the signals it names.
  * With `perFrame`, the value is re-read at most once per animation frame: a burst of changes (a streamed reply
  * arrives in many small chunks per frame) costs one render and one DOM update, not one per change.
  */
