@@ -28,12 +28,13 @@ export function Markdown({ text, streaming = false }: { text: string; streaming?
   const rendered = useRef<{ raw: string; block: VNode }[]>([]);
   // One element per group of finished blocks, and how many blocks it holds.
   const groups = useRef<{ size: number; element: VNode }[]>([]);
-  const blocks = stream.current.update(text, !streaming).map((raw, index) => {
+  const raws = stream.current.update(text, !streaming);
+  const blocks = raws.map((raw, index) => {
     let entry = rendered.current[index];
     if (entry?.raw !== raw) {
       rendered.current[index] = entry = { raw, block: <Block key={index} html={sanitize(raw)} /> };
-      // A finished block changed: the text was replaced, not extended.
-      groups.current.length = Math.min(groups.current.length, Math.floor(index / GROUP));
+      // A finished block changed (the growing last one always does): the text was replaced, not extended.
+      if (index < raws.length - 1) groups.current.length = Math.min(groups.current.length, Math.floor(index / GROUP));
     }
     return entry.block;
   });
