@@ -104,7 +104,7 @@ export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedW
     attach: (target) => {
       if (destroyed || shadow) return;
       launcher = createLauncher(target.ownerDocument, config, {
-        onPress: () => use(toggle),
+        onPress: handle.toggle,
         onWarm: warm,
       });
       paintScheme();
