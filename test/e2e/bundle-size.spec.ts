@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
-/** The budget for the script-tag bundle: 36 KB gzipped (gzip -9), per issue #8. */
-export const BUDGET_BYTES = 36 * 1024;
+/** The budget for the script-tag bundle: 42 KB gzipped (gzip -9), per issue #9. */
+export const BUDGET_BYTES = 42 * 1024;
 
 describe('bundle budget', () => {
-  it('keeps dist/askbox.js within 36 KB gzipped, as one self-contained script', () => {
+  it('keeps dist/askbox.js within 42 KB gzipped, as one self-contained script', () => {
     const bundle = readFileSync(fileURLToPath(new URL('../../dist/askbox.js', import.meta.url)));
     const gzipped = gzipSync(bundle, { level: 9 }).length;
     console.log(`dist/askbox.js: ${bundle.length} bytes, ${gzipped} bytes gzipped (budget ${BUDGET_BYTES})`);
