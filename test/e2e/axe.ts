@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import axe from 'axe-core';
 import type { Page } from 'playwright-core';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** One axe-core violation, reduced to what a failing test needs to say. */
 export interface AxeViolation {
@@ -18,7 +15,7 @@ export interface AxeViolation {
  * own CSP does not block it.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axe.source);
   const script = `(async () => {
     const result = await window.axe.run({ include: [['askbox-widget']] }, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
