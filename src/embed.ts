@@ -1,6 +1,6 @@
 import { parseConfig, type ConfigIssue } from './config/parse.js';
 import type { WidgetHandle } from './mount/handle.js';
-import { startWidget } from './mount/widget.js';
+import { pageLanguages, startWidget } from './mount/widget.js';
 
 /** The one global Askbox sets: the widget's handle, and the script's version. */
 export interface AskboxGlobal extends WidgetHandle {
@@ -70,7 +70,7 @@ function whenBodyReady(fn: () => void) {
 function boot() {
   if (window.Askbox) return;
   const script = findScript();
-  const parsed = parseConfig(script ? readAttributes(script) : {});
+  const parsed = parseConfig(script ? readAttributes(script) : {}, pageLanguages(document));
   if (parsed.issues) {
     console.error(describe(parsed.issues));
     return;

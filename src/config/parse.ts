@@ -1,12 +1,6 @@
-import {
-  DEFAULT_TEXT,
-  DEFAULTS,
-  MAX_DOCUMENT_IDS,
-  THEMES,
-  type Position,
-  type UiText,
-  type WidgetConfig,
-} from './schema.js';
+import { canonicalTag, localeText, resolveLocale } from './locale.js';
+import { DEFAULTS, MAX_DOCUMENT_IDS, THEMES, type Position, type WidgetConfig } from './schema.js';
+import { parseText } from './text.js';
 
 /** One problem found in the input, named by its config key. */
 export interface ConfigIssue {
@@ -37,10 +31,9 @@ const KEYS = {
   conversationName: true,
   styleNonce: true,
   text: true,
+  locale: true,
+  dir: true,
 } as const satisfies Record<keyof WidgetConfig, true>;
-
-/** The longest UI string a site may set. */
-const MAX_TEXT_LENGTH = 500;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
@@ -50,15 +43,23 @@ const COLOR =
 // A path must not start with `//`: that is a protocol-relative URL to another host.
 const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?!\/)[^\s?#]*)$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
+const DIRECTIONS: readonly WidgetConfig['dir'][] = ['ltr', 'rtl'];
 
 type Input = Readonly<Record<string, unknown>>;
 
+/** One UI string per attribute: `data-text-send` arrives as `textSend`. */
+const SINGLE_TEXT = /^text[A-Z]/;
+
 /**
  * Validates raw configuration — `data-*` attribute strings from the script tag or typed values from `mount()` —
- * and collects every issue at once, so a site owner fixes the tag in one go. `text` overrides any UI string (an
- * object, or its JSON from a `data-text` attribute); strings not given keep their defaults. Pure: no DOM, no globals.
+ * and collects every issue at once, so a site owner fixes the tag in one go.
+ * - The UI speaks `locale` when given, else the first of `languages` (the page's and the browser's, in order of
+ *   preference) Askbox has strings for, else English.
+ * - `text` overrides any UI string (an object, or its JSON from a `data-text` attribute), and `textSend` (from
+ *   `data-text-send`) one string; strings not given keep the locale's.
+ * Pure: no DOM, no globals.
  */
-export function parseConfig(input: Input): ParseResult {
+export function parseConfig(input: Input, languages: readonly string[] = []): ParseResult {
   const issues: ConfigIssue[] = [];
   const fail: Fail = (key, message) => void issues.push({ key, message });
 
@@ -85,13 +86,25 @@ export function parseConfig(input: Input): ParseResult {
   if (badId !== undefined) fail('documentIds', `"${badId}" is not a valid document id`);
   if (documentIds.length > MAX_DOCUMENT_IDS) fail('documentIds', `accepts at most ${MAX_DOCUMENT_IDS} ids`);
 
-  const title = bounded(input.title, DEFAULTS.title, 80, 'title', fail);
-  const welcome = bounded(input.welcome, DEFAULTS.welcome, 1000, 'welcome', fail);
-  const placeholder = bounded(input.placeholder, DEFAULTS.placeholder, 200, 'placeholder', fail);
+  const requested = text(input.locale) || undefined;
+  if (requested && !canonicalTag(requested))
+    fail('locale', `"${requested}" is not a language tag (e.g. "de" or "pt-BR")`);
+  const locale = resolveLocale(requested, languages);
+  const strings = localeText(locale.language);
+  const dir = oneOf(input.dir, DIRECTIONS, locale.dir, 'dir', fail);
+
+  const title = bounded(input.title, strings.title, 80, 'title', fail);
+  const welcome = bounded(input.welcome, strings.welcome, 1000, 'welcome', fail);
+  const placeholder = bounded(input.placeholder, strings.placeholder, 200, 'placeholder', fail);
   const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 100, 'conversationName', fail);
 
-  const unknown = Object.keys(input).filter((key) => !Object.hasOwn(KEYS, key));
-  const uiText = parseText(input.text, fail, unknown);
+  const unknown: string[] = [];
+  const single: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) {
+    if (SINGLE_TEXT.test(key)) single[key] = input[key];
+    else if (!Object.hasOwn(KEYS, key)) unknown.push(key);
+  }
+  const uiText = parseText(input.text, single, strings.text, (message) => fail('text', message), unknown);
 
   if (issues.length > 0) return { issues };
   return {
@@ -110,6 +123,8 @@ export function parseConfig(input: Input): ParseResult {
       conversationName,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
+      locale: locale.tag,
+      dir,
     },
   };
 }
@@ -151,55 +166,3 @@ function bounded(value: unknown, fallback: string, max: number, key: keyof Widge
 }
 
 type Fail = (key: keyof WidgetConfig, message: string) => void;
-
-/** The UI strings: the defaults, with each valid override from `value` applied and unknown keys recorded. */
-function parseText(value: unknown, fail: Fail, unknown: string[]): UiText {
-  if (value === undefined || value === null || value === '') return DEFAULT_TEXT;
-  let given: unknown = value;
-  if (typeof value === 'string') {
-    try {
-      given = JSON.parse(value);
-    } catch {
-      fail('text', 'is not valid JSON (e.g. {"send": "Senden"})');
-      return DEFAULT_TEXT;
-    }
-  }
-  if (!isRecord(given)) {
-    fail('text', 'must be an object of UI strings (e.g. {"send": "Senden"})');
-    return DEFAULT_TEXT;
-  }
-  const { errors, ...strings } = given;
-  const merged = { ...DEFAULT_TEXT, ...overrides(DEFAULT_TEXT, strings, 'text', fail, unknown) };
-  if (errors !== undefined) {
-    if (isRecord(errors))
-      merged.errors = {
-        ...DEFAULT_TEXT.errors,
-        ...overrides(DEFAULT_TEXT.errors, errors, 'text.errors', fail, unknown),
-      };
-    else fail('text', 'errors must be an object of UI strings');
-  }
-  return merged;
-}
-
-/** The entries of `given` that override a string of `defaults`; every other key is recorded as unknown. */
-function overrides(
-  defaults: object,
-  given: Record<string, unknown>,
-  path: string,
-  fail: Fail,
-  unknown: string[],
-): Record<string, string> {
-  const valid: Record<string, string> = {};
-  for (const [key, value] of Object.entries(given)) {
-    // SECURITY: own keys only, so `__proto__`, `constructor` and friends are unknown keys, never lookups.
-    if (!Object.hasOwn(defaults, key)) unknown.push(`${path}.${key}`);
-    else if (typeof value !== 'string' || !value.trim() || value.length > MAX_TEXT_LENGTH)
-      fail('text', `${path}.${key} must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
-    else valid[key] = value;
-  }
-  return valid;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

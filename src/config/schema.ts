@@ -28,6 +28,15 @@ export interface UiText {
   tooLong: string;
   /** A 429 that says how long to wait; `{wait}` becomes e.g. "30 seconds". */
   rateLimitWait: string;
+  copyReply: string;
+  copyCode: string;
+  /** Announced (and shown) once a copy button has done its work. */
+  copied: string;
+  /** The label of the starter questions offered in an empty conversation. */
+  starters: string;
+  /** Shown, with Undo, after "new conversation" cleared the log. */
+  cleared: string;
+  undo: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -55,6 +64,10 @@ export interface WidgetConfig {
   /** Nonce for the `<style>` fallback on pages with a strict CSP. */
   styleNonce: string | undefined;
   text: UiText;
+  /** The BCP 47 tag dates and numbers are formatted for; the UI strings are its language's (else English). */
+  locale: string;
+  /** The widget's writing direction: the UI language's unless `data-dir` says otherwise. */
+  dir: 'ltr' | 'rtl';
 }
 
 /** The longest message the service accepts (POST /messages: `content` ≤ 2000). */
@@ -86,6 +99,12 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   assistant: 'Assistant',
   tooLong: 'Your message is too long.',
   rateLimitWait: 'You are sending messages too quickly. Please wait {wait} and try again.',
+  copyReply: 'Copy reply',
+  copyCode: 'Copy code',
+  copied: 'Copied',
+  starters: 'Suggested questions',
+  cleared: 'Conversation cleared.',
+  undo: 'Undo',
   errors: /* @__PURE__ */ Object.freeze({
     config: 'The chat is not set up correctly.',
     auth: 'The chat service refused the request. Please try again later.',

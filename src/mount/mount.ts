@@ -2,7 +2,7 @@ import { ChatError } from '../api/errors.js';
 import { parseConfig } from '../config/parse.js';
 import type { WidgetConfig } from '../config/schema.js';
 import type { WidgetHandle } from './handle.js';
-import { startWidget } from './widget.js';
+import { pageLanguages, startWidget } from './widget.js';
 
 export type { WidgetHandle } from './handle.js';
 
@@ -19,7 +19,7 @@ export type MountOptions = Partial<Record<keyof WidgetConfig, unknown>>;
  * chat.on('reply', ({ message }) => console.log(message.text));
  */
 export function mount(options: MountOptions, target: HTMLElement = document.body): WidgetHandle {
-  const parsed = parseConfig(options);
+  const parsed = parseConfig(options, pageLanguages(target.ownerDocument));
   if (parsed.issues) {
     throw new ChatError(
       'config',

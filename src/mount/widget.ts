@@ -17,6 +17,11 @@ export interface StartedWidget {
   warm(): void;
 }
 
+/** The languages the page and the visitor prefer, in order: the page's `<html lang>`, then the browser's. */
+export function pageLanguages(doc: Document): string[] {
+  return [doc.documentElement.lang, ...(doc.defaultView?.navigator.languages ?? [])].filter(Boolean);
+}
+
 const toggle = ({ model }: Chat) => (model.isOpen.value ? model.close() : model.open());
 
 /**

@@ -7,7 +7,8 @@ import { useValue } from './hooks.js';
 
 /**
  * The message box. Enter sends, Shift+Enter adds a line, and Enter while an input method is composing (CJK) is
- * left to the IME. Over-long text is kept, never truncated: the counter turns red and sending waits.
+ * left to the IME. Over-long text is kept, never truncated: the counter, on its own line under the box so the box
+ * keeps its width, says in words that the message is too long, and sending waits.
  */
 export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const { model, config } = useWidget();
@@ -18,6 +19,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const canSend = useValue(model.canSend);
   const length = draft.length;
   const over = length > MAX_MESSAGE_LENGTH;
+  const count = new Intl.NumberFormat(config.locale);
 
   // Grow with the content up to the stylesheet's max-height, then scroll (CSSOM writes are allowed under a strict
   // CSP; style attributes in markup are not). The height is border-box, so it adds the borders scrollHeight leaves
@@ -54,14 +56,14 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
         onKeyDown={onKeyDown}
       />
       {length >= COUNTER_THRESHOLD && (
-        <span
+        <p
           id="askbox-counter"
           class={`composer__counter${over ? ' composer__counter--over' : ''}`}
           aria-live="polite"
         >
-          {over && <span class="sr-only">{text.tooLong} </span>}
-          {length} / {MAX_MESSAGE_LENGTH}
-        </span>
+          {over && `${text.tooLong} `}
+          {count.format(length)} / {count.format(MAX_MESSAGE_LENGTH)}
+        </p>
       )}
       {busy && !loading ? (
         <button type="button" class="icon-button composer__send" aria-label={text.stop} onClick={() => model.stop()}>

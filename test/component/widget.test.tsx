@@ -159,8 +159,10 @@ describe('sending and streaming', () => {
     type('x'.repeat(1799));
     expect(ui().queryByText(/\/ 2000/)).toBeNull();
     type('x'.repeat(1850));
-    expect(ui().getByText('1850 / 2000')).toBeTruthy();
+    expect(ui().getByText('1,850 / 2,000')).toBeTruthy();
     type('x'.repeat(2001));
+    // Over the limit, the counter says so in words, not only in red.
+    expect(root().querySelector('#askbox-counter')?.textContent).toBe('Your message is too long. 2,001 / 2,000');
     expect(ui().getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', true);
     expect(input().getAttribute('aria-invalid')).toBe('true');
     fireEvent.keyDown(input(), { key: 'Enter' });

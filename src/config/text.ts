@@ -1,0 +1,81 @@
+import type { UiText } from './schema.js';
+
+/** The longest UI string a site may set. */
+const MAX_TEXT_LENGTH = 500;
+
+/** Records a problem with the `text` setting. */
+type Fail = (message: string) => void;
+
+/**
+ * The UI strings: `base` (the locale's), with each valid override applied and every unknown key recorded in
+ * `unknown`. Overrides come from `text` (an object, or its JSON from a `data-text` attribute) and, winning over it,
+ * from one attribute per string: `data-text-send` arrives as `textSend`, `data-text-errors-network` as
+ * `textErrorsNetwork`; `single` holds those keys and their values.
+ */
+export function parseText(
+  value: unknown,
+  single: Readonly<Record<string, unknown>>,
+  base: UiText,
+  fail: Fail,
+  unknown: string[],
+): UiText {
+  const given = fromJson(value, fail) ?? {};
+  const { errors = {}, ...strings } = given;
+  if (!isRecord(errors)) fail('errors must be an object of UI strings');
+  const errorStrings = isRecord(errors) ? { ...errors } : {};
+  for (const [key, text] of Object.entries(single)) {
+    const name = key.slice(4);
+    const error = /^Errors[A-Z]/.test(name) ? lowerFirst(name.slice(6)) : undefined;
+    if (error !== undefined && Object.hasOwn(base.errors, error)) errorStrings[error] = text;
+    else if (Object.hasOwn(base, lowerFirst(name)) && lowerFirst(name) !== 'errors') strings[lowerFirst(name)] = text;
+    else unknown.push(key);
+  }
+  if (Object.keys(strings).length === 0 && Object.keys(errorStrings).length === 0) return base;
+  return {
+    ...base,
+    ...overrides(base, strings, 'text', fail, unknown),
+    errors: { ...base.errors, ...overrides(base.errors, errorStrings, 'text.errors', fail, unknown) },
+  };
+}
+
+/** The object `value` is or holds as JSON; undefined (after a `fail`) for anything else, nothing for nothing. */
+function fromJson(value: unknown, fail: Fail): Record<string, unknown> | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let given: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      given = JSON.parse(value);
+    } catch {
+      fail('is not valid JSON (e.g. {"send": "Senden"})');
+      return undefined;
+    }
+  }
+  if (isRecord(given)) return given;
+  fail('must be an object of UI strings (e.g. {"send": "Senden"})');
+  return undefined;
+}
+
+/** The entries of `given` that override a string of `defaults`; every other key is recorded as unknown. */
+function overrides(
+  defaults: object,
+  given: Record<string, unknown>,
+  path: string,
+  fail: Fail,
+  unknown: string[],
+): Record<string, string> {
+  const valid: Record<string, string> = {};
+  for (const [key, value] of Object.entries(given)) {
+    // SECURITY: own keys only, so `__proto__`, `constructor` and friends are unknown keys, never lookups.
+    if (!Object.hasOwn(defaults, key)) unknown.push(`${path}.${key}`);
+    else if (typeof value !== 'string' || !value.trim() || value.length > MAX_TEXT_LENGTH)
+      fail(`${path}.${key} must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
+    else valid[key] = value;
+  }
+  return valid;
+}
+
+const lowerFirst = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

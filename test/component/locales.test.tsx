@@ -1,0 +1,71 @@
+import { fireEvent, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LANGUAGES, localeText } from '../../src/config/locale';
+import { parseConfig } from '../../src/config/parse';
+import { DEFAULT_TEXT } from '../../src/config/schema';
+import type { WidgetHandle } from '../../src/mount/handle';
+import { HOST_TAG } from '../../src/mount/shadow-host';
+import { startWidget } from '../../src/mount/widget';
+import { createFakeClient, storedReply } from '../helpers/fake-client';
+import { createMemoryStorage } from '../helpers/memory-storage';
+
+let handle: WidgetHandle | undefined;
+afterEach(() => {
+  handle?.destroy();
+  document.body.replaceChildren();
+});
+
+const shadow = () => document.querySelector(HOST_TAG)!.shadowRoot!;
+
+/** Every string the widget shows or names in its own words: text outside messages, labels, titles, placeholders. */
+function uiStrings(): string[] {
+  const root = shadow();
+  const strings: string[] = [];
+  for (const el of root.querySelectorAll('*')) {
+    for (const name of ['aria-label', 'title', 'placeholder']) {
+      const value = el.getAttribute(name);
+      if (value) strings.push(value);
+    }
+  }
+  for (const el of root.querySelectorAll('.msg__note, .sources__label, .sr-only, .panel__title, .link-button'))
+    strings.push(el.textContent?.trim() ?? '');
+  return strings.filter(Boolean);
+}
+
+const ENGLISH = new Set(
+  [...Object.values(DEFAULT_TEXT), ...Object.values(DEFAULT_TEXT.errors)].filter((v) => typeof v === 'string'),
+);
+
+describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in %s', (language) => {
+  it('shows every string of a conversation with sources and a failed reply in that language', async () => {
+    const fake = createFakeClient();
+    const { config } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', locale: language });
+    const widget = startWidget(config!, { client: fake.client, storage: createMemoryStorage() });
+    widget.attach(document.body);
+    handle = widget.handle;
+    const strings = localeText(language);
+    const launcher = shadow().querySelector('.launcher')!;
+    expect(launcher.getAttribute('aria-label')).toBe(strings.text.launcherOpen);
+
+    fireEvent.click(launcher);
+    const input = shadow().querySelector('textarea')!;
+    expect(input.getAttribute('placeholder')).toBe(strings.placeholder);
+    expect(shadow().querySelector('.msg--welcome')?.textContent).toBe(strings.welcome);
+
+    fake.state.storedReply = storedReply('Answer', { sources: [{ document_name: 'Guide', document_id: 'd1' }] });
+    void handle.send('Question');
+    fake.reply('Answer');
+    await waitFor(() => expect(shadow().querySelector('.sources')).not.toBeNull());
+    fake.state.storedReply = storedReply('', { id: 'reply0000002', failed_responding: true });
+    void handle.send('Again');
+    fake.reply('');
+    await waitFor(() => expect(shadow().querySelector('.msg--failed')).not.toBeNull());
+
+    const shown = uiStrings();
+    expect(shown).toContain(strings.title);
+    expect(shown).toContain(strings.text.sources);
+    expect(shown).toContain(strings.text.retry);
+    expect(shown.filter((value) => ENGLISH.has(value))).toEqual([]);
+    expect(shadow().querySelector('.askbox')?.getAttribute('lang')).toBe(language);
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES, lineKeys, localeText, resolveLocale } from '../../src/config/locale';
+import { parseConfig } from '../../src/config/parse';
+import { DEFAULT_TEXT, DEFAULTS } from '../../src/config/schema';
+
+const minimal = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
+const english = localeText('en');
+
+/** Every string of a locale, by the key of its table line. */
+function flat(language: string): Record<string, string> {
+  const { text, title, welcome, placeholder } = localeText(language);
+  const { errors, ...strings } = text;
+  return {
+    ...strings,
+    ...Object.fromEntries(Object.entries(errors).map(([key, value]) => [`errors.${key}`, value])),
+    title,
+    welcome,
+    placeholder,
+  };
+}
+
+describe('locales', () => {
+  it('offers the twelve languages the issue names, two of them right-to-left', () => {
+    expect([...LANGUAGES].sort()).toEqual(['ar', 'de', 'en', 'es', 'fr', 'he', 'it', 'ja', 'nl', 'pl', 'pt', 'zh']);
+    expect(LANGUAGES.filter((l) => resolveLocale(l, []).dir === 'rtl').sort()).toEqual(['ar', 'he']);
+  });
+
+  it('English is the defaults themselves', () => {
+    expect(english).toEqual({ text: DEFAULT_TEXT, ...DEFAULTS_SHOWN });
+  });
+
+  it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has every string, translated, with its placeholders', (language) => {
+    const strings = flat(language);
+    const englishStrings = flat('en');
+    expect(Object.keys(strings)).toEqual(lineKeys());
+    for (const key of lineKeys()) {
+      const value = strings[key]!;
+      expect(value.trim(), `${language} ${key}`).not.toBe('');
+      expect(value, `${language} ${key} is English`).not.toBe(englishStrings[key]);
+      expect(value.match(/\{\w+\}/g) ?? [], `${language} ${key} placeholders`).toEqual(
+        englishStrings[key]!.match(/\{\w+\}/g) ?? [],
+      );
+    }
+  });
+});
+
+const DEFAULTS_SHOWN = { title: DEFAULTS.title, welcome: DEFAULTS.welcome, placeholder: DEFAULTS.placeholder };
+
+describe('resolveLocale', () => {
+  it.each([
+    [undefined, [], 'en', 'en'],
+    [undefined, ['de-CH', 'fr'], 'de-CH', 'de'],
+    [undefined, ['sv', 'nb-NO', 'pt-br'], 'pt-BR', 'pt'],
+    [undefined, ['en_GB'], 'en-GB', 'en'],
+    [undefined, ['not a tag', 'iw'], 'he', 'he'],
+    [undefined, ['sv'], 'en', 'en'],
+    ['fr', ['de'], 'fr', 'fr'],
+    // A requested language without strings: English words, Swedish dates and numbers.
+    ['sv-SE', ['de'], 'sv-SE', 'en'],
+  ])('requested %j on a page preferring %j speaks %s (%s strings)', (requested, languages, tag, language) => {
+    expect(resolveLocale(requested, languages)).toMatchObject({ tag, language });
+  });
+});
+
+describe('parseConfig and languages', () => {
+  it('speaks data-locale, else the page’s languages, with that language’s defaults and direction', () => {
+    const german = parseConfig({ ...minimal, locale: 'de' }, ['fr']).config;
+    expect(german).toMatchObject({
+      locale: 'de',
+      dir: 'ltr',
+      title: 'Fragen Sie uns alles',
+      placeholder: 'Ihre Frage…',
+    });
+    expect(german?.text.send).toBe('Nachricht senden');
+    expect(parseConfig(minimal, ['ar-EG', 'en']).config).toMatchObject({ locale: 'ar-EG', dir: 'rtl' });
+    expect(parseConfig({ ...minimal, dir: 'ltr' }, ['he']).config?.dir).toBe('ltr');
+    expect(parseConfig(minimal).config).toMatchObject({ locale: 'en', dir: 'ltr', title: DEFAULTS.title });
+  });
+
+  it('lets data-title and the like win over the language’s defaults', () => {
+    expect(parseConfig({ ...minimal, locale: 'de', title: 'Hilfe' }).config?.title).toBe('Hilfe');
+  });
+
+  it('overrides one string per data-text-* attribute, over data-text and the language', () => {
+    const { config, unknown } = parseConfig({
+      ...minimal,
+      locale: 'de',
+      text: '{"send":"Los","retry":"Nochmal"}',
+      textSend: 'Abschicken',
+      textErrorsNetwork: 'Offline.',
+      textErrorsRate_limit: 'Langsam.',
+      textSendd: 'typo',
+      textErrors: 'not a string key',
+    });
+    expect(config?.text).toMatchObject({
+      send: 'Abschicken',
+      retry: 'Nochmal',
+      close: 'Schließen',
+      errors: {
+        network: 'Offline.',
+        rate_limit: 'Langsam.',
+        http: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
+      },
+    });
+    expect(unknown).toEqual(['textSendd', 'textErrors']);
+    expect(parseConfig({ ...minimal, textSend: '  ' }).issues).toEqual([
+      { key: 'text', message: expect.stringContaining('text.send must be a non-empty string') },
+    ]);
+  });
+
+  it('refuses a data-locale that is not a language tag, and a direction that is not ltr or rtl', () => {
+    expect(parseConfig({ ...minimal, locale: 'en_US!' }).issues).toEqual([
+      { key: 'locale', message: '"en_US!" is not a language tag (e.g. "de" or "pt-BR")' },
+    ]);
+    expect(parseConfig({ ...minimal, dir: 'up' }).issues?.[0]?.key).toBe('dir');
+  });
+});
