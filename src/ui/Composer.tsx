@@ -56,11 +56,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
         onKeyDown={onKeyDown}
       />
       {length >= COUNTER_THRESHOLD && (
-        <p
-          id="askbox-counter"
-          class={`composer__counter${over ? ' composer__counter--over' : ''}`}
-          aria-live="polite"
-        >
+        <p id="askbox-counter" class={`composer__counter${over ? ' composer__counter--over' : ''}`} aria-live="polite">
           {over && `${text.tooLong} `}
           {count.format(length)} / {count.format(MAX_MESSAGE_LENGTH)}
         </p>
