@@ -121,13 +121,18 @@ export function createMarkdownStream(doc: Document = document): MarkdownStream {
   };
 }
 
-/** A rough plain-text version of markdown, for screen-reader announcements. */
-export function toPlainText(source: string): string {
-  return source
-    .replace(/```[^\n]*\n?/g, '')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
-    .replace(/(\*\*|__|~~|`)/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+/** Elements whose text stands apart from the next one's when read as plain text. */
+const SEPARATE = 'p,li,td,th,h1,h2,h3,h4,h5,h6,pre,blockquote,br';
+
+/**
+ * Markdown as the words a reader sees, for screen-reader announcements: parsed by the same parser as the rendered
+ * reply, so `*emphasis*`, `_this_`, tables and links read as their text, never as their syntax.
+ */
+export function toPlainText(source: string, doc: Document = document): string {
+  const root = doc.createElement('div');
+  const parser = smd.parser(createRenderer(root));
+  smd.parser_write(parser, source);
+  smd.parser_end(parser);
+  for (const element of root.querySelectorAll(SEPARATE)) element.append(' ');
+  return (root.textContent ?? '').replace(/\s+/g, ' ').trim();
 }

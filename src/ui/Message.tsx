@@ -29,7 +29,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         </p>
       )}
       {message.sources.length > 0 && (
-        <nav class="sources" aria-label={text.sources}>
+        <div class="sources">
           <span class="sources__label">{text.sources}</span>
           <ol class="sources__list">
             {message.sources.map((source) => (
@@ -44,7 +44,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
               </li>
             ))}
           </ol>
-        </nav>
+        </div>
       )}
     </article>
   );

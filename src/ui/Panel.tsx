@@ -5,7 +5,10 @@ import { MessageList } from './MessageList.js';
 import { useWidget } from './context.js';
 import { CloseIcon, NewIcon } from './icons.js';
 
-/** The chat panel: header, conversation log, error notice and composer. Escape closes it. */
+/**
+ * The chat panel: header, conversation log, error notice and composer. Escape closes it. The header is a plain
+ * element, not `<header>`: inside a dialog it would still count as a second `banner` landmark on many pages.
+ */
 export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement>; onClose: () => void }) {
   const { model, config } = useWidget();
   const { text } = config;
@@ -29,7 +32,7 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
       aria-labelledby="askbox-title"
       onKeyDown={onKeyDown}
     >
-      <header class="panel__header">
+      <div class="panel__header">
         <h2 id="askbox-title" class="panel__title">
           {config.title}
         </h2>
@@ -45,7 +48,7 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
         <button type="button" class="icon-button" aria-label={text.close} title={text.close} onClick={onClose}>
           <CloseIcon />
         </button>
-      </header>
+      </div>
       <MessageList />
       <ErrorNotice />
       <Composer inputRef={inputRef} />

@@ -112,7 +112,7 @@ describe('sending and streaming', () => {
     fake.chunk(' way**.');
     await waitFor(() => expect(root().querySelector('.msg--streaming strong')?.textContent).toBe('on its way'));
 
-    fake.state.storedReply = storedReply('It is **on its way**.', {
+    fake.state.storedReply = storedReply('It is **on its way**, _see_ *Shipping*.', {
       sources: [{ document_id: 'Jw31Pv6PMmro', document_name: 'Shipping', document_url: 'https://docs.test/shipping' }],
     });
     fake.emit({ type: 'end' });
@@ -121,7 +121,10 @@ describe('sending and streaming', () => {
     expect(link.getAttribute('rel')).toBe('noopener noreferrer');
     expect(link.getAttribute('target')).toBe('_blank');
     expect(root().querySelector('.msg--streaming')).toBeNull();
-    expect(ui().getByRole('status', { name: '' }).textContent).toContain('Assistant: It is on its way.');
+    // Announced as the words a reader sees, not as markdown.
+    expect(ui().getByRole('status', { name: '' }).textContent).toBe('Assistant: It is on its way, see Shipping.');
+    // Neither the header nor a reply's sources add a landmark to the page's.
+    expect(root().querySelector('header, nav, [role="banner"], [role="navigation"]')).toBeNull();
     expect(ui().getByRole('button', { name: 'Send message' })).toBeTruthy();
   });
 

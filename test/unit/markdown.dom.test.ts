@@ -110,4 +110,15 @@ describe('toPlainText', () => {
   it('strips markdown syntax for announcements', () => {
     expect(toPlainText('## Title\n\n- **bold** and `code`\n- [link](https://x.test)')).toBe('Title bold and code link');
   });
+
+  it.each([
+    ['*Shipping and returns*', 'Shipping and returns'],
+    ['_Returns_ take *30 days*.', 'Returns take 30 days.'],
+    ['2 * 3 * 4 = 24', '2 * 3 * 4 = 24'],
+    ['| Plan | Price |\n|---|---|\n| Basic | 5 € |', 'Plan Price Basic 5 €'],
+    ['```js\nlet a = 1;\n```\n\n---\n\n> quoted', 'let a = 1; quoted'],
+    ['a&amp;b <b>c</b>', 'a&amp;b <b>c</b>'],
+  ])('reads %j as %j', (markdown, text) => {
+    expect(toPlainText(markdown)).toBe(text);
+  });
 });
