@@ -45,6 +45,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const draft = signal('');
   /** The last completed reply, for the screen-reader live region (tokens are not announced one by one). */
   const announcement = signal<ChatMessage | null>(null);
+  /** What "new conversation" cleared, kept until the visitor sends again so that it can be undone. */
+  const cleared = signal<{ messages: readonly ChatMessage[]; conversation: ConversationRef | undefined } | null>(null);
   const busy = computed(() => isBusy(status.value));
   const failure = computed(() => failureOf(status.value));
   /** What the single Retry repeats: a failed history load, or the last reply when it failed. */
@@ -249,6 +251,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     isOpen,
     draft,
     announcement,
+    cleared,
     busy,
     canSend,
     open: action(() => {
@@ -276,6 +279,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       if (!historyLoaded && session.current()) await loadHistory();
       const user = localMessage('user', content, 'pending');
       batch(() => {
+        cleared.value = null;
         append(user);
         if (text === undefined || text.trim() === draft.value.trim()) draft.value = '';
       });
@@ -293,8 +297,11 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     dismiss: action(() => {
       if (failure.value) status.value = IDLE;
     }),
-    /** Forgets the current conversation; the next message starts a new one. */
+    /** Forgets the current conversation; the next message starts a new one. `undoNewConversation` brings it back. */
     newConversation: action(() => {
+      // A question the service has not taken yet is not part of what can come back.
+      const kept = messages.value.filter((m) => m.status !== 'pending');
+      const conversation = session.current();
       // Stryker disable next-line AssignmentOperator: any change makes older work stale; the direction does not matter.
       generation += 1;
       controller?.abort();
@@ -304,6 +311,18 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
         streaming.value = '';
         status.value = IDLE;
         announcement.value = null;
+        cleared.value = kept.length > 0 ? { messages: kept, conversation } : null;
+      });
+    }),
+    /** Brings back what the last "new conversation" cleared, as long as the visitor has not sent since. */
+    undoNewConversation: action(() => {
+      const snapshot = cleared.value;
+      if (!snapshot) return;
+      if (snapshot.conversation) session.save(snapshot.conversation);
+      historyLoaded = true;
+      batch(() => {
+        messages.value = snapshot.messages;
+        cleared.value = null;
       });
     }),
   };

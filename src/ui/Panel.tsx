@@ -1,4 +1,5 @@
 import type { Ref } from 'preact';
+import { ClearedNotice } from './ClearedNotice.js';
 import { Composer } from './Composer.js';
 import { ErrorNotice } from './ErrorNotice.js';
 import { MessageList } from './MessageList.js';
@@ -50,6 +51,7 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
         </button>
       </div>
       <MessageList />
+      <ClearedNotice inputRef={inputRef} />
       <ErrorNotice />
       <Composer inputRef={inputRef} />
     </section>

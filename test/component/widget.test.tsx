@@ -122,7 +122,9 @@ describe('sending and streaming', () => {
     expect(link.getAttribute('target')).toBe('_blank');
     expect(root().querySelector('.msg--streaming')).toBeNull();
     // Announced as the words a reader sees, not as markdown.
-    expect(ui().getByRole('status', { name: '' }).textContent).toBe('Assistant: It is on its way, see Shipping.');
+    expect(root().querySelector('.sr-only[role="status"]')?.textContent).toBe(
+      'Assistant: It is on its way, see Shipping.',
+    );
     // Neither the header nor a reply's sources add a landmark to the page's.
     expect(root().querySelector('header, nav, [role="banner"], [role="navigation"]')).toBeNull();
     expect(ui().getByRole('button', { name: 'Send message' })).toBeTruthy();
@@ -278,6 +280,13 @@ describe('sending and streaming', () => {
     fireEvent.click(ui().getByRole('button', { name: 'Start a new conversation' }));
     expect(ui().queryByText('Hello!')).toBeNull();
     expect(root().querySelector('.msg--welcome')).toBeTruthy();
+    expect(root().activeElement).toBe(input());
+
+    // Reversible: the status line offers Undo, which brings the conversation back and focus to the message box.
+    expect(root().querySelector('.notice--info')?.textContent).toBe('Conversation cleared.Undo');
+    fireEvent.click(ui().getByRole('button', { name: 'Undo' }));
+    expect(await ui().findByText('Hello!')).toBeTruthy();
+    expect(root().querySelector('.notice--info')?.textContent).toBe('');
     expect(root().activeElement).toBe(input());
   });
 });

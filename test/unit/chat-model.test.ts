@@ -369,6 +369,37 @@ describe('chat model: stopping and starting over', () => {
     expect(shape(model).map((m) => m[2])).toEqual(['hello again', 'second']);
   });
 
+  it('undoes a new conversation until the visitor sends again: messages and the stored conversation come back', async () => {
+    const { model, storage, reply } = setup();
+    model.undoNewConversation();
+    expect(model.messages.value).toEqual([]);
+    reply('first');
+    await model.send('hello');
+    const before = model.messages.value;
+    const stored = storage.get(KEY);
+    model.newConversation();
+    expect([model.messages.value, storage.get(KEY), model.cleared.value?.messages]).toEqual([[], undefined, before]);
+    model.undoNewConversation();
+    expect([model.messages.value, storage.get(KEY), model.cleared.value]).toEqual([before, stored, null]);
+
+    model.newConversation();
+    reply('second');
+    await model.send('a fresh start');
+    expect(model.cleared.value).toBeNull();
+    model.undoNewConversation();
+    expect(shape(model).map((m) => m[2])).toEqual(['a fresh start', 'second']);
+  });
+
+  it('offers no undo when there was nothing to clear, nor for a question the service had not taken', async () => {
+    const { model } = setup();
+    model.newConversation();
+    expect(model.cleared.value).toBeNull();
+    const sending = model.send('not taken yet');
+    model.newConversation();
+    await sending;
+    expect(model.cleared.value).toBeNull();
+  });
+
   it('aborts the reply in flight when disposed', async () => {
     const { model, emit } = setup();
     const sending = model.send('q');
