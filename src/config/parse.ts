@@ -33,6 +33,7 @@ const KEYS = {
   text: true,
   locale: true,
   dir: true,
+  starters: true,
 } as const satisfies Record<keyof WidgetConfig, true>;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -43,6 +44,8 @@ const COLOR =
 // A path must not start with `//`: that is a protocol-relative URL to another host.
 const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?!\/)[^\s?#]*)$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
+const MAX_STARTERS = 6;
+const MAX_STARTER_LENGTH = 200;
 const DIRECTIONS: readonly WidgetConfig['dir'][] = ['ltr', 'rtl'];
 
 type Input = Readonly<Record<string, unknown>>;
@@ -86,6 +89,12 @@ export function parseConfig(input: Input, languages: readonly string[] = []): Pa
   if (badId !== undefined) fail('documentIds', `"${badId}" is not a valid document id`);
   if (documentIds.length > MAX_DOCUMENT_IDS) fail('documentIds', `accepts at most ${MAX_DOCUMENT_IDS} ids`);
 
+  const starters = Array.isArray(input.starters) ? input.starters.map(String) : text(input.starters).split('|');
+  const offered = starters.map((starter) => starter.trim()).filter(Boolean);
+  if (offered.length > MAX_STARTERS) fail('starters', `offers at most ${MAX_STARTERS} questions`);
+  if (offered.some((starter) => starter.length > MAX_STARTER_LENGTH))
+    fail('starters', `each question must be at most ${MAX_STARTER_LENGTH} characters`);
+
   const requested = text(input.locale) || undefined;
   if (requested && !canonicalTag(requested))
     fail('locale', `"${requested}" is not a language tag (e.g. "de" or "pt-BR")`);
@@ -123,6 +132,7 @@ export function parseConfig(input: Input, languages: readonly string[] = []): Pa
       conversationName,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
+      starters: offered,
       locale: locale.tag,
       dir,
     },

@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import type { ChatMessage } from '../state/messages.js';
 import { Markdown } from './Markdown.js';
 import { Message } from './Message.js';
+import { Starters } from './Starters.js';
 import { useWidget } from './context.js';
 import { useValue } from './hooks.js';
 import { DownIcon } from './icons.js';
@@ -95,9 +96,12 @@ export function MessageList() {
       >
         <div class="log__content" ref={content}>
           {messages.length === 0 && status !== 'loading' && (
-            <article class="msg msg--bot msg--welcome">
-              <Markdown text={config.welcome} />
-            </article>
+            <>
+              <article class="msg msg--bot msg--welcome">
+                <Markdown text={config.welcome} />
+              </article>
+              <Starters />
+            </>
           )}
           {messages.slice(hidden).map((message, index) => item(message, hidden + index === messages.length - 1))}
           {status === 'streaming' && <StreamingReply />}

@@ -268,6 +268,18 @@ describe('sending and streaming', () => {
     expect(ui().getByText('Part one')).toBeTruthy();
   });
 
+  it('offers the starter questions in an empty conversation, sends the one clicked, then puts them away', async () => {
+    const fake = await setup({ starters: 'What do you ship?| How do returns work? |' });
+    open();
+    const group = ui().getByRole('group', { name: 'Suggested questions' });
+    const chips = within(group).getAllByRole('button');
+    expect(chips.map((chip) => chip.textContent)).toEqual(['What do you ship?', 'How do returns work?']);
+    fireEvent.click(chips[1]!);
+    await waitFor(() => expect(fake.state.sent).toEqual(['How do returns work?']));
+    expect(ui().queryByRole('group', { name: 'Suggested questions' })).toBeNull();
+    expect(ui().getByText('How do returns work?')).toBeTruthy();
+  });
+
   it('starts a new conversation from the header', async () => {
     const fake = await setup();
     open();

@@ -106,6 +106,16 @@ describe('parseConfig', () => {
     },
   );
 
+  it('reads starter questions from a |-separated attribute or a list, within bounds', () => {
+    expect(parseConfig({ ...minimal, starters: ' A? | |B? ' }).config?.starters).toEqual(['A?', 'B?']);
+    expect(parseConfig({ ...minimal, starters: ['A?'] }).config?.starters).toEqual(['A?']);
+    expect(parseConfig(minimal).config?.starters).toEqual([]);
+    expect(parseConfig({ ...minimal, starters: '1|2|3|4|5|6|7' }).issues).toEqual([
+      { key: 'starters', message: 'offers at most 6 questions' },
+    ]);
+    expect(parseConfig({ ...minimal, starters: 'x'.repeat(201) }).issues?.[0]?.message).toMatch(/at most 200/);
+  });
+
   describe('text overrides', () => {
     it('applies each given string, keeps the defaults for the rest, and never changes the defaults', () => {
       const { config, unknown } = parseConfig({
