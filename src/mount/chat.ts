@@ -4,11 +4,13 @@ import { createChatClient, type ChatClient } from '../api/client.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { ChatModel, type ChatModelInstance } from '../state/chat-model.js';
 import { createSanitizer } from '../render/sanitize.js';
+import { createTimeFormat } from '../render/time.js';
 import type { Emit } from '../state/events.js';
 import { createStorage, type KeyValueStore } from '../state/storage.js';
 import css from '../styles/panel.css?inline';
 import { App } from '../ui/App.js';
 import { Widget } from '../ui/context.js';
+import { copyText } from './clipboard.js';
 import type { Launcher } from './launcher.js';
 
 /** Replacements for the network and storage the chat uses by default (tests pass fakes). */
@@ -50,7 +52,15 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Ch
       render(
         h(
           Widget.Provider,
-          { value: { model, config, sanitize: createSanitizer(window) } },
+          {
+            value: {
+              model,
+              config,
+              sanitize: createSanitizer(window),
+              copy: (text: string) => copyText(launcher.slot, text),
+              formatTime: createTimeFormat(config.locale),
+            },
+          },
           h(App, { launcher: launcher.button }),
         ),
         launcher.slot,

@@ -20,6 +20,8 @@ export interface ChatMessage {
   status: 'done' | 'pending' | 'stopped' | 'failed';
   flagged: boolean;
   sources: readonly Source[];
+  /** When it was written, in epoch milliseconds (the service's `created_at`, or the moment a local one was made). */
+  time: number;
 }
 
 /** Converts a stored service message to a UI message. */
@@ -31,6 +33,7 @@ export function toChatMessage(message: ApiMessage): ChatMessage {
     status: message.failed_responding ? 'failed' : 'done',
     flagged: message.flagged,
     sources: toSources(message.sources),
+    time: message.created_at * 1000,
   };
 }
 
@@ -58,5 +61,5 @@ let localIds = 0;
 export function localMessage(role: ChatMessage['role'], text: string, status: ChatMessage['status']): ChatMessage {
   // Stryker disable next-line AssignmentOperator: counting down gives unique ids all the same.
   localIds += 1;
-  return { id: `local-${localIds}`, role, text, status, flagged: false, sources: [] };
+  return { id: `local-${localIds}`, role, text, status, flagged: false, sources: [], time: Date.now() };
 }

@@ -1,5 +1,6 @@
 import type { VNode } from 'preact';
 import { useRef } from 'preact/hooks';
+import { CopyButton } from './CopyButton.js';
 import { createMarkdownStream } from '../render/markdown.js';
 import type { SafeHtml } from '../render/sanitize.js';
 import { useWidget } from './context.js';
@@ -9,6 +10,18 @@ const GROUP = 16;
 
 function Block({ html }: { html: SafeHtml }) {
   return <div class="md__block" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** A code block, with a button that copies its code as the visitor sees it. */
+function CodeBlock({ html }: { html: SafeHtml }) {
+  const { config } = useWidget();
+  const block = useRef<HTMLDivElement>(null);
+  return (
+    <div class="md__block md__block--code" ref={block}>
+      <div dangerouslySetInnerHTML={{ __html: html }} />
+      <CopyButton label={config.text.copyCode} text={() => block.current?.firstElementChild?.textContent ?? ''} />
+    </div>
+  );
 }
 
 function Group({ blocks }: { blocks: VNode[] }) {
@@ -32,7 +45,8 @@ export function Markdown({ text, streaming = false }: { text: string; streaming?
   const blocks = raws.map((raw, index) => {
     let entry = rendered.current[index];
     if (entry?.raw !== raw) {
-      rendered.current[index] = entry = { raw, block: <Block key={index} html={sanitize(raw)} /> };
+      const Kind = raw.startsWith('<pre') ? CodeBlock : Block;
+      rendered.current[index] = entry = { raw, block: <Kind key={index} html={sanitize(raw)} /> };
       // A finished block changed (the growing last one always does): the text was replaced, not extended.
       if (index < raws.length - 1) groups.current.length = Math.min(groups.current.length, Math.floor(index / GROUP));
     }

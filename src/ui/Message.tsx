@@ -1,13 +1,15 @@
 import type { ChatMessage } from '../state/messages.js';
+import { CopyButton } from './CopyButton.js';
 import { Markdown } from './Markdown.js';
 import { useWidget } from './context.js';
 import { useValue } from './hooks.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {
-  const { model, config } = useWidget();
+  const { model, config, formatTime } = useWidget();
   const { text } = config;
   const user = message.role === 'user';
+  const when = new Date(message.time);
   // The failed last reply carries the widget's one Retry (see ChatModel.retryTarget).
   const canRetry = useValue(model.retryTarget) === 'reply' && isLast;
   return (
@@ -45,6 +47,16 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
             ))}
           </ol>
         </div>
+      )}
+      {!user && message.status !== 'failed' && (
+        <div class="msg__actions">
+          <CopyButton label={text.copyReply} text={() => message.text} />
+        </div>
+      )}
+      {Number.isFinite(when.getTime()) && (
+        <time class="msg__time" dateTime={when.toISOString()}>
+          {formatTime(message.time)}
+        </time>
       )}
     </article>
   );

@@ -10,6 +10,10 @@ export interface WidgetContext {
   config: WidgetConfig;
   /** The widget's sanitiser: the only way bot HTML reaches the DOM. */
   sanitize: Sanitize;
+  /** Puts text on the visitor's clipboard; resolves whether it worked. */
+  copy: (text: string) => Promise<boolean>;
+  /** A message's time in the visitor's locale. */
+  formatTime: (time: number) => string;
 }
 
 export const Widget = createContext<WidgetContext | null>(null);

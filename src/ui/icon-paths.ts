@@ -6,3 +6,5 @@ export const SEND_PATH = 'M3 20.5V14l10-2-10-2V3.5L22 12z';
 export const STOP_PATH = 'M7 7h10v10H7z';
 export const NEW_PATH = 'M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6z';
 export const DOWN_PATH = 'M11 4h2v12l5.5-5.5 1.4 1.4L12 19.8 4.1 11.9l1.4-1.4L11 16z';
+export const COPY_PATH =
+  'M16 1H4a2 2 0 0 0-2 2v14h2V3h12zm3 4H8a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h11a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm0 16H8V7h11z';

@@ -1,4 +1,4 @@
-import { CLOSE_PATH, DOWN_PATH, NEW_PATH, SEND_PATH, STOP_PATH } from './icon-paths.js';
+import { CLOSE_PATH, COPY_PATH, DOWN_PATH, NEW_PATH, SEND_PATH, STOP_PATH } from './icon-paths.js';
 
 /** Inline SVG icons: no requests, no fonts, and nothing a strict CSP could block. */
 const svg = (path: string) => () => (
@@ -12,3 +12,4 @@ export const SendIcon = svg(SEND_PATH);
 export const StopIcon = svg(STOP_PATH);
 export const NewIcon = svg(NEW_PATH);
 export const DownIcon = svg(DOWN_PATH);
+export const CopyIcon = svg(COPY_PATH);

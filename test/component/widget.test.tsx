@@ -280,6 +280,28 @@ describe('sending and streaming', () => {
     expect(ui().getByText('How do returns work?')).toBeTruthy();
   });
 
+  it('copies a reply and a code block, saying "Copied", and dates each message in the visitor’s locale', async () => {
+    const fake = await setup({ locale: 'de' });
+    open();
+    fake.state.storedReply = storedReply('Run:\n\n```sh\nnpm ci\n```', { created_at: 1_700_000_000 });
+    void handle!.send('How?');
+    fake.reply('Run:\n\n```sh\nnpm ci\n```');
+    const copyReply = await ui().findByRole('button', { name: 'Antwort kopieren' });
+    fireEvent.click(copyReply);
+    await waitFor(() => expect(copyReply.parentElement?.textContent).toBe('Kopiert'));
+    expect(await navigator.clipboard.readText()).toBe('Run:\n\n```sh\nnpm ci\n```');
+    fireEvent.click(ui().getByRole('button', { name: 'Code kopieren' }));
+    await waitFor(async () => expect(await navigator.clipboard.readText()).toBe('npm ci'));
+
+    const time = root().querySelector('.msg--bot:not(.msg--welcome) time');
+    expect(time?.getAttribute('datetime')).toBe('2023-11-14T22:13:20.000Z');
+    expect(time?.textContent).toBe(
+      new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeStyle: 'short' }).format(1_700_000_000_000),
+    );
+    // The visitor's own message is dated now: today's messages show the time alone.
+    expect(root().querySelector('.msg--user time')?.textContent).toMatch(/^\d\d:\d\d$/);
+  });
+
   it('starts a new conversation from the header', async () => {
     const fake = await setup();
     open();
@@ -310,6 +332,9 @@ describe('theming and position', () => {
   });
 });
 
+/** A message's words, without its speaker label and time. */
+const words = (message: Element | undefined) => message?.querySelector('.md, .msg__text')?.textContent ?? '';
+
 /** A message id of the service's shape. */
 const id = (n: number) => `msg${String(n).padStart(9, '0')}`;
 
@@ -328,7 +353,7 @@ describe('a long history', () => {
     // What each render showed: how many messages, and the last one.
     const seen: string[] = [];
     const observer = new MutationObserver(() => {
-      const entry = `${shown().length} ${shown().at(-1)?.textContent ?? ''}`;
+      const entry = `${shown().length} ${words(shown().at(-1))}`;
       if (seen.at(-1) !== entry) seen.push(entry);
     });
     observer.observe(shadow, { childList: true, subtree: true, characterData: true });
@@ -337,9 +362,9 @@ describe('a long history', () => {
     await waitFor(() => expect(shown()).toHaveLength(200));
     observer.disconnect();
     expect(seen.filter((entry) => !entry.startsWith('0 '))).toEqual(
-      [12, 32, 52, 72, 92, 112, 132, 152, 172, 192, 200].map((count) => `${count} Assistant: Answer 100`),
+      [12, 32, 52, 72, 92, 112, 132, 152, 172, 192, 200].map((count) => `${count} Answer 100`),
     );
-    expect(shown()[0]?.textContent).toBe('You: Question 1');
+    expect(words(shown()[0])).toBe('Question 1');
     const answers = sanitized.filter((html) => html.includes('Answer'));
     expect(answers).toHaveLength(100);
   });
