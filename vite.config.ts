@@ -64,7 +64,7 @@ function flatChat(): Plugin {
         build: { write: false, target: 'es2022', lib: { entry: id, formats: ['es'] } },
       });
       const chunk = (Array.isArray(result) ? result[0] : (result as Rolldown.RolldownOutput))?.output[0];
-      const exported = chunk && /export\s*\{\s*(?:(\w+)\s+as\s+)?createChat\s*\};?\s*$/.exec(chunk.code);
+      const exported = chunk && /export\s*\{\s*(?:([\w$]+)\s+as\s+)?createChat\s*\};?\s*$/.exec(chunk.code);
       if (!chunk || !exported || chunk.imports.length > 0)
         throw new Error('src/mount/chat.ts must bundle into one module that exports only createChat');
       const body = chunk.code.slice(0, exported.index);
