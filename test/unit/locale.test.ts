@@ -68,10 +68,10 @@ describe('parseConfig and languages', () => {
     expect(german).toMatchObject({
       locale: 'de',
       dir: 'ltr',
-      title: 'Fragen Sie uns alles',
+      title: 'Fragen Sie uns',
       placeholder: 'Ihre Frage…',
     });
-    expect(german?.text.send).toBe('Nachricht senden');
+    expect(german?.text.send).toBe('Senden');
     expect(parseConfig(minimal, ['ar-EG', 'en']).config).toMatchObject({ locale: 'ar-EG', dir: 'rtl' });
     expect(parseConfig({ ...minimal, dir: 'ltr' }, ['he']).config?.dir).toBe('ltr');
     expect(parseConfig(minimal).config).toMatchObject({ locale: 'en', dir: 'ltr', title: DEFAULTS.title });
@@ -99,7 +99,7 @@ describe('parseConfig and languages', () => {
       errors: {
         network: 'Offline.',
         rate_limit: 'Langsam.',
-        http: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
+        http: 'Etwas ging schief.',
       },
     });
     expect(unknown).toEqual(['textSendd', 'textErrors']);

@@ -1,11 +1,11 @@
-/** German (Deutsch), one string per line in the order of lineKeys() (see ../locale.ts). */
+/** German (Deutsch): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const de = `
 Chat öffnen
 Chat schließen
 Schließen
-Neues Gespräch beginnen
-Nachricht senden
-Antwort stoppen
+Neues Gespräch
+Senden
+Stopp
 Nachricht
 Gespräch
 Zur neuesten Nachricht
@@ -14,27 +14,27 @@ Denkt nach…
 Gestoppt.
 Erneut versuchen
 Ausblenden
-Der Assistent konnte diesmal nicht antworten.
-Diese Antwort wurde von der Inhaltsrichtlinie markiert.
+Keine Antwort möglich.
+Von der Inhaltsrichtlinie markiert.
 Sie
 Assistent
-Ihre Nachricht ist zu lang.
-Sie senden zu schnell. Bitte warten Sie {wait} und versuchen Sie es erneut.
+Nachricht zu lang.
+Zu schnell. Bitte {wait} warten.
 Antwort kopieren
 Code kopieren
 Kopiert
-Vorgeschlagene Fragen
+Vorschläge
 Gespräch gelöscht.
 Rückgängig
-Der Chat ist nicht richtig eingerichtet.
-Der Chat-Dienst hat die Anfrage abgelehnt. Bitte versuchen Sie es später erneut.
-Der Chat-Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.
-Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.
-Zu viele Nachrichten auf einmal. Bitte warten Sie kurz und versuchen Sie es erneut.
-Das Nachrichtenlimit ist erreicht. Bitte versuchen Sie es später erneut.
-Die Antwort wurde unterbrochen. Bitte versuchen Sie es erneut.
-Dieses Gespräch ist nicht mehr verfügbar.
-Fragen Sie uns alles
-Hallo! Wie kann ich Ihnen heute helfen?
+Chat falsch eingerichtet.
+Anfrage abgelehnt.
+Keine Verbindung.
+Etwas ging schief.
+Zu viele Nachrichten.
+Nachrichtenlimit erreicht.
+Antwort unterbrochen.
+Gespräch nicht mehr verfügbar.
+Fragen Sie uns
+Hallo! Wie kann ich helfen?
 Ihre Frage…
 `;

@@ -1,40 +1,40 @@
-/** French (français), one string per line in the order of lineKeys() (see ../locale.ts). */
+/** French (français): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const fr = `
 Ouvrir le chat
 Fermer le chat
 Fermer
-Commencer une nouvelle conversation
-Envoyer le message
-Arrêter la génération
+Nouvelle discussion
+Envoyer
+Arrêter
 Votre message
-Fil de discussion
+Discussion
 Aller au dernier message
 Sources consultées
 Réflexion…
 Arrêté.
 Réessayer
 Masquer
-L’assistant n’a pas pu répondre cette fois.
-Cette réponse a été signalée par la politique de contenu.
+Pas de réponse possible.
+Signalé par la politique de contenu.
 Vous
 L’assistant
-Votre message est trop long.
-Vous envoyez des messages trop vite. Patientez {wait} puis réessayez.
+Message trop long.
+Trop rapide. Patientez {wait}.
 Copier la réponse
 Copier le code
 Copié
-Questions suggérées
-Conversation effacée.
+Suggestions
+Discussion effacée.
 Annuler
-Le chat n’est pas configuré correctement.
-Le service de chat a refusé la demande. Veuillez réessayer plus tard.
-Impossible de joindre le service de chat. Vérifiez votre connexion et réessayez.
-Une erreur s’est produite. Veuillez réessayer.
-Trop de messages à la fois. Patientez un instant et réessayez.
-La limite de messages est atteinte. Veuillez réessayer plus tard.
-La réponse a été interrompue. Veuillez réessayer.
-Cette conversation n’est plus disponible.
+Chat mal configuré.
+Demande refusée.
+Pas de connexion.
+Une erreur s’est produite.
+Trop de messages.
+Limite de messages atteinte.
+Réponse interrompue.
+Discussion indisponible.
 Posez-nous vos questions
-Bonjour ! Comment puis-je vous aider aujourd’hui ?
+Bonjour ! Comment puis-je aider ?
 Votre question…
 `;

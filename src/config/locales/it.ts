@@ -1,11 +1,11 @@
-/** Italian (italiano), one string per line in the order of lineKeys() (see ../locale.ts). */
+/** Italian (italiano): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const it = `
 Apri la chat
 Chiudi la chat
 Chiudi
-Inizia una nuova conversazione
-Invia messaggio
-Interrompi la risposta
+Nuova conversazione
+Invia
+Interrompi
 Messaggio
 Conversazione
 Vai all’ultimo messaggio
@@ -13,28 +13,28 @@ Fonti
 Sto pensando…
 Interrotta.
 Riprova
-Ignora
-L’assistente non è riuscito a rispondere questa volta.
-Questa risposta è stata segnalata dalle norme sui contenuti.
+Nascondi
+Nessuna risposta stavolta.
+Segnalata dalle norme sui contenuti.
 Tu
 Assistente
-Il messaggio è troppo lungo.
-Stai inviando messaggi troppo velocemente. Attendi {wait} e riprova.
+Messaggio troppo lungo.
+Troppo veloce. Attendi {wait}.
 Copia risposta
 Copia codice
 Copiato
-Domande suggerite
+Suggerimenti
 Conversazione cancellata.
 Annulla
-La chat non è configurata correttamente.
-Il servizio di chat ha rifiutato la richiesta. Riprova più tardi.
-Impossibile raggiungere il servizio di chat. Controlla la connessione e riprova.
-Qualcosa è andato storto. Riprova.
-Troppi messaggi insieme. Attendi un momento e riprova.
-È stato raggiunto il limite di messaggi. Riprova più tardi.
-La risposta si è interrotta. Riprova.
-Questa conversazione non è più disponibile.
-Chiedici qualsiasi cosa
-Ciao! Come posso aiutarti oggi?
-Scrivi la tua domanda…
+Chat non configurata.
+Richiesta rifiutata.
+Nessuna connessione.
+Qualcosa è andato storto.
+Troppi messaggi.
+Limite di messaggi raggiunto.
+Risposta interrotta.
+Conversazione non disponibile.
+Chiedici pure
+Ciao! Come posso aiutarti?
+La tua domanda…
 `;

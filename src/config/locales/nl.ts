@@ -1,40 +1,40 @@
-/** Dutch (Nederlands), one string per line in the order of lineKeys() (see ../locale.ts). */
+/** Dutch (Nederlands): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const nl = `
 Chat openen
 Chat sluiten
 Sluiten
-Nieuw gesprek starten
-Bericht versturen
-Stoppen met genereren
+Nieuw gesprek
+Versturen
+Stoppen
 Bericht
 Gesprek
-Naar het nieuwste bericht
+Naar nieuwste bericht
 Bronnen
 Denkt na…
 Gestopt.
-Opnieuw proberen
+Opnieuw
 Verbergen
-De assistent kon deze keer niet antwoorden.
-Dit antwoord is gemarkeerd door het inhoudsbeleid.
+Geen antwoord mogelijk.
+Gemarkeerd door het inhoudsbeleid.
 Jij
 Assistent
-Je bericht is te lang.
-Je verstuurt te snel berichten. Wacht {wait} en probeer het opnieuw.
+Bericht te lang.
+Te snel. Wacht {wait}.
 Antwoord kopiëren
 Code kopiëren
 Gekopieerd
-Voorgestelde vragen
+Suggesties
 Gesprek gewist.
 Ongedaan maken
-De chat is niet goed ingesteld.
-De chatdienst heeft het verzoek geweigerd. Probeer het later opnieuw.
-Kan de chatdienst niet bereiken. Controleer je verbinding en probeer het opnieuw.
-Er ging iets mis. Probeer het opnieuw.
-Te veel berichten tegelijk. Wacht even en probeer het opnieuw.
-De berichtenlimiet is bereikt. Probeer het later opnieuw.
-Het antwoord is onderbroken. Probeer het opnieuw.
-Dit gesprek is niet meer beschikbaar.
-Stel ons je vraag
-Hallo! Waarmee kan ik je vandaag helpen?
-Typ je vraag…
+Chat verkeerd ingesteld.
+Verzoek geweigerd.
+Geen verbinding.
+Er ging iets mis.
+Te veel berichten.
+Berichtenlimiet bereikt.
+Antwoord onderbroken.
+Gesprek niet beschikbaar.
+Stel je vraag
+Hallo! Waarmee kan ik helpen?
+Je vraag…
 `;

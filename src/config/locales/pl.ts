@@ -1,40 +1,40 @@
-/** Polish (polski), one string per line in the order of lineKeys() (see ../locale.ts). */
+/** Polish (polski): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const pl = `
 Otwórz czat
 Zamknij czat
 Zamknij
-Rozpocznij nową rozmowę
-Wyślij wiadomość
-Zatrzymaj odpowiedź
+Nowa rozmowa
+Wyślij
+Zatrzymaj
 Wiadomość
 Rozmowa
-Przejdź do najnowszej wiadomości
+Do najnowszej wiadomości
 Źródła
 Myślę…
 Zatrzymano.
-Spróbuj ponownie
+Ponów
 Ukryj
-Asystent tym razem nie mógł odpowiedzieć.
-Ta odpowiedź została oznaczona przez zasady dotyczące treści.
+Brak odpowiedzi.
+Oznaczone przez zasady treści.
 Ty
 Asystent
-Wiadomość jest za długa.
-Wysyłasz wiadomości zbyt szybko. Poczekaj {wait} i spróbuj ponownie.
+Wiadomość za długa.
+Za szybko. Poczekaj {wait}.
 Kopiuj odpowiedź
 Kopiuj kod
 Skopiowano
-Proponowane pytania
+Propozycje
 Rozmowa wyczyszczona.
 Cofnij
-Czat nie jest poprawnie skonfigurowany.
-Usługa czatu odrzuciła żądanie. Spróbuj ponownie później.
-Nie można połączyć się z usługą czatu. Sprawdź połączenie i spróbuj ponownie.
-Coś poszło nie tak. Spróbuj ponownie.
-Zbyt wiele wiadomości naraz. Poczekaj chwilę i spróbuj ponownie.
-Osiągnięto limit wiadomości. Spróbuj ponownie później.
-Odpowiedź została przerwana. Spróbuj ponownie.
-Ta rozmowa nie jest już dostępna.
-Zapytaj nas o cokolwiek
-Cześć! W czym mogę dziś pomóc?
-Wpisz pytanie…
+Czat źle skonfigurowany.
+Żądanie odrzucone.
+Brak połączenia.
+Coś poszło nie tak.
+Za dużo wiadomości.
+Limit wiadomości osiągnięty.
+Odpowiedź przerwana.
+Rozmowa niedostępna.
+Zapytaj nas
+Cześć! Jak mogę pomóc?
+Twoje pytanie…
 `;
