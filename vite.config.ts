@@ -1,7 +1,8 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { Features } from 'lightningcss';
 import { build, defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
 import { configDefaults, type TestProjectConfiguration } from 'vitest/config';
+import { TABLES } from './src/config/locales/index.js';
 
 /**
  * The widget never uses `light-dark()`, so Lightning CSS need not polyfill it: its polyfill adds
@@ -96,8 +97,26 @@ function withoutDeadHelpers(): Plugin {
 }
 
 /**
+ * dist/askbox-locales/<language>.json: each language's UI strings as a JSON array of lines, fetched by the script-tag
+ * bundle from next to itself when the page or visitor speaks that language (see src/embed.ts).
+ */
+function localePacks(): Plugin {
+  return {
+    name: 'askbox-locale-packs',
+    generateBundle() {
+      for (const [language, table] of Object.entries(TABLES))
+        this.emitFile({
+          type: 'asset',
+          fileName: `askbox-locales/${language}.json`,
+          source: JSON.stringify(table.trim().split('\n')),
+        });
+    },
+  };
+}
+
+/**
  * dist/wordpress/askbox/: the WordPress plugin, ready to zip — its own files, the PHP proxy and the widget bundle
- * (built by the `embed` mode before this one).
+ * with its locale packs (built by the `embed` mode before this one).
  */
 function wordpressPackage(): Plugin {
   return {
@@ -109,6 +128,7 @@ function wordpressPackage(): Plugin {
         copyFileSync(`src/proxy/wordpress/askbox/${file}`, `${out}/${file}`);
       copyFileSync('src/proxy/php/askbox-proxy.php', `${out}/askbox-proxy.php`);
       copyFileSync('dist/askbox.js', `${out}/askbox.js`);
+      cpSync('dist/askbox-locales', `${out}/askbox-locales`, { recursive: true });
     },
   };
 }
@@ -163,6 +183,6 @@ export default defineConfig(({ mode }) => ({
   define: { __ASKBOX_VERSION__: JSON.stringify(version) },
   css,
   build: builds[mode] ?? builds.embed,
-  plugins: mode === 'proxy' ? [wordpressPackage()] : mode === 'embed' ? [flatChat()] : [],
+  plugins: mode === 'proxy' ? [wordpressPackage()] : mode === 'embed' ? [flatChat(), localePacks()] : [],
   test: { projects: mutating ? [node, dom] : [node, dom, e2e, bench] },
 }));

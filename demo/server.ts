@@ -39,7 +39,7 @@ export interface DemoServer {
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SIMULATOR_KEY = 'askbox-simulator-key';
-const PAGES = new Set(['index', 'csp', 'hostile', 'plain', 'misconfigured', 'dynamic', 'twice', 'left-dark']);
+const PAGES = new Set(['index', 'de', 'csp', 'hostile', 'plain', 'misconfigured', 'dynamic', 'twice', 'left-dark']);
 
 /**
  * The demo: host pages, the widget bundle, the token proxy at /askbox and — without a real key — the Cody API
@@ -78,6 +78,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     if (path.startsWith('/sim/') && simulator) return void toNodeListener(simulator.handle)(req, res);
     if (path === '/favicon.ico') return void res.writeHead(204).end();
     if (path === '/askbox.js') return serveFile(res, here('../dist/askbox.js'), 'text/javascript; charset=utf-8');
+    const pack = /^\/askbox-locales\/([a-z]{2})\.json$/.exec(path)?.[1];
+    if (pack) return serveFile(res, here(`../dist/askbox-locales/${pack}.json`), 'application/json; charset=utf-8');
     const page = path === '/' ? 'index' : path.replace(/^\/|\.html$/g, '');
     if (PAGES.has(page)) return servePage(res, page, botId, options.proxyUrl ?? '/askbox');
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');

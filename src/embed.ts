@@ -1,3 +1,4 @@
+import { parsePack } from './config/locale.js';
 import { parseConfig, type ConfigIssue } from './config/parse.js';
 import type { WidgetHandle } from './mount/handle.js';
 import { pageLanguages, startWidget } from './mount/widget.js';
@@ -58,6 +59,18 @@ function describe(issues: ConfigIssue[]): string {
   return `[askbox] The chat widget was not loaded because its <script> tag is misconfigured:\n${lines.join('\n')}`;
 }
 
+/**
+ * A locale pack: the UI strings of one language, fetched next to this script on the visitor's first sign of
+ * interest, so that the script carries one language (English) and each page pays for at most one more.
+ */
+async function loadPack(url: URL): Promise<string> {
+  const response = await fetch(url, { credentials: 'omit' });
+  if (!response.ok) throw new Error(`${url.href} answered ${response.status}`);
+  const lines = parsePack(await response.json());
+  if (!lines) throw new Error(`${url.href} is not an Askbox locale pack`);
+  return lines.join('\n');
+}
+
 function whenBodyReady(fn: () => void) {
   if (document.body) fn();
   else document.addEventListener('DOMContentLoaded', fn, { once: true });
@@ -70,7 +83,9 @@ function whenBodyReady(fn: () => void) {
 function boot() {
   if (window.Askbox) return;
   const script = findScript();
-  const parsed = parseConfig(script ? readAttributes(script) : {}, pageLanguages(document));
+  const input = script ? readAttributes(script) : {};
+  const languages = pageLanguages(document);
+  const parsed = parseConfig(input, { languages });
   if (parsed.issues) {
     console.error(describe(parsed.issues));
     return;
@@ -80,7 +95,21 @@ function boot() {
       `[askbox] The <script> tag has attributes Askbox does not know: ${parsed.unknown.map(attributeOf).join(', ')}`,
     );
   }
-  const { handle, attach } = startWidget(parsed.config);
+  const { config } = parsed;
+  const complete =
+    config.language === 'en'
+      ? undefined
+      : () =>
+          loadPack(new URL(`askbox-locales/${config.language}.json`, script?.src || document.baseURI))
+            .then((table) => parseConfig(input, { languages, tables: { [config.language]: table } }).config ?? config)
+            .catch((error: unknown) => {
+              console.warn(
+                `[askbox] The ${config.language} UI strings could not be loaded, so the chat speaks English:`,
+                error,
+              );
+              return config;
+            });
+  const { handle, attach } = startWidget(config, {}, complete);
   const api: AskboxGlobal = Object.freeze({
     ...handle,
     version: __ASKBOX_VERSION__,

@@ -1,15 +1,4 @@
 import { DEFAULT_TEXT, DEFAULTS, type UiText } from './schema.js';
-import { ar } from './locales/ar.js';
-import { de } from './locales/de.js';
-import { es } from './locales/es.js';
-import { fr } from './locales/fr.js';
-import { he } from './locales/he.js';
-import { it } from './locales/it.js';
-import { ja } from './locales/ja.js';
-import { nl } from './locales/nl.js';
-import { pl } from './locales/pl.js';
-import { pt } from './locales/pt.js';
-import { zh } from './locales/zh.js';
 
 /** A language's UI strings, and the defaults of the settings visitors read (title, welcome, placeholder). */
 export interface LocaleText {
@@ -17,6 +6,15 @@ export interface LocaleText {
   title: string;
   welcome: string;
   placeholder: string;
+}
+
+/** A locale pack as fetched: its lines when it is a table of exactly the expected strings, else undefined. */
+export function parsePack(value: unknown): string[] | undefined {
+  return Array.isArray(value) &&
+    value.length === lineKeys().length &&
+    value.every((line) => typeof line === 'string' && line.trim() && line.length <= 500)
+    ? value
+    : undefined;
 }
 
 /** The language the UI speaks, and the tag dates and numbers are formatted for (`de-CH` keeps its region). */
@@ -28,15 +26,29 @@ export interface Locale {
   dir: 'ltr' | 'rtl';
 }
 
-/**
- * Every language but English (whose strings are `DEFAULT_TEXT` and `DEFAULTS`), each one string per line in the
- * order of `lineKeys()`: terse in the bundle, and the locale test checks every line is there and translated.
- */
-const TABLES: Readonly<Record<string, string>> = { ar, de, es, fr, he, it, ja, nl, pl, pt, zh };
 const RTL = new Set(['ar', 'he']);
 
 /** The supported languages, English included. */
-export const LANGUAGES: readonly string[] = ['en', ...Object.keys(TABLES)];
+export const LANGUAGES: readonly string[] = ['en', 'ar', 'de', 'es', 'fr', 'he', 'it', 'ja', 'nl', 'pl', 'pt', 'zh'];
+
+/**
+ * The launcher's two labels in every language, opening and closing: the launcher shows at load, before any locale
+ * pack is fetched, and a screen reader reads its label first. (The packs repeat them: the locale test keeps the
+ * two in step.)
+ */
+const LAUNCHER: Readonly<Record<string, string>> = {
+  ar: 'افتح الدردشة|أغلق الدردشة',
+  de: 'Chat öffnen|Chat schließen',
+  es: 'Abrir el chat|Cerrar el chat',
+  fr: 'Ouvrir le chat|Fermer le chat',
+  he: 'פתיחת הצ׳אט|סגירת הצ׳אט',
+  it: 'Apri la chat|Chiudi la chat',
+  ja: 'チャットを開く|チャットを閉じる',
+  nl: 'Chat openen|Chat sluiten',
+  pl: 'Otwórz czat|Zamknij czat',
+  pt: 'Abrir o chat|Fechar o chat',
+  zh: '打开聊天|关闭聊天',
+};
 
 /** The keys a table's lines fill, in order: the UI strings, the error sentences, then the visitor-facing settings. */
 export function lineKeys(): string[] {
@@ -77,14 +89,18 @@ export function resolveLocale(requested: string | undefined, languages: readonly
   return { tag: 'en', language: 'en', dir: 'ltr' };
 }
 
-/** The strings of a supported `language`; English for any other. */
-export function localeText(language: string): LocaleText {
-  const lines = TABLES[language]?.trim().split('\n') ?? [];
+/**
+ * The strings of `language` from `lines`, its table (a locale pack). Without them, English but for the launcher's
+ * labels, which every language has at hand.
+ */
+export function localeText(language: string, lines: readonly string[] = []): LocaleText {
   const keys = lineKeys();
-  const get = (key: string) => lines[keys.indexOf(key)]?.trim() || undefined;
+  const [open, close] = LAUNCHER[language]?.split('|') ?? [];
+  const launcher: Record<string, string | undefined> = { launcherOpen: open, launcherClose: close };
+  const get = (key: string) => lines[keys.indexOf(key)]?.trim() || launcher[key];
   const { errors, ...strings } = DEFAULT_TEXT;
   return {
-    text: lines.length ? { ...fill(strings, get), errors: fill(errors, get, 'errors.') } : DEFAULT_TEXT,
+    text: language === 'en' ? DEFAULT_TEXT : { ...fill(strings, get), errors: fill(errors, get, 'errors.') },
     title: get('title') ?? DEFAULTS.title,
     welcome: get('welcome') ?? DEFAULTS.welcome,
     placeholder: get('placeholder') ?? DEFAULTS.placeholder,

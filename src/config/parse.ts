@@ -16,7 +16,7 @@ export type ParseResult =
   | { config: WidgetConfig; unknown: string[]; issues?: undefined }
   | { config?: undefined; unknown?: undefined; issues: ConfigIssue[] };
 
-/** Every config key, once; `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
+/** Every config key, once (but `language`, which follows from `locale`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
 const KEYS = {
   botId: true,
   proxyUrl: true,
@@ -34,7 +34,7 @@ const KEYS = {
   locale: true,
   dir: true,
   starters: true,
-} as const satisfies Record<keyof WidgetConfig, true>;
+} as const satisfies Record<Exclude<keyof WidgetConfig, 'language'>, true>;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
@@ -50,19 +50,29 @@ const DIRECTIONS: readonly WidgetConfig['dir'][] = ['ltr', 'rtl'];
 
 type Input = Readonly<Record<string, unknown>>;
 
+/** What the config is read against besides its input. */
+export interface ConfigEnv {
+  /** The page's and the visitor's languages, in order of preference. */
+  languages?: readonly string[];
+  /** Tables of UI strings by language (see config/locales), as far as they are at hand. */
+  tables?: Readonly<Record<string, string>>;
+}
+
 /** One UI string per attribute: `data-text-send` arrives as `textSend`. */
 const SINGLE_TEXT = /^text[A-Z]/;
 
 /**
  * Validates raw configuration — `data-*` attribute strings from the script tag or typed values from `mount()` —
  * and collects every issue at once, so a site owner fixes the tag in one go.
- * - The UI speaks `locale` when given, else the first of `languages` (the page's and the browser's, in order of
- *   preference) Askbox has strings for, else English.
+ * - The UI speaks `locale` when given, else the first of `env.languages` (the page's and the browser's, in order
+ *   of preference) Askbox has strings for, else English; its strings come from `env.tables` (without its table,
+ *   only the launcher's labels are in that language).
  * - `text` overrides any UI string (an object, or its JSON from a `data-text` attribute), and `textSend` (from
  *   `data-text-send`) one string; strings not given keep the locale's.
  * Pure: no DOM, no globals.
  */
-export function parseConfig(input: Input, languages: readonly string[] = []): ParseResult {
+export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
+  const { languages = [], tables = {} } = env;
   const issues: ConfigIssue[] = [];
   const fail: Fail = (key, message) => void issues.push({ key, message });
 
@@ -99,7 +109,8 @@ export function parseConfig(input: Input, languages: readonly string[] = []): Pa
   if (requested && !canonicalTag(requested))
     fail('locale', `"${requested}" is not a language tag (e.g. "de" or "pt-BR")`);
   const locale = resolveLocale(requested, languages);
-  const strings = localeText(locale.language);
+  const table = tables[locale.language];
+  const strings = localeText(locale.language, table?.trim().split('\n'));
   const dir = oneOf(input.dir, DIRECTIONS, locale.dir, 'dir', fail);
 
   const title = bounded(input.title, strings.title, 80, 'title', fail);
@@ -134,6 +145,7 @@ export function parseConfig(input: Input, languages: readonly string[] = []): Pa
       text: uiText,
       starters: offered,
       locale: locale.tag,
+      language: locale.language,
       dir,
     },
   };

@@ -66,6 +66,8 @@ export interface WidgetConfig {
   text: UiText;
   /** The BCP 47 tag dates and numbers are formatted for; the UI strings are its language's (else English). */
   locale: string;
+  /** The language of the UI strings: a supported one, else `en`. */
+  language: string;
   /** Questions offered as buttons in an empty conversation; a click sends one. */
   starters: readonly string[];
   /** The widget's writing direction: the UI language's unless `data-dir` says otherwise. */

@@ -1,5 +1,6 @@
 import { ChatError } from '../api/errors.js';
 import { parseConfig } from '../config/parse.js';
+import { TABLES } from '../config/locales/index.js';
 import type { WidgetConfig } from '../config/schema.js';
 import type { WidgetHandle } from './handle.js';
 import { pageLanguages, startWidget } from './widget.js';
@@ -19,7 +20,7 @@ export type MountOptions = Partial<Record<keyof WidgetConfig, unknown>>;
  * chat.on('reply', ({ message }) => console.log(message.text));
  */
 export function mount(options: MountOptions, target: HTMLElement = document.body): WidgetHandle {
-  const parsed = parseConfig(options, pageLanguages(target.ownerDocument));
+  const parsed = parseConfig(options, { languages: pageLanguages(target.ownerDocument), tables: TABLES });
   if (parsed.issues) {
     throw new ChatError(
       'config',

@@ -30,7 +30,11 @@ const toggle = ({ model }: Chat) => (model.isOpen.value ? model.close() : model.
  * panel's stylesheet) is created on the first sign of interest — hover or focus on the launcher, or a call that
  * needs it — so a visitor who never opens the chat costs the page next to nothing.
  */
-export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedWidget {
+export function startWidget(
+  config: WidgetConfig,
+  deps: ChatDeps = {},
+  complete?: () => Promise<WidgetConfig>,
+): StartedWidget {
   const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
   const emit: Emit = (type, detail) => {
     for (const listener of listeners.get(type) ?? []) {
@@ -54,12 +58,13 @@ export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedW
     const root = shadow?.root;
     if (chat && launcher && root) chat.show(launcher, (sheet) => addStyles(root, sheet, config.styleNonce));
   };
+  let completing: Promise<WidgetConfig> | undefined;
   /** Runs `action` on the chat, creating it first if need be; a failure to start is one console error. */
-  const use = <T>(action: (loaded: Chat) => T): T | undefined => {
+  const run = <T>(action: (loaded: Chat) => T, full = config): T | undefined => {
     if (destroyed) return undefined;
     try {
       if (!chat) {
-        chat = createChat(config, emit, deps);
+        chat = createChat(full, emit, deps);
         show();
       }
       return action(chat);
@@ -67,6 +72,15 @@ export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedW
       console.error('[askbox] The chat widget could not start:', error);
       return undefined;
     }
+  };
+  /**
+   * `run`, at once when the chat's config is complete, else once `complete` has brought the rest of it (the UI
+   * strings of a language other than English); calls made meanwhile run in order.
+   */
+  const use = <T>(action: (loaded: Chat) => T): T | undefined | Promise<T | undefined> => {
+    if (chat || !complete) return run(action);
+    completing ??= complete();
+    return completing.then((full) => run(action, full));
   };
 
   const warm = () => void use(() => undefined);

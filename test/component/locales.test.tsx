@@ -1,6 +1,7 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LANGUAGES, localeText } from '../../src/config/locale';
+import { TABLES } from '../../src/config/locales/index';
 import { parseConfig } from '../../src/config/parse';
 import { DEFAULT_TEXT } from '../../src/config/schema';
 import type { WidgetHandle } from '../../src/mount/handle';
@@ -39,11 +40,14 @@ const ENGLISH = new Set(
 describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in %s', (language) => {
   it('shows every string of a conversation with sources and a failed reply in that language', async () => {
     const fake = createFakeClient();
-    const { config } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', locale: language });
+    const { config } = parseConfig(
+      { botId: 'yiu456ytyUjk', proxyUrl: '/askbox', locale: language },
+      { tables: TABLES },
+    );
     const widget = startWidget(config!, { client: fake.client, storage: createMemoryStorage() });
     widget.attach(document.body);
     handle = widget.handle;
-    const strings = localeText(language);
+    const strings = localeText(language, TABLES[language]!.trim().split('\n'));
     const launcher = shadow().querySelector('.launcher')!;
     expect(launcher.getAttribute('aria-label')).toBe(strings.text.launcherOpen);
 

@@ -1,6 +1,7 @@
 import { fireEvent, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../src/api/errors';
+import { TABLES } from '../../src/config/locales/index';
 import { parseConfig } from '../../src/config/parse';
 import type { WidgetHandle } from '../../src/mount/handle';
 import { startWidget } from '../../src/mount/widget';
@@ -40,13 +41,16 @@ let handle: WidgetHandle | undefined;
 /** Starts a widget on a fake client and creates its chat, as hovering the launcher would. */
 async function setup(overrides: Record<string, unknown> = {}, storage = createMemoryStorage()) {
   const fake = createFakeClient();
-  const { config } = parseConfig({
-    botId: 'yiu456ytyUjk',
-    proxyUrl: '/askbox',
-    welcome: 'Hello **there**',
-    title: 'Help desk',
-    ...overrides,
-  });
+  const { config } = parseConfig(
+    {
+      botId: 'yiu456ytyUjk',
+      proxyUrl: '/askbox',
+      welcome: 'Hello **there**',
+      title: 'Help desk',
+      ...overrides,
+    },
+    { tables: TABLES },
+  );
   if (!config) throw new Error('bad config');
   const widget = startWidget(config, { client: fake.client, storage });
   widget.attach(document.body);

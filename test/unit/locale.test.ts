@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, lineKeys, localeText, resolveLocale } from '../../src/config/locale';
+import { LANGUAGES, lineKeys, localeText, parsePack, resolveLocale } from '../../src/config/locale';
 import { parseConfig } from '../../src/config/parse';
+import { TABLES } from '../../src/config/locales/index';
 import { DEFAULT_TEXT, DEFAULTS } from '../../src/config/schema';
+
+/** A language's table as the lines of its locale pack. */
+const lines = (language: string) => TABLES[language]?.trim().split('\n') ?? [];
 
 const minimal = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
 const english = localeText('en');
 
 /** Every string of a locale, by the key of its table line. */
 function flat(language: string): Record<string, string> {
-  const { text, title, welcome, placeholder } = localeText(language);
+  const { text, title, welcome, placeholder } = localeText(language, lines(language));
   const { errors, ...strings } = text;
   return {
     ...strings,
@@ -46,6 +50,33 @@ describe('locales', () => {
 
 const DEFAULTS_SHOWN = { title: DEFAULTS.title, welcome: DEFAULTS.welcome, placeholder: DEFAULTS.placeholder };
 
+describe('before its pack arrives', () => {
+  it.each(LANGUAGES.filter((l) => l !== 'en'))(
+    '%s labels the launcher as its pack does, the rest in English',
+    (language) => {
+      const bare = localeText(language).text;
+      const full = localeText(language, lines(language)).text;
+      expect([bare.launcherOpen, bare.launcherClose]).toEqual([full.launcherOpen, full.launcherClose]);
+      expect(bare.launcherOpen).not.toBe(DEFAULT_TEXT.launcherOpen);
+      expect({ ...bare, launcherOpen: '', launcherClose: '' }).toEqual({
+        ...DEFAULT_TEXT,
+        launcherOpen: '',
+        launcherClose: '',
+      });
+    },
+  );
+
+  it('takes a fetched pack only when it is exactly a table of strings', () => {
+    const good = lines('de');
+    expect(parsePack(good)).toEqual(good);
+    expect(parsePack(good.slice(1))).toBeUndefined();
+    expect(parsePack([...good.slice(1), 42])).toBeUndefined();
+    expect(parsePack([...good.slice(1), ' '])).toBeUndefined();
+    expect(parsePack([...good.slice(1), 'x'.repeat(501)])).toBeUndefined();
+    expect(parsePack({ de: good })).toBeUndefined();
+  });
+});
+
 describe('resolveLocale', () => {
   it.each([
     [undefined, [], 'en', 'en'],
@@ -64,7 +95,7 @@ describe('resolveLocale', () => {
 
 describe('parseConfig and languages', () => {
   it('speaks data-locale, else the page’s languages, with that language’s defaults and direction', () => {
-    const german = parseConfig({ ...minimal, locale: 'de' }, ['fr']).config;
+    const german = parseConfig({ ...minimal, locale: 'de' }, { languages: ['fr'], tables: TABLES }).config;
     expect(german).toMatchObject({
       locale: 'de',
       dir: 'ltr',
@@ -72,8 +103,11 @@ describe('parseConfig and languages', () => {
       placeholder: 'Ihre Frage…',
     });
     expect(german?.text.send).toBe('Senden');
-    expect(parseConfig(minimal, ['ar-EG', 'en']).config).toMatchObject({ locale: 'ar-EG', dir: 'rtl' });
-    expect(parseConfig({ ...minimal, dir: 'ltr' }, ['he']).config?.dir).toBe('ltr');
+    expect(parseConfig(minimal, { languages: ['ar-EG', 'en'], tables: TABLES }).config).toMatchObject({
+      locale: 'ar-EG',
+      dir: 'rtl',
+    });
+    expect(parseConfig({ ...minimal, dir: 'ltr' }, { languages: ['he'], tables: TABLES }).config?.dir).toBe('ltr');
     expect(parseConfig(minimal).config).toMatchObject({ locale: 'en', dir: 'ltr', title: DEFAULTS.title });
   });
 
@@ -82,16 +116,19 @@ describe('parseConfig and languages', () => {
   });
 
   it('overrides one string per data-text-* attribute, over data-text and the language', () => {
-    const { config, unknown } = parseConfig({
-      ...minimal,
-      locale: 'de',
-      text: '{"send":"Los","retry":"Nochmal"}',
-      textSend: 'Abschicken',
-      textErrorsNetwork: 'Offline.',
-      textErrorsRate_limit: 'Langsam.',
-      textSendd: 'typo',
-      textErrors: 'not a string key',
-    });
+    const { config, unknown } = parseConfig(
+      {
+        ...minimal,
+        locale: 'de',
+        text: '{"send":"Los","retry":"Nochmal"}',
+        textSend: 'Abschicken',
+        textErrorsNetwork: 'Offline.',
+        textErrorsRate_limit: 'Langsam.',
+        textSendd: 'typo',
+        textErrors: 'not a string key',
+      },
+      { tables: TABLES },
+    );
     expect(config?.text).toMatchObject({
       send: 'Abschicken',
       retry: 'Nochmal',

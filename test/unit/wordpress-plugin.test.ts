@@ -26,7 +26,15 @@ describe('WordPress plugin (hooks stubbed)', () => {
       const lint = spawnSync('php', ['-l', `${PLUGIN}/${file}`], { encoding: 'utf8' });
       expect(lint.status, lint.stdout).toBe(0);
     }
-    expect(readdirSync(PLUGIN).sort()).toEqual(['askbox-proxy.php', 'askbox.js', 'askbox.php', 'readme.txt']);
+    expect(readdirSync(PLUGIN).sort()).toEqual([
+      'askbox-locales',
+      'askbox-proxy.php',
+      'askbox.js',
+      'askbox.php',
+      'readme.txt',
+    ]);
+    // The script fetches its locale packs from next to itself.
+    expect(readdirSync(`${PLUGIN}/askbox-locales`)).toHaveLength(11);
   });
 
   it('keeps the key server-side: its own option, never printed, kept when the field is left empty', () => {

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from './axe';
+import { startE2E, W } from './harness';
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+
+beforeAll(async () => {
+  e2e = await startE2E({ replies: [{ match: 'Versand', text: 'Der Versand ist **kostenlos**.' }] });
+});
+afterAll(() => e2e?.close());
+
+const packs = (requests: string[]) => requests.filter((request) => request.includes('/askbox-locales/'));
+
+describe('a German page', () => {
+  it('speaks German: the launcher at once, the panel from a pack fetched on first interest', async () => {
+    const { page, requests, consoleWarnings } = await e2e.open('/de.html');
+    const launcher = page.locator(W.launcher);
+    await launcher.waitFor();
+    expect(await launcher.getAttribute('aria-label')).toBe('Chat öffnen');
+    expect(await page.locator('askbox-widget .askbox').getAttribute('lang')).toBe('de');
+    await page.waitForTimeout(300);
+    expect(packs(requests)).toEqual([]);
+
+    await launcher.hover();
+    await launcher.click();
+    await page.locator(W.panel).waitFor();
+    expect(packs(requests)).toEqual(['GET /askbox-locales/de.json']);
+    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Fragen Sie uns');
+    expect(await page.locator(W.input).getAttribute('placeholder')).toBe('Ihre Frage…');
+    expect(await launcher.getAttribute('aria-label')).toBe('Chat schließen');
+
+    await page.locator(W.input).fill('Was kostet der Versand?');
+    await page.locator(W.input).press('Enter');
+    await page.locator(`${W.bot} strong`).waitFor();
+    expect(await page.getByRole('button', { name: 'Antwort kopieren' }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(consoleWarnings).toEqual([]);
+  });
+
+  it('speaks English, with one warning, when its pack cannot be loaded, and keeps working', async () => {
+    const { page, consoleWarnings } = await e2e.open('/de.html');
+    await page.route('**/askbox-locales/**', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await page.locator(W.launcher).click();
+    await page.locator(W.panel).waitFor();
+    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Ask us anything');
+    expect(consoleWarnings).toEqual([expect.stringContaining('The de UI strings could not be loaded')]);
+    await page.locator(W.input).fill('Was kostet der Versand?');
+    await page.locator(W.input).press('Enter');
+    await page.locator(`${W.bot} strong`).waitFor();
+  });
+});
