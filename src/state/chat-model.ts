@@ -1,8 +1,9 @@
 import { action, batch, computed, createModel, effect, signal } from '@preact/signals-core';
 import type { ChatClient, ConversationRef } from '../api/client.js';
 import { toChatError, type ChatError } from '../api/errors.js';
-import type { StreamEvent } from '../api/types.js';
+import type { ApiMessage, StreamEvent } from '../api/types.js';
 import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema.js';
+import { collapseRetries, findExchange } from './exchange.js';
 import { localMessage, toChatMessage, type ChatMessage } from './messages.js';
 import { createSession } from './session.js';
 import { failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
@@ -107,7 +108,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       if (!run.live()) return;
       historyLoaded = true;
       batch(() => {
-        messages.value = list.map(toChatMessage);
+        messages.value = collapseRetries(list).map(toChatMessage);
         status.value = IDLE;
       });
     } catch (caught) {
@@ -181,14 +182,14 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
         if (!run.live()) return;
         if (step.value.type === 'chunk') streaming.value = text += step.value.text;
       }
-      await finishReply(run, reply.conversation, text);
+      await finishReply(run, content, text);
     } catch (caught) {
       if (!run.live()) return;
       const err = toChatError(caught, run.signal);
-      if (!accepted) refused(err, content, pendingUser);
+      if (!accepted) await refused(run, err, content, pendingUser, previous);
       else if (err.kind === 'aborted') {
         if (text) append(localMessage('assistant', text, 'stopped'));
-      } else await recoverReply(run, text, err);
+      } else await recoverReply(run, content, text, err);
     } finally {
       if (run.live() && busy.value) {
         batch(() => {
@@ -199,8 +200,38 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     }
   }
 
-  /** The service never took the message: the visitor gets their text back instead of losing it. */
-  function refused(err: ChatError, content: string, pendingUser: ChatMessage | undefined) {
+  /** What the service stored for `content`, read from the conversation's newest messages; undefined if nothing. */
+  async function readExchange(run: Run, content: string) {
+    const conversation = session.current();
+    const list = conversation ? await client.recentMessages(conversation, run.signal).catch(() => []) : [];
+    return findExchange(list, content, knownIds());
+  }
+
+  /** The visitor's latest bubble is the stored question: it takes the stored id, so no later read takes it for new. */
+  function adopt(question: ApiMessage) {
+    const asked = messages.value.findLast((m) => m.role === 'user');
+    if (asked) replace(asked.id, { ...asked, id: question.id, status: 'done' });
+  }
+
+  /**
+   * The service did not accept the message. After a 5xx it may have stored the question and a failed reply all the
+   * same (cody-api.md, Send Message: 500): they are read back and shown as stored, so that Retry asks again without
+   * a second bubble. Otherwise the service never took it, and the visitor gets their text back instead of losing it.
+   */
+  async function refused(
+    run: Run,
+    err: ChatError,
+    content: string,
+    pendingUser: ChatMessage | undefined,
+    previous: ChatMessage | undefined,
+  ) {
+    const exchange = (err.status ?? 0) >= 500 ? await readExchange(run, content) : undefined;
+    if (!run.live()) return;
+    if (exchange) {
+      if (previous) replace(previous.id, null);
+      const reply = exchange.reply ? toChatMessage(exchange.reply) : localMessage('assistant', '', 'failed');
+      return commitReply(reply, exchange.question);
+    }
     if (pendingUser) {
       replace(pendingUser.id, null);
       if (!draft.value.trim()) draft.value = content;
@@ -209,28 +240,36 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   }
 
   /** Replaces the streamed text with the stored reply, which carries the real id, sources and flags. */
-  async function finishReply(run: Run, conversation: ConversationRef, text: string): Promise<void> {
-    const stored = await client.latestReply(conversation, knownIds()).catch(() => undefined);
+  async function finishReply(run: Run, content: string, text: string): Promise<void> {
+    const exchange = await readExchange(run, content);
     if (!run.live()) return;
-    commitReply(stored ? toChatMessage(stored) : localMessage('assistant', text, 'done'));
+    commitReply(
+      exchange?.reply ? toChatMessage(exchange.reply) : localMessage('assistant', text, 'done'),
+      exchange?.question,
+    );
   }
 
-  /** The stream broke after the service took the message; it may still have stored the whole reply. */
-  async function recoverReply(run: Run, text: string, err: ChatError): Promise<void> {
-    const conversation = session.current();
-    const stored = conversation ? await client.latestReply(conversation, knownIds()).catch(() => undefined) : undefined;
+  /**
+   * The stream broke after the service took the message; it may still have stored the whole reply. Only a reply to
+   * this question counts: an earlier reply the widget never showed is not this one.
+   */
+  async function recoverReply(run: Run, content: string, text: string, err: ChatError): Promise<void> {
+    const exchange = await readExchange(run, content);
     if (!run.live()) return;
-    if (stored) return commitReply(toChatMessage(stored));
+    if (exchange?.reply) return commitReply(toChatMessage(exchange.reply), exchange.question);
     // The failed reply carries the one Retry (as a failed_responding reply does); the notice says what happened.
     batch(() => {
+      if (exchange) adopt(exchange.question);
       append(localMessage('assistant', text, 'failed'));
       fail(err);
     });
   }
 
-  function commitReply(reply: ChatMessage) {
+  /** Shows `reply`; `question` is the stored question it answers, whose id the visitor's bubble takes. */
+  function commitReply(reply: ChatMessage, question?: ApiMessage) {
     // One batch: the finished reply replaces the streaming bubble and the composer is ready in the same frame.
     batch(() => {
+      if (question) adopt(question);
       append(reply);
       announcement.value = reply;
       status.value = IDLE;
