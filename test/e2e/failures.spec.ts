@@ -43,7 +43,8 @@ describe('failures, as a visitor sees them', () => {
     const { page } = await e2e.open('/');
     await ask(page, 'a flaky question');
     await page
-      .locator('askbox-widget .msg--failed', { hasText: 'The assistant could not answer this time.' })
+      // One message for a failed reply: the service's apology (issue 9, item 12).
+      .locator('askbox-widget .msg--failed', { hasText: "Sorry, I couldn't generate a response right now." })
       .waitFor();
     await page.locator('askbox-widget .msg--failed').getByRole('button', { name: 'Retry' }).click();
     await page.locator(W.bot, { hasText: 'Second time lucky.' }).waitFor();
