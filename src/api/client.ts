@@ -9,6 +9,8 @@ export type { ConversationRef } from './types.js';
 export interface ChatClientOptions {
   proxyUrl: string;
   fetch?: typeof fetch;
+  /** How long a reply stream may stay silent before it counts as broken (default: 45 s, see sse.ts). */
+  idleMs?: number | undefined;
 }
 
 /** The request header that carries a conversation's grant to the proxy. */
@@ -135,7 +137,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         throw new ChatError('stream', 'The proxy did not answer with a reply stream');
       if (!response.body) throw new ChatError('stream', 'The reply stream has no body');
       try {
-        yield* readReplyStream(response.body, undefined, signal);
+        yield* readReplyStream(response.body, options.idleMs, signal);
       } catch (error) {
         throw toChatError(error, signal);
       }

@@ -2,6 +2,7 @@ import {
   DEFAULT_TEXT,
   DEFAULTS,
   MAX_DOCUMENT_IDS,
+  STREAM_TIMEOUT_RANGE,
   THEMES,
   type Position,
   type UiText,
@@ -35,6 +36,10 @@ const KEYS = {
   theme: true,
   documentIds: true,
   conversationName: true,
+  limitMessage: true,
+  limitLink: true,
+  limitLinkText: true,
+  streamTimeout: true,
   styleNonce: true,
   text: true,
 } as const satisfies Record<keyof WidgetConfig, true>;
@@ -49,6 +54,8 @@ const COLOR =
   /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.,%\s/+-]{1,60}\)|[a-z]{3,30})$/i;
 // A path must not start with `//`: that is a protocol-relative URL to another host.
 const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?!\/)[^\s?#]*)$/i;
+// SECURITY: the limit notice's link goes into an href: only an absolute http(s) URL, never `javascript:` and friends.
+const LINK = /^https?:\/\/[^\s"'<>\\]+$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
 
 type Input = Readonly<Record<string, unknown>>;
@@ -90,6 +97,24 @@ export function parseConfig(input: Input): ParseResult {
   const placeholder = bounded(input.placeholder, DEFAULTS.placeholder, 200, 'placeholder', fail);
   const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 100, 'conversationName', fail);
 
+  const limitMessage = bounded(input.limitMessage, '', 300, 'limitMessage', fail) || undefined;
+  const limitLinkText = bounded(input.limitLinkText, '', 80, 'limitLinkText', fail) || undefined;
+  const limitLink = text(input.limitLink) || undefined;
+  if (limitLink && (limitLink.length > 2000 || !LINK.test(limitLink)))
+    fail('limitLink', `"${limitLink.slice(0, 80)}" must be an http(s) URL`);
+
+  const [minTimeout, maxTimeout] = STREAM_TIMEOUT_RANGE;
+  const timeout = input.streamTimeout;
+  // A number from mount(), or the attribute's text; anything else (an object…) fails the range check below.
+  const streamTimeout =
+    timeout === undefined || timeout === null || timeout === ''
+      ? DEFAULTS.streamTimeout
+      : typeof timeout === 'number'
+        ? timeout
+        : Number(text(timeout) || Number.NaN);
+  if (!(streamTimeout >= minTimeout && streamTimeout <= maxTimeout))
+    fail('streamTimeout', `must be a number of seconds from ${minTimeout} to ${maxTimeout}`);
+
   const unknown = Object.keys(input).filter((key) => !Object.hasOwn(KEYS, key));
   const uiText = parseText(input.text, fail, unknown);
 
@@ -108,6 +133,10 @@ export function parseConfig(input: Input): ParseResult {
       theme,
       documentIds,
       conversationName,
+      limitMessage,
+      limitLink,
+      limitLinkText,
+      streamTimeout,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
     },

@@ -6,6 +6,7 @@ import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema.js';
 import { collapseRetries, findExchange } from './exchange.js';
 import { localMessage, toChatMessage, type ChatMessage } from './messages.js';
 import { createSession } from './session.js';
+import { createStallWatch } from './stall.js';
 import { failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
 import type { Emit } from './events.js';
 import type { KeyValueStore } from './storage.js';
@@ -46,18 +47,25 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const draft = signal('');
   /** The last completed reply, for the screen-reader live region (tokens are not announced one by one). */
   const announcement = signal<ChatMessage | null>(null);
+  const { stalled, watch: watchStall } = createStallWatch();
   const busy = computed(() => isBusy(status.value));
   const failure = computed(() => failureOf(status.value));
+  /**
+   * The service's message limit is reached (402). Sending waits, with the notice as the reason, until the visitor
+   * starts a new conversation or reloads: re-sending into the same wall helps nobody; the draft stays editable.
+   */
+  const limited = computed(() => status.value.type === 'quota');
   /** What the single Retry repeats: a failed history load, or the last reply when it failed. */
   const retryTarget = computed<RetryTarget | undefined>(() => {
     if (failure.value?.retry) return failure.value.retry;
-    return !busy.value && failedReply() ? 'reply' : undefined;
+    return !busy.value && !limited.value && failedReply() ? 'reply' : undefined;
   });
   const canSend = computed(
-    () => !busy.value && draft.value.trim().length > 0 && draft.value.length <= MAX_MESSAGE_LENGTH,
+    () => !busy.value && !limited.value && draft.value.trim().length > 0 && draft.value.length <= MAX_MESSAGE_LENGTH,
   );
 
   let historyLoaded = false;
+  let quotaLogged = false;
   let controller: AbortController | undefined;
   // Bumped by newConversation() and dispose: async work started under an older generation must not write state.
   let generation = 0;
@@ -66,6 +74,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     // Stryker disable next-line AssignmentOperator: any change makes older work stale; the direction does not matter.
     generation += 1;
     controller?.abort();
+    watchStall(false);
   });
 
   /**
@@ -81,7 +90,12 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
 
   function fail(error: ChatError, retry?: RetryTarget) {
     status.value = toFailure(error, retry);
-    emit('error', { kind: error.kind, message: error.detail ?? error.message });
+    if (error.kind !== 'quota') return emit('error', { kind: error.kind, message: error.detail ?? error.message });
+    const message = error.detail ?? '';
+    // The service's text speaks to the site owner ("…upgrade your plan"): the console, once, rather than the visitor.
+    if (!quotaLogged) console.warn(`[askbox] The chat service refused a message: ${message}`);
+    quotaLogged = true;
+    emit('quota', { message });
   }
 
   const append = (message: ChatMessage) => {
@@ -181,7 +195,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       for (let step = reply.first; !step.done; step = await reply.events.next()) {
         if (!run.live()) return;
         if (step.value.type === 'chunk') streaming.value = text += step.value.text;
+        watchStall(true);
       }
+      watchStall(false);
       await finishReply(run, content, text);
     } catch (caught) {
       if (!run.live()) return;
@@ -191,6 +207,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
         if (text) append(localMessage('assistant', text, 'stopped'));
       } else await recoverReply(run, content, text, err);
     } finally {
+      if (run.live()) watchStall(false);
       if (run.live() && busy.value) {
         batch(() => {
           status.value = IDLE;
@@ -288,7 +305,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     isOpen,
     draft,
     announcement,
+    stalled,
     busy,
+    limited,
     canSend,
     open: action(() => {
       if (isOpen.value) return;
@@ -307,7 +326,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     /** Sends `text` (default: the draft). Resolves when the reply is complete or has failed. */
     send: action(async (text?: string) => {
       const content = (text ?? draft.value).trim();
-      if (!content || busy.value) return;
+      if (!content || busy.value || limited.value) return;
       if (content.length > MAX_MESSAGE_LENGTH) {
         if (text !== undefined) draft.value = text;
         return;
@@ -330,7 +349,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       if (target === 'reply' && question) await ask(question.text);
     }),
     dismiss: action(() => {
-      if (failure.value) status.value = IDLE;
+      if (failure.value && !limited.value) status.value = IDLE;
     }),
     /** Forgets the current conversation; the next message starts a new one. */
     newConversation: action(() => {

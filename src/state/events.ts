@@ -8,6 +8,8 @@ export interface WidgetEvents {
   send: { text: string };
   reply: { message: ChatMessage };
   error: { kind: ChatError['kind']; message: string };
+  /** The service's message limit is reached (402): sending waits; `message` is the service's text, for the owner. */
+  quota: { message: string };
 }
 
 /** Emits a lifecycle event; `mount()` forwards these to `handle.on` listeners. */

@@ -97,6 +97,73 @@ const good = (id: string, content: string, machine: boolean, created_at: number)
   conversation_id: 'conv0000000a',
 });
 
+describe('the message limit', () => {
+  it('shows the site’s notice and link as the reason sending waits; the draft stays editable', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const fake = setup({
+      limitMessage: 'Our assistant is resting.',
+      limitLink: 'https://shop.example/contact',
+      limitLinkText: 'Write to us',
+    });
+    fake.state.refusals.push(new ChatError('quota', 'HTTP 402', { status: 402, detail: 'Upgrade your plan.' }));
+    await send('Is it in stock?');
+    const notice = await waitFor(() => {
+      const el = root().querySelector('#askbox-limit');
+      if (!el) throw new Error('no notice yet');
+      return el;
+    });
+    expect(notice.getAttribute('role')).toBe('status');
+    expect(notice.textContent).toBe('Our assistant is resting. Write to us');
+    const link = ui().getByRole('link', { name: 'Write to us' });
+    expect([link.getAttribute('href'), link.getAttribute('rel')]).toEqual([
+      'https://shop.example/contact',
+      'noopener noreferrer',
+    ]);
+    expect(input().getAttribute('aria-describedby')).toBe('askbox-limit');
+    expect([input().value, input().disabled]).toEqual(['Is it in stock?', false]);
+    fireEvent.input(input(), { target: { value: 'Is it in stock now?' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect(fake.state.sent).toEqual(['Is it in stock?']);
+    expect(input().value).toBe('Is it in stock now?');
+    expect(warn).toHaveBeenCalledWith('[askbox] The chat service refused a message: Upgrade your plan.');
+
+    fireEvent.click(ui().getByRole('button', { name: 'Start a new conversation' }));
+    await waitFor(() => expect(root().querySelector('#askbox-limit')).toBeNull());
+    expect(ui().getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', false);
+  });
+
+  it('uses the default link text when the site gives a link alone', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const fake = setup({ limitLink: 'https://shop.example/contact' });
+    fake.state.refusals.push(new ChatError('quota', 'HTTP 402', { status: 402 }));
+    await send('q');
+    expect(await ui().findByRole('link', { name: 'Contact us' })).toBeTruthy();
+    expect(root().querySelector('#askbox-limit')?.textContent).toContain("We can't answer new questions right now.");
+  });
+});
+
+describe('a stalled stream', () => {
+  it('shows “Still working…” next to the silent reply, with Stop still there', async () => {
+    const fake = setup();
+    await send('q');
+    fake.emit({ type: 'start' });
+    fake.chunk('Half a sen');
+    await waitFor(() => expect(root().querySelector('.msg--streaming')?.textContent).toContain('Half a'));
+    expect(ui().queryByText('Still working…')).toBeNull();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      fake.chunk('tence');
+      await vi.advanceTimersByTimeAsync(8000);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await ui().findByText('Still working…')).getAttribute('role')).toBe('status');
+    fireEvent.click(ui().getByRole('button', { name: 'Stop generating' }));
+    await ui().findByText('Stopped.');
+    expect(ui().queryByText('Still working…')).toBeNull();
+  });
+});
+
 describe('malformed records from the service', () => {
   it('shows every good message of the history around the bad ones, with one console warning', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
