@@ -93,7 +93,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     if (error.kind !== 'quota') return emit('error', { kind: error.kind, message: error.detail ?? error.message });
     const message = error.detail ?? '';
     // The service's text speaks to the site owner ("…upgrade your plan"): the console, once, rather than the visitor.
-    if (!quotaLogged) console.warn(`[askbox] The chat service refused a message: ${message}`);
+    if (!quotaLogged) console.warn(`[askbox] The chat service's message limit is reached: ${message}`);
     quotaLogged = true;
     emit('quota', { message });
   }

@@ -125,7 +125,7 @@ describe('the message limit', () => {
     fireEvent.keyDown(input(), { key: 'Enter' });
     expect(fake.state.sent).toEqual(['Is it in stock?']);
     expect(input().value).toBe('Is it in stock now?');
-    expect(warn).toHaveBeenCalledWith('[askbox] The chat service refused a message: Upgrade your plan.');
+    expect(warn).toHaveBeenCalledWith("[askbox] The chat service's message limit is reached: Upgrade your plan.");
 
     fireEvent.click(ui().getByRole('button', { name: 'Start a new conversation' }));
     await waitFor(() => expect(root().querySelector('#askbox-limit')).toBeNull());

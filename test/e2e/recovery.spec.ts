@@ -75,7 +75,7 @@ describe('the message limit, as a visitor meets it', () => {
     expect(await page.locator(W.user).count()).toBe(0);
 
     expect(consoleWarnings.filter((w) => w.includes(QUOTA_MESSAGE))).toEqual([
-      `[askbox] The chat service refused a message: ${QUOTA_MESSAGE}`,
+      `[askbox] The chat service's message limit is reached: ${QUOTA_MESSAGE}`,
     ]);
     expect(await page.evaluate(() => (window as unknown as { quotaEvents: unknown[] }).quotaEvents)).toEqual([
       { message: QUOTA_MESSAGE },

@@ -49,7 +49,7 @@ describe('chat model: the message limit (402)', () => {
     expect(events.at(-1)).toEqual({ type: 'quota', detail: { message: QUOTA_TEXT } });
     expect(events.some((e) => e.type === 'error')).toBe(false);
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]?.[0]).toBe(`[askbox] The chat service refused a message: ${QUOTA_TEXT}`);
+    expect(warn.mock.calls[0]?.[0]).toBe(`[askbox] The chat service's message limit is reached: ${QUOTA_TEXT}`);
 
     // The draft stays editable; sending, from the composer or the page, waits; dismissing does not lift it.
     model.setDraft('edited');
