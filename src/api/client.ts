@@ -9,6 +9,8 @@ export type { ConversationRef } from './types.js';
 export interface ChatClientOptions {
   proxyUrl: string;
   fetch?: typeof fetch;
+  /** How long a reply stream may stay silent before it counts as broken (default: 45 s, see sse.ts). */
+  idleMs?: number | undefined;
 }
 
 /** The request header that carries a conversation's grant to the proxy. */
@@ -25,8 +27,8 @@ export interface ChatClient {
   }): Promise<ConversationRef>;
   /** Every message of a conversation, all pages, oldest first, with sources. */
   listAllMessages(conversation: ConversationRef, signal?: AbortSignal): Promise<ApiMessage[]>;
-  /** The newest bot reply not among `knownIds`, with sources; undefined when the service has none yet. */
-  latestReply(conversation: ConversationRef, knownIds: ReadonlySet<string>): Promise<ApiMessage | undefined>;
+  /** The conversation's newest messages (its first and last pages: their order is undocumented), oldest first. */
+  recentMessages(conversation: ConversationRef, signal?: AbortSignal): Promise<ApiMessage[]>;
   /** Sends a message and yields its reply stream's events. */
   streamReply(
     input: { conversation: ConversationRef; content: string },
@@ -50,6 +52,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const base = options.proxyUrl.replace(/\/+$/, '');
   // Bound once: a host page that later wraps or replaces window.fetch does not affect a mounted widget.
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  let warned = false;
 
   async function request(path: string, init: RequestInit = {}, grant?: string): Promise<Response> {
     let response: Response;
@@ -86,7 +89,13 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       page: String(page),
       per_page: String(PAGE_SIZE),
     });
-    return parseMessagePage(await json(`/messages?${query}`, { signal }, conversation.grant));
+    const result = parseMessagePage(await json(`/messages?${query}`, { signal }, conversation.grant));
+    // For the site owner, once per widget: the visitor sees the rest of the history, not a console full of noise.
+    if (result.dropped > 0 && !warned) {
+      warned = true;
+      console.warn(`[askbox] Ignored ${result.dropped} malformed message(s) from the chat service`);
+    }
+    return result;
   }
 
   return {
@@ -108,13 +117,12 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       return toChronological(all);
     },
 
-    async latestReply(conversation, knownIds) {
-      const first = await listPage(conversation, 1);
+    async recentMessages(conversation, signal) {
+      const first = await listPage(conversation, 1, signal);
       const pages = [first];
-      // The order of list results is undocumented, so the newest reply is on the first or the last page.
-      if (first.totalPages > 1) pages.push(await listPage(conversation, first.totalPages));
-      const replies = toChronological(pages.flatMap((p) => p.messages)).filter((m) => m.machine && !knownIds.has(m.id));
-      return replies.at(-1);
+      // The order of list results is undocumented, so the newest messages are on the first or the last page.
+      if (first.totalPages > 1) pages.push(await listPage(conversation, first.totalPages, signal));
+      return toChronological(pages.flatMap((p) => p.messages));
     },
 
     async *streamReply({ conversation, content }, signal) {
@@ -129,7 +137,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         throw new ChatError('stream', 'The proxy did not answer with a reply stream');
       if (!response.body) throw new ChatError('stream', 'The reply stream has no body');
       try {
-        yield* readReplyStream(response.body, undefined, signal);
+        yield* readReplyStream(response.body, options.idleMs, signal);
       } catch (error) {
         throw toChatError(error, signal);
       }

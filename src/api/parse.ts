@@ -3,7 +3,8 @@ import type { ApiMessage, ApiMessagePage, ApiSource, ConversationRef } from './t
 
 /**
  * The API boundary: every body the widget reads from the network passes through one of these parsers, which
- * check its shape and return the types of `types.ts`, or throw a `ChatError('http')`. Nothing is cast.
+ * check its shape and return the types of `types.ts`, or throw a `ChatError('http')`. Nothing is cast: strings are
+ * strings and ids bounded strings, so rendering never meets a value that throws.
  * Keys the widget does not read are ignored: the service may add fields.
  */
 
@@ -22,17 +23,23 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 const malformed = (what: string) => new ChatError('http', `The proxy sent ${what}`);
 
-/** A message; its id, author and time are required, as they decide what is shown and in which order. */
-export function parseMessage(value: unknown): ApiMessage {
-  if (!isRecord(value)) throw malformed('a message that is not an object');
+/** The longest id kept: the service's are 12 characters; anything much longer is not an id. */
+const MESSAGE_ID = /^[\x21-\x7e]{1,64}$/;
+
+/**
+ * A message, or undefined when it lacks a usable id, author or time (they decide what is shown and in which order).
+ * Every other field is coerced: text that is not a string reads as empty, a flag that is not `true` as false.
+ */
+export function parseMessage(value: unknown): ApiMessage | undefined {
   const id = own(value, 'id');
   const machine = own(value, 'machine');
   const createdAt = own(value, 'created_at');
-  if (typeof id !== 'string' || !id) throw malformed('a message without an id');
-  if (typeof machine !== 'boolean') throw malformed('a message without its author');
-  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) throw malformed('a message without a time');
+  // A number id is still an id; anything else (an object with `toString: null`…) would throw where it is used.
+  const key = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : text(id);
+  if (!key || !MESSAGE_ID.test(key) || typeof machine !== 'boolean') return undefined;
+  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
   return {
-    id,
+    id: key,
     content: text(own(value, 'content')) ?? '',
     machine,
     failed_responding: own(value, 'failed_responding') === true,
@@ -53,13 +60,18 @@ function parseSources(value: unknown): ApiSource[] {
   }));
 }
 
-/** A page of `GET /messages`: `{data: Message[], meta?: {pagination?: {total_pages, next_page}}}`. */
+/**
+ * A page of `GET /messages`: `{data: Message[], meta?: {pagination?: {total_pages, next_page}}}`. A record that is
+ * not a usable message is dropped and counted, so one bad record costs itself, not the history.
+ */
 export function parseMessagePage(body: unknown): ApiMessagePage {
   const data = own(body, 'data');
   if (!Array.isArray(data)) throw malformed('a message list without its data');
   const pagination = own(own(body, 'meta'), 'pagination');
+  const messages = data.flatMap((item) => parseMessage(item) ?? []);
   return {
-    messages: data.map(parseMessage),
+    messages,
+    dropped: data.length - messages.length,
     totalPages: pageNumber(own(pagination, 'total_pages')) ?? 1,
     nextPage: pageNumber(own(pagination, 'next_page')),
   };
@@ -72,11 +84,14 @@ function pageNumber(value: unknown): number | undefined {
 /** Conversation ids are short tokens; the widget puts them in URLs, so nothing else is accepted. */
 const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** A grant travels in a request header: visible ASCII only (a control character would make fetch throw), bounded. */
+const GRANT = /^[\x21-\x7e]{1,4096}$/;
+
 /** `{id, grant}` (as the widget stores it): a conversation id and a non-empty grant, or undefined. */
 export function parseConversationRef(value: unknown): ConversationRef | undefined {
   const id = text(own(value, 'id'));
   const grant = text(own(value, 'grant'));
-  return id !== undefined && CONVERSATION_ID.test(id) && grant ? { id, grant } : undefined;
+  return id !== undefined && CONVERSATION_ID.test(id) && grant && GRANT.test(grant) ? { id, grant } : undefined;
 }
 
 /** The proxy's answer to `POST /conversations`: `{data: {id}, meta: {grant}}`. */
@@ -87,10 +102,16 @@ export function parseCreatedConversation(body: unknown): ConversationRef {
   return created;
 }
 
+const MAX_DETAIL = 500;
+
 /** The service's error envelope `{message, errors?}`: its text for people, and the fields a 422 names. */
 export function parseErrorBody(body: unknown): { detail: string | undefined; fields: string[] } {
   const errors = own(body, 'errors');
-  return { detail: text(own(body, 'message')), fields: isRecord(errors) ? Object.keys(errors) : [] };
+  // The text may be shown to the visitor (a 422's rule): a runaway body is cut to a sentence's length.
+  return {
+    detail: text(own(body, 'message'))?.slice(0, MAX_DETAIL),
+    fields: isRecord(errors) ? Object.keys(errors) : [],
+  };
 }
 
 /** The text of a stream event's `{"chunk": "…"}`; undefined for any other JSON, which is not ours to fail on. */

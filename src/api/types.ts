@@ -35,6 +35,8 @@ export interface ApiMessage {
 /** One page of `GET /messages`. */
 export interface ApiMessagePage {
   messages: ApiMessage[];
+  /** How many records were dropped as malformed. */
+  dropped: number;
   /** At least 1. */
   totalPages: number;
   /** The next page's number, when the service names one. */

@@ -1,5 +1,12 @@
 import { canonicalTag, localeText, resolveLocale } from './locale.js';
-import { DEFAULTS, MAX_DOCUMENT_IDS, THEMES, type Position, type WidgetConfig } from './schema.js';
+import {
+  DEFAULTS,
+  MAX_DOCUMENT_IDS,
+  STREAM_TIMEOUT_RANGE,
+  THEMES,
+  type Position,
+  type WidgetConfig,
+} from './schema.js';
 import { parseText } from './text.js';
 
 /** One problem found in the input, named by its config key. */
@@ -29,6 +36,10 @@ const KEYS = {
   theme: true,
   documentIds: true,
   conversationName: true,
+  limitMessage: true,
+  limitLink: true,
+  limitLinkText: true,
+  streamTimeout: true,
   styleNonce: true,
   text: true,
   locale: true,
@@ -43,6 +54,8 @@ const COLOR =
   /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.,%\s/+-]{1,60}\)|[a-z]{3,30})$/i;
 // A path must not start with `//`: that is a protocol-relative URL to another host.
 const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?!\/)[^\s?#]*)$/i;
+// SECURITY: the limit notice's link goes into an href: only an absolute http(s) URL, never `javascript:` and friends.
+const LINK = /^https?:\/\/[^\s"'<>\\]{1,2000}$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
 const MAX_STARTERS = 6;
 const MAX_STARTER_LENGTH = 200;
@@ -118,6 +131,23 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   const placeholder = bounded(input.placeholder, strings.placeholder, 200, 'placeholder', fail);
   const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 100, 'conversationName', fail);
 
+  const limitMessage = bounded(input.limitMessage, '', 300, 'limitMessage', fail) || undefined;
+  const limitLinkText = bounded(input.limitLinkText, '', 80, 'limitLinkText', fail) || undefined;
+  const limitLink = text(input.limitLink) || undefined;
+  if (limitLink && !LINK.test(limitLink)) fail('limitLink', 'must be an http(s) URL');
+
+  const [minTimeout, maxTimeout] = STREAM_TIMEOUT_RANGE;
+  const timeout = input.streamTimeout;
+  // A number from mount(), or the attribute's text; anything else (an object…) fails the range check below.
+  const streamTimeout =
+    timeout === undefined || timeout === null || timeout === ''
+      ? DEFAULTS.streamTimeout
+      : typeof timeout === 'number'
+        ? timeout
+        : Number(text(timeout) || Number.NaN);
+  if (!(streamTimeout >= minTimeout && streamTimeout <= maxTimeout))
+    fail('streamTimeout', `must be a number of seconds from ${minTimeout} to ${maxTimeout}`);
+
   const unknown: string[] = [];
   const single: Record<string, unknown> = {};
   for (const key of Object.keys(input)) {
@@ -141,6 +171,10 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
       theme,
       documentIds,
       conversationName,
+      limitMessage,
+      limitLink,
+      limitLinkText,
+      streamTimeout,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
       starters: offered,

@@ -37,11 +37,17 @@ export interface UiText {
   /** Shown, with Undo, after "new conversation" cleared the log. */
   cleared: string;
   undo: string;
+  /** The notice once the service's message limit is reached (402): sending waits until a new conversation. */
+  limitReached: string;
+  /** The text of `limitLink` when the site gives none. */
+  limitContact: string;
+  /** Shown next to a streaming reply that has been silent for a while. */
+  stillWorking: string;
   errors: Record<ErrorKindText, string>;
 }
 
 /** The error kinds the UI has a sentence for (see api/errors.ts). */
-type ErrorKindText = 'config' | 'auth' | 'network' | 'http' | 'rate_limit' | 'quota' | 'stream' | 'not_found';
+type ErrorKindText = 'config' | 'auth' | 'network' | 'http' | 'rate_limit' | 'stream' | 'not_found';
 
 /** A validated widget configuration: what `parseConfig` returns and `mount()` runs on. */
 export interface WidgetConfig {
@@ -61,6 +67,14 @@ export interface WidgetConfig {
   /** Focus mode: restrict the bot to these documents. */
   documentIds: readonly string[];
   conversationName: string;
+  /** The visitor's notice when the message limit is reached; undefined: `text.limitReached`. */
+  limitMessage: string | undefined;
+  /** An http(s) page the limit notice links to (e.g. a contact form). */
+  limitLink: string | undefined;
+  /** The link's text; undefined: `text.limitContact`. */
+  limitLinkText: string | undefined;
+  /** Seconds a reply stream may stay silent before it counts as broken. */
+  streamTimeout: number;
   /** Nonce for the `<style>` fallback on pages with a strict CSP. */
   styleNonce: string | undefined;
   text: UiText;
@@ -78,6 +92,8 @@ export interface WidgetConfig {
 export const MAX_MESSAGE_LENGTH = 2000;
 /** The counter appears once a draft reaches this length. */
 export const COUNTER_THRESHOLD = 1800;
+/** The range of `streamTimeout`, in seconds: long enough for a slow model, short enough not to look hung. */
+export const STREAM_TIMEOUT_RANGE = [10, 300] as const;
 /** The service accepts at most this many focus documents. */
 export const MAX_DOCUMENT_IDS = 1000;
 
@@ -109,13 +125,15 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   starters: 'Suggested questions',
   cleared: 'Conversation cleared.',
   undo: 'Undo',
+  limitReached: "We can't answer new questions right now. Please try again later.",
+  limitContact: 'Contact us',
+  stillWorking: 'Still working…',
   errors: /* @__PURE__ */ Object.freeze({
     config: 'The chat is not set up correctly.',
     auth: 'The chat service refused the request. Please try again later.',
     network: 'Could not reach the chat service. Check your connection and try again.',
     http: 'Something went wrong. Please try again.',
     rate_limit: 'Too many messages at once. Please wait a moment and try again.',
-    quota: 'The message limit has been reached. Please try again later.',
     stream: 'The reply was interrupted. Please try again.',
     not_found: 'This conversation is no longer available.',
   }),
@@ -130,4 +148,5 @@ export const DEFAULTS = /* @__PURE__ */ Object.freeze({
   open: false,
   theme: 'auto' as Theme,
   conversationName: 'Website visitor',
+  streamTimeout: 45,
 });

@@ -37,7 +37,7 @@ export interface Chat {
  */
 export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Chat {
   const model = new ChatModel({
-    client: deps.client ?? createChatClient({ proxyUrl: config.proxyUrl }),
+    client: deps.client ?? createChatClient({ proxyUrl: config.proxyUrl, idleMs: config.streamTimeout * 1000 }),
     storage: deps.storage ?? createStorage(() => window.localStorage, 'askbox:v1:'),
     config,
     emit,

@@ -1,12 +1,15 @@
 import { action, batch, computed, createModel, effect, signal } from '@preact/signals-core';
 import type { ChatClient, ConversationRef } from '../api/client.js';
 import { toChatError, type ChatError } from '../api/errors.js';
-import type { StreamEvent } from '../api/types.js';
+import type { ApiMessage, StreamEvent } from '../api/types.js';
 import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema.js';
-import { localMessage, toChatMessage, type ChatMessage } from './messages.js';
+import { collapseRetries, findExchange } from './exchange.js';
+import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
 import { createSession } from './session.js';
+import { createUndo } from './undo.js';
+import { createStallWatch } from './stall.js';
 import { failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
-import type { Emit } from './events.js';
+import { createQuotaReport, type Emit } from './events.js';
 import type { KeyValueStore } from './storage.js';
 
 /** What the model reaches the outside world through. */
@@ -16,10 +19,6 @@ export interface ChatModelDeps {
   config: WidgetConfig;
   emit: Emit;
 }
-
-const LOADING: ChatStatus = { type: 'loading' };
-const SENDING: ChatStatus = { type: 'sending' };
-const STREAMING: ChatStatus = { type: 'streaming' };
 
 /** A reply the service has accepted the message for: the conversation, its first event and the rest. */
 interface OpenReply {
@@ -45,28 +44,40 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const draft = signal('');
   /** The last completed reply, for the screen-reader live region (tokens are not announced one by one). */
   const announcement = signal<ChatMessage | null>(null);
-  /** What "new conversation" cleared, kept until the visitor sends again so that it can be undone. */
-  const cleared = signal<{ messages: readonly ChatMessage[]; conversation: ConversationRef | undefined } | null>(null);
+  const undo = createUndo(session);
+  const { stalled, watch: watchStall } = createStallWatch();
   const busy = computed(() => isBusy(status.value));
   const failure = computed(() => failureOf(status.value));
+  /**
+   * The service's message limit is reached (402). Sending waits, with the notice as the reason, until the visitor
+   * starts a new conversation or reloads: re-sending into the same wall helps nobody; the draft stays editable.
+   */
+  const limited = computed(() => status.value.type === 'quota');
   /** What the single Retry repeats: a failed history load, or the last reply when it failed. */
   const retryTarget = computed<RetryTarget | undefined>(() => {
     if (failure.value?.retry) return failure.value.retry;
-    return !busy.value && failedReply() ? 'reply' : undefined;
+    return !busy.value && !limited.value && failedReply() ? 'reply' : undefined;
   });
   const canSend = computed(
-    () => !busy.value && draft.value.trim().length > 0 && draft.value.length <= MAX_MESSAGE_LENGTH,
+    () => !busy.value && !limited.value && draft.value.trim().length > 0 && draft.value.length <= MAX_MESSAGE_LENGTH,
   );
 
   let historyLoaded = false;
+  const reportQuota = createQuotaReport(emit);
   let controller: AbortController | undefined;
   // Bumped by newConversation() and dispose: async work started under an older generation must not write state.
   let generation = 0;
 
-  effect(() => () => {
+  /** Makes all async work under way stale, and aborts the request in flight. */
+  function invalidate() {
     // Stryker disable next-line AssignmentOperator: any change makes older work stale; the direction does not matter.
     generation += 1;
     controller?.abort();
+  }
+
+  effect(() => () => {
+    invalidate();
+    watchStall(false);
   });
 
   /**
@@ -82,7 +93,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
 
   function fail(error: ChatError, retry?: RetryTarget) {
     status.value = toFailure(error, retry);
-    emit('error', { kind: error.kind, message: error.detail ?? error.message });
+    if (error.kind === 'quota') reportQuota(error.detail ?? '');
+    else emit('error', { kind: error.kind, message: error.detail ?? error.message });
   }
 
   const append = (message: ChatMessage) => {
@@ -93,23 +105,20 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   };
   const knownIds = () => new Set(messages.value.map((m) => m.id));
 
-  function failedReply(): ChatMessage | undefined {
-    const last = messages.value.at(-1);
-    return last?.role === 'assistant' && last.status === 'failed' ? last : undefined;
-  }
+  const failedReply = () => lastFailedReply(messages.value);
 
   async function loadHistory(): Promise<void> {
     // Without a stored conversation there is nothing to load; reading the session again later costs nothing.
     const stored = session.current();
     if (!stored) return;
     const run = begin();
-    status.value = LOADING;
+    status.value = { type: 'loading' };
     try {
       const list = await client.listAllMessages(stored, run.signal);
       if (!run.live()) return;
       historyLoaded = true;
       batch(() => {
-        messages.value = list.map(toChatMessage);
+        messages.value = collapseRetries(list).map(toChatMessage);
         status.value = IDLE;
       });
     } catch (caught) {
@@ -169,7 +178,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     const previous = pendingUser ? undefined : failedReply();
     let text = '';
     let accepted = false;
-    status.value = SENDING;
+    status.value = { type: 'sending' };
     try {
       const reply = await openReply(content, run.signal);
       if (!run.live()) return;
@@ -177,32 +186,64 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       batch(() => {
         if (pendingUser) replace(pendingUser.id, { ...pendingUser, status: 'done' });
         if (previous) replace(previous.id, null);
-        status.value = STREAMING;
+        status.value = { type: 'streaming' };
       });
       for (let step = reply.first; !step.done; step = await reply.events.next()) {
         if (!run.live()) return;
         if (step.value.type === 'chunk') streaming.value = text += step.value.text;
+        watchStall(true);
       }
-      await finishReply(run, reply.conversation, text);
+      watchStall(false);
+      await finishReply(run, content, text);
     } catch (caught) {
       if (!run.live()) return;
       const err = toChatError(caught, run.signal);
-      if (!accepted) refused(err, content, pendingUser);
+      if (!accepted) await refused(run, err, content, pendingUser, previous);
       else if (err.kind === 'aborted') {
         if (text) append(localMessage('assistant', text, 'stopped'));
-      } else await recoverReply(run, text, err);
+      } else await recoverReply(run, content, text, err);
     } finally {
-      if (run.live() && busy.value) {
+      if (run.live()) watchStall(false);
+      if (run.live() && busy.value)
         batch(() => {
           status.value = IDLE;
           streaming.value = '';
         });
-      }
     }
   }
 
-  /** The service never took the message: the visitor gets their text back instead of losing it. */
-  function refused(err: ChatError, content: string, pendingUser: ChatMessage | undefined) {
+  /** What the service stored for `content`, read from the conversation's newest messages; undefined if nothing. */
+  async function readExchange(run: Run, content: string) {
+    const conversation = session.current();
+    const list = conversation ? await client.recentMessages(conversation, run.signal).catch(() => []) : [];
+    return findExchange(list, content, knownIds());
+  }
+
+  /** The visitor's latest bubble is the stored question: it takes the stored id, so no later read takes it for new. */
+  function adopt(question: ApiMessage) {
+    const asked = messages.value.findLast((m) => m.role === 'user');
+    if (asked) replace(asked.id, { ...asked, id: question.id, status: 'done' });
+  }
+
+  /**
+   * The service did not accept the message. After a 5xx it may have stored the question and a failed reply all the
+   * same (cody-api.md, Send Message: 500): they are read back and shown as stored, so that Retry asks again without
+   * a second bubble. Otherwise the service never took it, and the visitor gets their text back instead of losing it.
+   */
+  async function refused(
+    run: Run,
+    err: ChatError,
+    content: string,
+    pendingUser: ChatMessage | undefined,
+    previous: ChatMessage | undefined,
+  ) {
+    const exchange = (err.status ?? 0) >= 500 ? await readExchange(run, content) : undefined;
+    if (!run.live()) return;
+    if (exchange) {
+      if (previous) replace(previous.id, null);
+      const reply = exchange.reply ? toChatMessage(exchange.reply) : localMessage('assistant', '', 'failed');
+      return commitReply(reply, exchange.question);
+    }
     if (pendingUser) {
       replace(pendingUser.id, null);
       if (!draft.value.trim()) draft.value = content;
@@ -211,28 +252,36 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   }
 
   /** Replaces the streamed text with the stored reply, which carries the real id, sources and flags. */
-  async function finishReply(run: Run, conversation: ConversationRef, text: string): Promise<void> {
-    const stored = await client.latestReply(conversation, knownIds()).catch(() => undefined);
+  async function finishReply(run: Run, content: string, text: string): Promise<void> {
+    const exchange = await readExchange(run, content);
     if (!run.live()) return;
-    commitReply(stored ? toChatMessage(stored) : localMessage('assistant', text, 'done'));
+    commitReply(
+      exchange?.reply ? toChatMessage(exchange.reply) : localMessage('assistant', text, 'done'),
+      exchange?.question,
+    );
   }
 
-  /** The stream broke after the service took the message; it may still have stored the whole reply. */
-  async function recoverReply(run: Run, text: string, err: ChatError): Promise<void> {
-    const conversation = session.current();
-    const stored = conversation ? await client.latestReply(conversation, knownIds()).catch(() => undefined) : undefined;
+  /**
+   * The stream broke after the service took the message; it may still have stored the whole reply. Only a reply to
+   * this question counts: an earlier reply the widget never showed is not this one.
+   */
+  async function recoverReply(run: Run, content: string, text: string, err: ChatError): Promise<void> {
+    const exchange = await readExchange(run, content);
     if (!run.live()) return;
-    if (stored) return commitReply(toChatMessage(stored));
+    if (exchange?.reply) return commitReply(toChatMessage(exchange.reply), exchange.question);
     // The failed reply carries the one Retry (as a failed_responding reply does); the notice says what happened.
     batch(() => {
+      if (exchange) adopt(exchange.question);
       append(localMessage('assistant', text, 'failed'));
       fail(err);
     });
   }
 
-  function commitReply(reply: ChatMessage) {
+  /** Shows `reply`; `question` is the stored question it answers, whose id the visitor's bubble takes. */
+  function commitReply(reply: ChatMessage, question?: ApiMessage) {
     // One batch: the finished reply replaces the streaming bubble and the composer is ready in the same frame.
     batch(() => {
+      if (question) adopt(question);
       append(reply);
       announcement.value = reply;
       status.value = IDLE;
@@ -251,8 +300,10 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     isOpen,
     draft,
     announcement,
-    cleared,
+    cleared: undo.cleared,
+    stalled,
     busy,
+    limited,
     canSend,
     open: action(() => {
       if (isOpen.value) return;
@@ -271,7 +322,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     /** Sends `text` (default: the draft). Resolves when the reply is complete or has failed. */
     send: action(async (text?: string) => {
       const content = (text ?? draft.value).trim();
-      if (!content || busy.value) return;
+      if (!content || busy.value || limited.value) return;
       if (content.length > MAX_MESSAGE_LENGTH) {
         if (text !== undefined) draft.value = text;
         return;
@@ -279,7 +330,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       if (!historyLoaded && session.current()) await loadHistory();
       const user = localMessage('user', content, 'pending');
       batch(() => {
-        cleared.value = null;
+        undo.drop();
         append(user);
         if (text === undefined || text.trim() === draft.value.trim()) draft.value = '';
       });
@@ -295,35 +346,26 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       if (target === 'reply' && question) await ask(question.text);
     }),
     dismiss: action(() => {
-      if (failure.value) status.value = IDLE;
+      if (failure.value && !limited.value) status.value = IDLE;
     }),
     /** Forgets the current conversation; the next message starts a new one. `undoNewConversation` brings it back. */
     newConversation: action(() => {
-      // A question the service has not taken yet is not part of what can come back.
-      const kept = messages.value.filter((m) => m.status !== 'pending');
-      const conversation = session.current();
-      // Stryker disable next-line AssignmentOperator: any change makes older work stale; the direction does not matter.
-      generation += 1;
-      controller?.abort();
+      undo.keep(messages.value);
+      invalidate();
       session.forget();
       batch(() => {
         messages.value = [];
         streaming.value = '';
         status.value = IDLE;
         announcement.value = null;
-        cleared.value = kept.length > 0 ? { messages: kept, conversation } : null;
       });
     }),
     /** Brings back what the last "new conversation" cleared, as long as the visitor has not sent since. */
     undoNewConversation: action(() => {
-      const snapshot = cleared.value;
-      if (!snapshot) return;
-      if (snapshot.conversation) session.save(snapshot.conversation);
+      const restored = undo.restore();
+      if (!restored) return;
       historyLoaded = true;
-      batch(() => {
-        messages.value = snapshot.messages;
-        cleared.value = null;
-      });
+      messages.value = restored;
     }),
   };
 });

@@ -8,7 +8,22 @@ export interface WidgetEvents {
   send: { text: string };
   reply: { message: ChatMessage };
   error: { kind: ChatError['kind']; message: string };
+  /** The service's message limit is reached (402): sending waits; `message` is the service's text, for the owner. */
+  quota: { message: string };
 }
 
 /** Emits a lifecycle event; `mount()` forwards these to `handle.on` listeners. */
 export type Emit = <K extends keyof WidgetEvents>(type: K, detail: WidgetEvents[K]) => void;
+
+/**
+ * Reports the message limit (402) for the site owner: the service's text ("…upgrade your plan") speaks to them, so it
+ * goes to the console, once per widget, rather than to the visitor; and every time as a `quota` event.
+ */
+export function createQuotaReport(emit: Emit): (message: string) => void {
+  let logged = false;
+  return (message) => {
+    if (!logged) console.warn(`[askbox] The chat service's message limit is reached: ${message}`);
+    logged = true;
+    emit('quota', { message });
+  };
+}

@@ -63,3 +63,9 @@ export function localMessage(role: ChatMessage['role'], text: string, status: Ch
   localIds += 1;
   return { id: `local-${localIds}`, role, text, status, flagged: false, sources: [], time: Date.now() };
 }
+
+/** The last message of `list` when it is a failed reply: the one the widget's Retry asks again for. */
+export function lastFailedReply(list: readonly ChatMessage[]): ChatMessage | undefined {
+  const last = list.at(-1);
+  return last?.role === 'assistant' && last.status === 'failed' ? last : undefined;
+}

@@ -17,8 +17,9 @@ export interface Failure {
  * - `loading`: reading the stored conversation's history;
  * - `sending`: the message is on its way, no reply token yet;
  * - `streaming`: reply tokens are arriving;
- * - `failed`, `quota` (402), `rate-limited` (429), `offline` (no connection): the last action failed; the visitor
- *   can still type and send, and `retry` says what the single Retry repeats.
+ * - `failed`, `rate-limited` (429), `offline` (no connection): the last action failed; the visitor can still type
+ *   and send, and `retry` says what the single Retry repeats;
+ * - `quota` (402): the message limit is reached; the visitor can type, and sending waits until a new conversation.
  */
 export type ChatStatus = { type: 'idle' | 'loading' | 'sending' | 'streaming' } | Failure;
 

@@ -17,6 +17,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const busy = useValue(model.busy);
   const loading = useValue(model.status).type === 'loading';
   const canSend = useValue(model.canSend);
+  const limited = useValue(model.limited);
   const length = draft.length;
   const over = length > MAX_MESSAGE_LENGTH;
   const count = new Intl.NumberFormat(config.locale);
@@ -51,7 +52,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
         placeholder={config.placeholder}
         aria-label={text.inputLabel}
         aria-invalid={over}
-        aria-describedby={length >= COUNTER_THRESHOLD ? 'askbox-counter' : undefined}
+        aria-describedby={length >= COUNTER_THRESHOLD ? 'askbox-counter' : limited ? 'askbox-limit' : undefined}
         onInput={(event) => model.setDraft(event.currentTarget.value)}
         onKeyDown={onKeyDown}
       />

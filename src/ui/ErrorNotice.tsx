@@ -3,12 +3,12 @@ import type { UiText } from '../config/schema.js';
 import { useWidget } from './context.js';
 import { useValue } from './hooks.js';
 
-/** The sentence for an error: the service's own words where they are meant for people (402, 422), else ours. */
+/** The sentence for an error: the service's own words where they are meant for the visitor (422), else ours. */
 function errorText(error: ChatError, text: UiText, locale: string): string {
-  if (error.detail && (error.kind === 'quota' || error.status === 422)) return error.detail;
+  if (error.detail && error.status === 422) return error.detail;
   if (error.kind === 'rate_limit' && error.retryAfter !== undefined && error.retryAfter > 0)
     return text.rateLimitWait.replace('{wait}', formatWait(error.retryAfter, locale));
-  return error.kind === 'aborted' ? '' : text.errors[error.kind];
+  return error.kind === 'aborted' || error.kind === 'quota' ? '' : text.errors[error.kind];
 }
 
 /** A wait in the visitor's language, rounded up: seconds under 90 s, minutes under 90 min, else hours. */
@@ -22,23 +22,41 @@ function formatWait(seconds: number, locale: string): string {
   return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
 }
 
-/** The current failure, announced assertively, with Retry when what failed was loading the history. */
+/**
+ * The current failure, announced assertively, with Retry when what failed was loading the history. The message
+ * limit (402) is no error of the visitor's: a calm notice for them, in the site's words, that stays as the reason
+ * sending waits (the service's own text, meant for the site owner, goes to the console).
+ */
 export function ErrorNotice() {
   const { model, config } = useWidget();
+  const { text } = config;
   const shown = useValue(model.failure);
   const retryTarget = useValue(model.retryTarget);
   if (!shown) return null;
+  if (shown.type === 'quota')
+    return (
+      <div id="askbox-limit" class="notice notice--limit" role="status">
+        <p class="notice__text">
+          {config.limitMessage ?? text.limitReached}{' '}
+          {config.limitLink && (
+            <a href={config.limitLink} target="_blank" rel="noopener noreferrer">
+              {config.limitLinkText ?? text.limitContact}
+            </a>
+          )}
+        </p>
+      </div>
+    );
   return (
     <div class={`notice notice--${shown.error.kind}`} role="alert">
-      <p class="notice__text">{errorText(shown.error, config.text, config.locale)}</p>
+      <p class="notice__text">{errorText(shown.error, text, config.locale)}</p>
       <div class="notice__actions">
         {retryTarget === 'history' && (
           <button type="button" class="link-button" onClick={() => void model.retry()}>
-            {config.text.retry}
+            {text.retry}
           </button>
         )}
         <button type="button" class="link-button" onClick={() => model.dismiss()}>
-          {config.text.dismiss}
+          {text.dismiss}
         </button>
       </div>
     </div>

@@ -20,9 +20,10 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
       {user ? <p class="msg__text">{message.text}</p> : <Markdown text={message.text} />}
       {message.flagged && <p class="msg__note">{text.flagged}</p>}
       {message.status === 'stopped' && <p class="msg__note">{text.stopped}</p>}
-      {message.status === 'failed' && !user && (
+      {message.status === 'failed' && !user && (!message.text || canRetry) && (
+        // One message: the service's own apology (or what arrived) when there is one, else ours; and one Retry.
         <p class="msg__note msg__note--error">
-          {text.replyFailed}
+          {!message.text && text.replyFailed}
           {canRetry && (
             <button type="button" class="link-button" onClick={() => void model.retry()}>
               {text.retry}

@@ -32,6 +32,7 @@ export function MessageList() {
   const items = useRef(new WeakMap<ChatMessage, { last: boolean; vnode: VNode }>());
   const messages = useValue(model.messages);
   const status = useValue(model.status).type;
+  const stalled = useValue(model.stalled);
   const waiting = useValue(useMemo(() => computed(() => model.streaming.value === ''), [model]));
   const last = messages.at(-1);
   const hidden = Math.max(0, messages.length - shown);
@@ -105,6 +106,11 @@ export function MessageList() {
           )}
           {messages.slice(hidden).map((message, index) => item(message, hidden + index === messages.length - 1))}
           {status === 'streaming' && <StreamingReply />}
+          {status === 'streaming' && stalled && (
+            <p class="msg__note stall" role="status">
+              {text.stillWorking}
+            </p>
+          )}
           {(status === 'sending' || status === 'loading' || (status === 'streaming' && waiting)) && (
             <div class="typing" role="status">
               <span class="typing__dot" />

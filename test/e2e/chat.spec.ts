@@ -144,7 +144,7 @@ describe('chatting in Chromium', () => {
     expect(requests.filter((r) => r === 'POST /askbox/conversations')).toHaveLength(2);
     await page.reload();
     await page.locator(W.launcher).click();
-    await expect.poll(() => page.locator(W.user).allTextContents()).toEqual(['You: Tell me about pricing']);
+    await expect.poll(() => page.locator(`${W.user} .msg__text`).allTextContents()).toEqual(['Tell me about pricing']);
   });
 
   it('works with the keyboard alone', async () => {

@@ -30,11 +30,12 @@ beforeAll(async () => {
 afterAll(() => e2e?.close());
 
 describe('failures, as a visitor sees them', () => {
-  it('shows the quota message from the service and keeps the unsent text', async () => {
+  it('shows a calm notice for the message limit and keeps the unsent text', async () => {
     const { page } = await e2e.open('/');
     await ask(page, 'quota please, one more');
-    await page.locator(W.alert).waitFor();
-    expect(await page.locator(W.alert).textContent()).toContain(QUOTA_MESSAGE);
+    // The service's owner-facing text goes to the console, not to the visitor (issue 9, item 5).
+    await page.locator('askbox-widget #askbox-limit').waitFor();
+    expect(await page.locator('askbox-widget').textContent()).not.toContain(QUOTA_MESSAGE);
     expect(await page.locator(W.input).inputValue()).toBe('quota please, one more');
     expect(await page.locator(W.user).count()).toBe(0);
   });
@@ -43,7 +44,8 @@ describe('failures, as a visitor sees them', () => {
     const { page } = await e2e.open('/');
     await ask(page, 'a flaky question');
     await page
-      .locator('askbox-widget .msg--failed', { hasText: 'The assistant could not answer this time.' })
+      // One message for a failed reply: the service's apology (issue 9, item 12).
+      .locator('askbox-widget .msg--failed', { hasText: "Sorry, I couldn't generate a response right now." })
       .waitFor();
     await page.locator('askbox-widget .msg--failed').getByRole('button', { name: 'Retry' }).click();
     await page.locator(W.bot, { hasText: 'Second time lucky.' }).waitFor();

@@ -4,7 +4,7 @@ import type { ApiMessage, StreamEvent } from '../../src/api/types';
 
 /**
  * A ChatClient whose reply stream the test drives event by event: `emit()` pushes an event, `fail()` breaks the
- * stream. `state` scripts the rest: the stored history, the reply `latestReply` finds, errors for the next sends
+ * stream. `state` scripts the rest: the stored history, what `recentMessages` lists, errors for the next sends
  * (thrown before any event, as a refused request is), conversations the service no longer knows; and it records
  * every call.
  */
@@ -12,7 +12,12 @@ export function createFakeClient() {
   const queue: Array<StreamEvent | ChatError> = [];
   let wake: (() => void) | undefined;
   const state = {
+    /** The reply the service stored for the last message sent (listed after it by `recentMessages`). */
     storedReply: undefined as ApiMessage | undefined,
+    /** What `recentMessages` lists; default: the history, the last message sent unless refused, the stored reply. */
+    listing: undefined as ApiMessage[] | undefined,
+    /** Whether the last message sent was refused (so the service stored nothing of it). */
+    refused: false,
     history: [] as ApiMessage[],
     historyError: undefined as ChatError | undefined,
     /** Thrown by the next sends, one per send, before any event. */
@@ -23,7 +28,7 @@ export function createFakeClient() {
     sent: [] as string[],
     /** The conversation each message was sent to. */
     sentTo: [] as string[],
-    /** Every call, in order: create, list, latest, stream. */
+    /** Every call, in order: create, list, latest (recentMessages), stream. */
     calls: [] as string[],
     /** The grant each createConversation call brought along. */
     createdWith: [] as (string | undefined)[],
@@ -56,10 +61,18 @@ export function createFakeClient() {
       if (state.historyError) throw state.historyError;
       return state.history;
     },
-    latestReply: async () => {
+    recentMessages: async () => {
       state.calls.push('latest');
       await state.gate;
-      return state.storedReply;
+      if (state.listing) return state.listing;
+      const last = state.sent.at(-1);
+      return [
+        ...state.history,
+        ...(last !== undefined && !state.refused
+          ? [question(`sent${String(state.sent.length).padStart(8, '0')}`, last)]
+          : []),
+        ...(state.storedReply ? [state.storedReply] : []),
+      ];
     },
     async *streamReply({ conversation, content }, signal) {
       state.calls.push('stream');
@@ -67,6 +80,7 @@ export function createFakeClient() {
       state.sentTo.push(conversation.id);
       check(conversation);
       const refusal = state.refusals.shift();
+      state.refused = refusal !== undefined;
       if (refusal) throw refusal;
       for (;;) {
         while (queue.length === 0) {
@@ -111,4 +125,9 @@ export function storedReply(content: string, extra: Partial<ApiMessage> = {}): A
     sources: [],
     ...extra,
   };
+}
+
+/** A stored visitor message. */
+export function question(id: string, content: string): ApiMessage {
+  return { ...storedReply(content), id, machine: false, created_at: 1 };
 }

@@ -214,7 +214,8 @@ describe('chat model: failures', () => {
     expect([model.messages.value, model.draft.value]).toEqual([[], 'my question']);
     expect(model.failure.value).toEqual({ type, error, retry: undefined });
     expect(model.retryTarget.value).toBeUndefined();
-    expect(events.at(-1)?.type).toBe('error');
+    // The message limit is a state of its own, with its own event (issue 9, item 5).
+    expect(events.at(-1)?.type).toBe(type === 'quota' ? 'quota' : 'error');
   });
 
   it('does not overwrite a draft typed while the refused message was on its way', async () => {
@@ -502,7 +503,8 @@ describe('chat model: guards', () => {
 
   it('gives the text back over a draft of mere spaces, and clears a draft the page sent itself', async () => {
     const { model, state, reply } = setup();
-    state.refusals.push(quota());
+    // A refusal that leaves sending open (a 402 now waits for a new conversation, issue 9, item 5).
+    state.refusals.push(new ChatError('network', 'Failed to fetch'));
     const sending = model.send('refused');
     model.setDraft('   ');
     await sending;

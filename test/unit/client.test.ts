@@ -23,7 +23,7 @@ describe('chat client through the proxy and simulator', () => {
     expect(events[0]).toEqual({ type: 'start' });
     expect(events.at(-1)).toEqual({ type: 'end' });
     const streamed = events.map((e) => (e.type === 'chunk' ? e.text : '')).join('');
-    const reply = await client.latestReply(conversation, new Set());
+    const reply = (await client.recentMessages(conversation)).at(-1);
     expect(reply?.content).toBe(streamed);
     expect(reply?.sources).toEqual([expect.objectContaining({ document_name: 'Shipping and returns' })]);
     expect(requests).toContain('POST /askbox/messages/stream');
@@ -38,8 +38,9 @@ describe('chat client through the proxy and simulator', () => {
     expect(all).toHaveLength(60);
     expect(all.slice(0, 2).map((m) => m.content)).toEqual(['question 0', 'reply 0']);
     expect(all.at(-1)?.content).toBe('reply 29');
-    const known = new Set(all.slice(0, -1).map((m) => m.id));
-    expect((await client.latestReply(conversation, known))?.content).toBe('reply 29');
+    // The newest messages: the first and the last page of 50, oldest first.
+    const recent = await client.recentMessages(conversation);
+    expect([recent.length, recent.at(-2)?.content, recent.at(-1)?.content]).toEqual([60, 'question 29', 'reply 29']);
   });
 
   it('maps failures to ChatError kinds, keeping the service message', async () => {
@@ -132,7 +133,7 @@ describe('chat client through the proxy and simulator', () => {
     });
     const conversation = await client.createConversation({ name: 'x', botId, documentIds: [] });
     await spy.listAllMessages(conversation).catch(() => undefined);
-    await spy.latestReply(conversation, new Set()).catch(() => undefined);
+    await spy.recentMessages(conversation).catch(() => undefined);
     await ask(spy, conversation, 'q').catch(() => undefined);
     await spy
       .createConversation({ name: 'x', botId, documentIds: [], grant: conversation.grant })

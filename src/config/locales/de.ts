@@ -26,12 +26,14 @@ Kopiert
 Vorschläge
 Gespräch gelöscht.
 Rückgängig
+Wir können gerade keine neuen Fragen beantworten.
+Kontakt
+Arbeitet noch…
 Chat falsch eingerichtet.
 Anfrage abgelehnt.
 Keine Verbindung.
 Etwas ging schief.
 Zu viele Nachrichten.
-Nachrichtenlimit erreicht.
 Antwort unterbrochen.
 Gespräch nicht mehr verfügbar.
 Fragen Sie uns

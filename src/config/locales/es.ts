@@ -26,12 +26,14 @@ Copiado
 Sugerencias
 Conversación borrada.
 Deshacer
+Ahora no podemos responder nuevas preguntas.
+Contáctanos
+Sigo trabajando…
 Chat mal configurado.
 Solicitud rechazada.
 Sin conexión.
 Algo salió mal.
 Demasiados mensajes.
-Límite de mensajes alcanzado.
 Respuesta interrumpida.
 Conversación no disponible.
 Pregúntanos

@@ -26,12 +26,14 @@ Copié
 Suggestions
 Discussion effacée.
 Annuler
+Nous ne pouvons pas répondre pour le moment.
+Nous contacter
+Toujours en cours…
 Chat mal configuré.
 Demande refusée.
 Pas de connexion.
 Une erreur s’est produite.
 Trop de messages.
-Limite de messages atteinte.
 Réponse interrompue.
 Discussion indisponible.
 Posez-nous vos questions

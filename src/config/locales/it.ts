@@ -26,12 +26,14 @@ Copiato
 Suggerimenti
 Conversazione cancellata.
 Annulla
+Al momento non possiamo rispondere a nuove domande.
+Contattaci
+Ci sto ancora lavorando…
 Chat non configurata.
 Richiesta rifiutata.
 Nessuna connessione.
 Qualcosa è andato storto.
 Troppi messaggi.
-Limite di messaggi raggiunto.
 Risposta interrotta.
 Conversazione non disponibile.
 Chiedici pure

@@ -26,12 +26,14 @@ Gekopieerd
 Suggesties
 Gesprek gewist.
 Ongedaan maken
+We kunnen nu geen nieuwe vragen beantwoorden.
+Neem contact op
+Nog bezig…
 Chat verkeerd ingesteld.
 Verzoek geweigerd.
 Geen verbinding.
 Er ging iets mis.
 Te veel berichten.
-Berichtenlimiet bereikt.
 Antwoord onderbroken.
 Gesprek niet beschikbaar.
 Stel je vraag

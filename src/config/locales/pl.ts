@@ -26,12 +26,14 @@ Skopiowano
 Propozycje
 Rozmowa wyczyszczona.
 Cofnij
+Nie możemy teraz odpowiadać na nowe pytania.
+Kontakt z nami
+Wciąż pracuję…
 Czat źle skonfigurowany.
 Żądanie odrzucone.
 Brak połączenia.
 Coś poszło nie tak.
 Za dużo wiadomości.
-Limit wiadomości osiągnięty.
 Odpowiedź przerwana.
 Rozmowa niedostępna.
 Zapytaj nas

@@ -26,12 +26,14 @@ Copiado
 Sugestões
 Conversa apagada.
 Desfazer
+No momento não podemos responder novas perguntas.
+Fale conosco
+Ainda trabalhando…
 Chat mal configurado.
 Pedido recusado.
 Sem conexão.
 Algo deu errado.
 Mensagens demais.
-Limite de mensagens atingido.
 Resposta interrompida.
 Conversa indisponível.
 Pergunte-nos

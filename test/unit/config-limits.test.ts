@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/parse';
+
+const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
+
+describe('config: the message-limit notice', () => {
+  it('defaults to the UI strings, and takes the site’s message, link and link text', () => {
+    expect(parseConfig(base).config).toMatchObject({
+      limitMessage: undefined,
+      limitLink: undefined,
+      limitLinkText: undefined,
+    });
+    const { config } = parseConfig({
+      ...base,
+      limitMessage: ' Our assistant is resting. ',
+      limitLink: 'https://shop.example/contact?from=chat#form',
+      limitLinkText: 'Write to us',
+    });
+    expect(config).toMatchObject({
+      limitMessage: 'Our assistant is resting.',
+      limitLink: 'https://shop.example/contact?from=chat#form',
+      limitLinkText: 'Write to us',
+    });
+  });
+
+  it.each([
+    'javascript:alert(1)',
+    'JAVASCRIPT://x.test/%0aalert(1)',
+    'data:text/html,hi',
+    '/contact',
+    '//evil.example',
+    'https://x.test/a b',
+    'https://x.test/"onmouseover="x',
+    `https://x.test/${'a'.repeat(2000)}`,
+  ])('refuses the link %s: only an absolute http(s) URL', (limitLink) => {
+    expect(parseConfig({ ...base, limitLink }).issues).toEqual([
+      { key: 'limitLink', message: expect.stringContaining('must be an http(s) URL') },
+    ]);
+  });
+
+  it('bounds the message and the link text', () => {
+    const { issues } = parseConfig({ ...base, limitMessage: 'x'.repeat(301), limitLinkText: 'y'.repeat(81) });
+    expect(issues?.map((i) => i.key)).toEqual(['limitMessage', 'limitLinkText']);
+  });
+});
+
+describe('config: the stream timeout', () => {
+  it.each([
+    [undefined, 45],
+    ['', 45],
+    ['10', 10],
+    [' 90 ', 90],
+    ['12.5', 12.5],
+    [300, 300],
+  ])('reads %j as %d seconds', (streamTimeout, seconds) => {
+    expect(parseConfig({ ...base, streamTimeout }).config?.streamTimeout).toBe(seconds);
+  });
+
+  it.each(['9', '301', '0', '-5', 'soon', '45s', 'NaN', 'Infinity', { toString: null }, [45], true])(
+    'refuses %j: seconds from 10 to 300',
+    (streamTimeout) => {
+      expect(parseConfig({ ...base, streamTimeout }).issues).toEqual([
+        { key: 'streamTimeout', message: 'must be a number of seconds from 10 to 300' },
+      ]);
+    },
+  );
+});
