@@ -3,6 +3,7 @@ import {
   DEFAULTS,
   MAX_DOCUMENT_IDS,
   THEMES,
+  type Direction,
   type Position,
   type UiText,
   type WidgetConfig,
@@ -32,7 +33,9 @@ const KEYS = {
   position: true,
   open: true,
   accent: true,
+  accentText: true,
   theme: true,
+  dir: true,
   documentIds: true,
   conversationName: true,
   styleNonce: true,
@@ -50,6 +53,7 @@ const COLOR =
 // A path must not start with `//`: that is a protocol-relative URL to another host.
 const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?!\/)[^\s?#]*)$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
+const DIRECTIONS: readonly Direction[] = ['ltr', 'rtl'];
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -74,8 +78,9 @@ export function parseConfig(input: Input): ParseResult {
   const position = oneOf(input.position, POSITIONS, DEFAULTS.position, 'position', fail);
   const theme = oneOf(input.theme, THEMES, DEFAULTS.theme, 'theme', fail);
 
-  const accent = text(input.accent) || undefined;
-  if (accent && !COLOR.test(accent)) fail('accent', `"${accent}" is not a CSS colour (use e.g. "#0b57d0")`);
+  const dir = oneOf(input.dir, DIRECTIONS, DEFAULTS.dir, 'dir', fail);
+  const accent = colour(input.accent, 'accent', fail);
+  const accentText = colour(input.accentText, 'accentText', fail);
 
   const open = bool(input.open);
   if (open === undefined) fail('open', 'must be "true" or "false"');
@@ -105,7 +110,9 @@ export function parseConfig(input: Input): ParseResult {
       position,
       open: open === true,
       accent,
+      accentText,
       theme,
+      dir,
       documentIds,
       conversationName,
       styleNonce: text(input.styleNonce) || undefined,
@@ -116,6 +123,12 @@ export function parseConfig(input: Input): ParseResult {
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
+}
+
+function colour(value: unknown, key: keyof WidgetConfig, fail: Fail): string | undefined {
+  const given = text(value) || undefined;
+  if (given && !COLOR.test(given)) fail(key, `"${given}" is not a CSS colour (use e.g. "#0b57d0")`);
+  return given;
 }
 
 function bool(value: unknown): boolean | undefined {

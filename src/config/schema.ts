@@ -4,6 +4,8 @@ export type Position = 'bottom-right' | 'bottom-left';
 export type Theme = 'light' | 'dark' | 'auto';
 /** Every theme, for validating input. */
 export const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
+/** The widget's writing direction: `rtl` mirrors the whole layout (corner, bubbles, lists, header, composer). */
+export type Direction = 'ltr' | 'rtl';
 
 /** Every string the UI shows, so a site can translate or reword any of them. */
 export interface UiText {
@@ -28,6 +30,10 @@ export interface UiText {
   tooLong: string;
   /** A 429 that says how long to wait; `{wait}` becomes e.g. "30 seconds". */
   rateLimitWait: string;
+  /** The accessible name of a code block in a reply, which scrolls sideways and so takes keyboard focus. */
+  code: string;
+  /** The accessible name of a table in a reply, for the same reason. */
+  table: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -48,7 +54,10 @@ export interface WidgetConfig {
   open: boolean;
   /** Accent colour, already validated as a CSS colour literal; undefined keeps the default. */
   accent: string | undefined;
+  /** Text and icons on the accent, validated like `accent`; undefined derives white or black from the accent. */
+  accentText: string | undefined;
   theme: Theme;
+  dir: Direction;
   /** Focus mode: restrict the bot to these documents. */
   documentIds: readonly string[];
   conversationName: string;
@@ -86,6 +95,8 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   assistant: 'Assistant',
   tooLong: 'Your message is too long.',
   rateLimitWait: 'You are sending messages too quickly. Please wait {wait} and try again.',
+  code: 'Code',
+  table: 'Table',
   errors: /* @__PURE__ */ Object.freeze({
     config: 'The chat is not set up correctly.',
     auth: 'The chat service refused the request. Please try again later.',
@@ -106,5 +117,6 @@ export const DEFAULTS = /* @__PURE__ */ Object.freeze({
   position: 'bottom-right' as Position,
   open: false,
   theme: 'auto' as Theme,
+  dir: 'ltr' as Direction,
   conversationName: 'Website visitor',
 });
