@@ -51,6 +51,7 @@ function measure(page: Page) {
     const root = document.querySelector('askbox-widget')?.shadowRoot;
     const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
     if (!root || !ctx) throw new Error('no widget or canvas');
+    // oxlint-disable-next-line unicorn/consistent-function-scoping -- page.evaluate sends this one function alone
     const linear = (c: number) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
     const luminance = (colour: string) => {
       ctx.clearRect(0, 0, 1, 1);
@@ -69,6 +70,7 @@ function measure(page: Page) {
       return element;
     };
     /** The first opaque background at or above `element`. */
+    // oxlint-disable-next-line unicorn/consistent-function-scoping -- page.evaluate sends this one function alone
     const backdrop = (element: Element | null): string => {
       for (let el = element; el; el = el.parentElement ?? (el.getRootNode() as ShadowRoot).host ?? null) {
         const background = getComputedStyle(el).backgroundColor;
