@@ -50,7 +50,7 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Ch
       render(
         h(
           Widget.Provider,
-          { value: { model, config, sanitize: createSanitizer(window) } },
+          { value: { model, config, sanitize: createSanitizer(window, config.text) } },
           h(App, { launcher: launcher.button }),
         ),
         launcher.slot,
