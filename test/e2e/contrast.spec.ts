@@ -126,7 +126,7 @@ async function withReply(page: Page) {
 
 const setAccent = (page: Page, accent: string) =>
   page.evaluate(
-    (value) => document.querySelector('askbox-widget')?.style.setProperty('--askbox-accent', value),
+    (value) => document.querySelector<HTMLElement>('askbox-widget')?.style.setProperty('--askbox-accent', value),
     accent,
   );
 

@@ -33,6 +33,7 @@ function edgeless(page: Page) {
       if (!element) return true;
       const style = getComputedStyle(element);
       const sides = ['Top', 'Right', 'Bottom', 'Left'] as const;
+      // oxlint-disable-next-line unicorn/consistent-function-scoping -- page.evaluate sends this one function alone
       const drawn = (width: string, kind: string, colour: string) =>
         parseFloat(width) > 0 && kind !== 'none' && kind !== 'hidden' && !/rgba\(.*, 0\)$|transparent/.test(colour);
       return !(
