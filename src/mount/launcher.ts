@@ -20,10 +20,12 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Builds the launcher in `doc`, not yet placed anywhere; `onPress` runs on click, `onWarm` on hover and focus. */
 export function createLauncher(
   doc: Document,
-  config: Pick<WidgetConfig, 'position' | 'text'>,
+  config: Pick<WidgetConfig, 'position' | 'text' | 'dir'>,
   handlers: { onPress(): void; onWarm(): void },
 ): Launcher {
   const root = doc.createElement('div');
+  // Every rule is written with logical properties, so this one attribute mirrors the whole layout.
+  root.dir = config.dir;
   const slot = doc.createElement('div');
   slot.className = 'askbox__slot';
   const button = doc.createElement('button');
