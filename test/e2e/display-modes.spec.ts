@@ -84,6 +84,12 @@ describe('forced colours and reduced transparency (Chromium)', () => {
         launcher: style('.launcher').boxShadow,
       };
     });
-    expect(look).toEqual({ pending: '1', panel: 'none', launcher: 'none' });
+    const none = 'rgba(0, 0, 0, 0) 0px 0px 0px 0px';
+    expect(look).toEqual({ pending: '1', panel: none, launcher: none });
+    // The launcher's focus halo stays.
+    await page.locator(W.launcher).focus();
+    expect(await page.locator(W.launcher).evaluate((el) => getComputedStyle(el).boxShadow)).toBe(
+      `rgb(255, 255, 255) 0px 0px 0px 2px, ${none}`,
+    );
   });
 });
