@@ -46,6 +46,7 @@ describe('right to left (Chromium, Arabic page)', () => {
         sourcesPadding: style(`${bot} .sources__list`).paddingRight,
         titleBeforeButtons: box('.panel__title').left > (first?.getBoundingClientRect().left ?? 0),
         buttonsMirrored: (first?.getBoundingClientRect().left ?? 0) > (second?.getBoundingClientRect().left ?? 0),
+        sendArrow: style('.composer__send .icon').transform,
       };
     });
     expect(geometry).toEqual({
@@ -61,6 +62,7 @@ describe('right to left (Chromium, Arabic page)', () => {
       sourcesPadding: '18px',
       titleBeforeButtons: true,
       buttonsMirrored: true,
+      sendArrow: 'matrix(-1, 0, 0, 1, 0, 0)',
     });
     expect(await axeViolations(page)).toEqual([]);
   });
@@ -87,5 +89,9 @@ describe('right to left (Chromium, Arabic page)', () => {
     const launcher = await page.locator(W.launcher).boundingBox();
     expect(await page.locator('askbox-widget .askbox').getAttribute('dir')).toBe('ltr');
     expect((launcher?.x ?? 0) + (launcher?.width ?? 0)).toBe(1000 - 20);
+    await page.locator(W.launcher).click();
+    expect(
+      await page.locator('askbox-widget .composer__send .icon').evaluate((el) => getComputedStyle(el).transform),
+    ).toBe('none');
   });
 });
