@@ -39,7 +39,18 @@ export interface DemoServer {
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SIMULATOR_KEY = 'askbox-simulator-key';
-const PAGES = new Set(['index', 'de', 'csp', 'hostile', 'plain', 'misconfigured', 'dynamic', 'twice', 'left-dark']);
+const PAGES = new Set([
+  'index',
+  'de',
+  'csp',
+  'hostile',
+  'plain',
+  'misconfigured',
+  'dynamic',
+  'twice',
+  'left-dark',
+  'rtl',
+]);
 
 /**
  * The demo: host pages, the widget bundle, the token proxy at /askbox and — without a real key — the Cody API

@@ -4,6 +4,7 @@ import {
   MAX_DOCUMENT_IDS,
   STREAM_TIMEOUT_RANGE,
   THEMES,
+  type Direction,
   type Position,
   type WidgetConfig,
 } from './schema.js';
@@ -33,6 +34,7 @@ const KEYS = {
   position: true,
   open: true,
   accent: true,
+  accentText: true,
   theme: true,
   documentIds: true,
   conversationName: true,
@@ -59,7 +61,7 @@ const LINK = /^https?:\/\/[^\s"'<>\\]{1,2000}$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
 const MAX_STARTERS = 6;
 const MAX_STARTER_LENGTH = 200;
-const DIRECTIONS: readonly WidgetConfig['dir'][] = ['ltr', 'rtl'];
+const DIRECTIONS: readonly Direction[] = ['ltr', 'rtl'];
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -101,8 +103,8 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   const position = oneOf(input.position, POSITIONS, DEFAULTS.position, 'position', fail);
   const theme = oneOf(input.theme, THEMES, DEFAULTS.theme, 'theme', fail);
 
-  const accent = text(input.accent) || undefined;
-  if (accent && !COLOR.test(accent)) fail('accent', `"${accent}" is not a CSS colour (use e.g. "#0b57d0")`);
+  const accent = colour(input.accent, 'accent', fail);
+  const accentText = colour(input.accentText, 'accentText', fail);
 
   const open = bool(input.open);
   if (open === undefined) fail('open', 'must be "true" or "false"');
@@ -168,6 +170,7 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
       position,
       open: open === true,
       accent,
+      accentText,
       theme,
       documentIds,
       conversationName,
@@ -187,6 +190,12 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
+}
+
+function colour(value: unknown, key: keyof WidgetConfig, fail: Fail): string | undefined {
+  const given = text(value) || undefined;
+  if (given && !COLOR.test(given)) fail(key, `"${given}" is not a CSS colour (use e.g. "#0b57d0")`);
+  return given;
 }
 
 function bool(value: unknown): boolean | undefined {

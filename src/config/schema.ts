@@ -4,6 +4,8 @@ export type Position = 'bottom-right' | 'bottom-left';
 export type Theme = 'light' | 'dark' | 'auto';
 /** Every theme, for validating input. */
 export const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
+/** The widget's writing direction: `rtl` mirrors the whole layout (corner, bubbles, lists, header, composer). */
+export type Direction = 'ltr' | 'rtl';
 
 /** Every string the UI shows, so a site can translate or reword any of them. */
 export interface UiText {
@@ -43,6 +45,10 @@ export interface UiText {
   limitContact: string;
   /** Shown next to a streaming reply that has been silent for a while. */
   stillWorking: string;
+  /** The accessible name of a code block in a reply, which scrolls sideways and so takes keyboard focus. */
+  code: string;
+  /** The accessible name of a table in a reply, for the same reason. */
+  table: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -63,7 +69,11 @@ export interface WidgetConfig {
   open: boolean;
   /** Accent colour, already validated as a CSS colour literal; undefined keeps the default. */
   accent: string | undefined;
+  /** Text and icons on the accent, validated like `accent`; undefined derives white or black from the accent. */
+  accentText: string | undefined;
   theme: Theme;
+  /** The UI language's direction unless `data-dir` says otherwise. */
+  dir: Direction;
   /** Focus mode: restrict the bot to these documents. */
   documentIds: readonly string[];
   conversationName: string;
@@ -84,8 +94,6 @@ export interface WidgetConfig {
   language: string;
   /** Questions offered as buttons in an empty conversation; a click sends one. */
   starters: readonly string[];
-  /** The widget's writing direction: the UI language's unless `data-dir` says otherwise. */
-  dir: 'ltr' | 'rtl';
 }
 
 /** The longest message the service accepts (POST /messages: `content` ≤ 2000). */
@@ -128,6 +136,8 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   limitReached: "We can't answer new questions right now. Please try again later.",
   limitContact: 'Contact us',
   stillWorking: 'Still working…',
+  code: 'Code',
+  table: 'Table',
   errors: /* @__PURE__ */ Object.freeze({
     config: 'The chat is not set up correctly.',
     auth: 'The chat service refused the request. Please try again later.',

@@ -56,7 +56,7 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Ch
             value: {
               model,
               config,
-              sanitize: createSanitizer(window),
+              sanitize: createSanitizer(window, config.text),
               copy: (text: string) => copyText(launcher.slot, text),
               formatTime: createTimeFormat(config.locale),
             },

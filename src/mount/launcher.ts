@@ -24,7 +24,8 @@ export function createLauncher(
   handlers: { onPress(): void; onWarm(): void },
 ): Launcher {
   const root = doc.createElement('div');
-  // The UI's language and direction, whatever the page's: a screen reader then reads German strings as German.
+  // The UI's language, whatever the page's: a screen reader then reads German strings as German. Every rule is
+  // written with logical properties, so the direction attribute mirrors the whole layout.
   root.lang = config.locale;
   root.dir = config.dir;
   const slot = doc.createElement('div');

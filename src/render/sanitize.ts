@@ -59,10 +59,15 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
  * first call (passing the config to every call would parse it again each time, and a streaming reply is sanitised
  * once per animation frame). Results are kept by input: a reply sanitised block by block while it streams costs
  * lookups, not parses, when it is committed as a message.
+ * Code blocks and tables scroll sideways when wide, so they are made keyboard-reachable and named by `labels`
+ * (a table keeps its own role, a code block becomes a named region).
  * SECURITY: DOMPurify returns its input untouched where it deems itself unsupported; we fail closed instead and
  * show the markup as text.
  */
-export function createSanitizer(view: Window & typeof globalThis): Sanitize {
+export function createSanitizer(
+  view: Window & typeof globalThis,
+  labels: Readonly<Record<'code' | 'table', string>>,
+): Sanitize {
   let purifier: ReturnType<typeof createDOMPurify> | undefined;
   const memo = new Map<string, SafeHtml>();
   const purify = (html: string) => {
@@ -75,6 +80,12 @@ export function createSanitizer(view: Window & typeof globalThis): Sanitize {
         if (node.nodeName === 'A' && node.hasAttribute('href')) {
           node.setAttribute('target', '_blank');
           node.setAttribute('rel', 'noopener noreferrer');
+        }
+        // Set after the allowlist ran, so the reply itself can set none of these.
+        if (node.nodeName === 'PRE' || node.nodeName === 'TABLE') {
+          node.setAttribute('tabindex', '0');
+          if (node.nodeName === 'PRE') node.setAttribute('role', 'region');
+          node.setAttribute('aria-label', node.nodeName === 'PRE' ? labels.code : labels.table);
         }
       });
     }

@@ -48,6 +48,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
         ref={inputRef}
         class="composer__input"
         rows={1}
+        dir="auto"
         value={draft}
         placeholder={config.placeholder}
         aria-label={text.inputLabel}

@@ -63,7 +63,9 @@ export function Markdown({ text, streaming = false }: { text: string; streaming?
       groups.current[g] = { size: members.length, element: <Group key={g} blocks={members} /> };
   }
   return (
-    <div class="md">
+    // Each message takes the direction of its own first words: an English reply on an Arabic page reads left to
+    // right, and the other way round.
+    <div class="md" dir="auto">
       {groups.current.map((group) => group.element)}
       {tail}
     </div>

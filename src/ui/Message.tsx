@@ -17,7 +17,13 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
       class={`msg msg--${user ? 'user' : 'bot'}${message.status === 'pending' ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}
     >
       <span class="sr-only">{user ? text.you : text.assistant}: </span>
-      {user ? <p class="msg__text">{message.text}</p> : <Markdown text={message.text} />}
+      {user ? (
+        <p class="msg__text" dir="auto">
+          {message.text}
+        </p>
+      ) : (
+        <Markdown text={message.text} />
+      )}
       {message.flagged && <p class="msg__note">{text.flagged}</p>}
       {message.status === 'stopped' && <p class="msg__note">{text.stopped}</p>}
       {message.status === 'failed' && !user && (!message.text || canRetry) && (

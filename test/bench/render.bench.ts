@@ -12,7 +12,7 @@ console.log(`dist/askbox.js: ${bundle.length} bytes raw, ${gzipSync(bundle, { le
 
 const REPLY = readFileSync(resolve('demo/kb/shipping.md'), 'utf8').repeat(3);
 const CHUNK = 12;
-const sanitize = createSanitizer(window);
+const sanitize = createSanitizer(window, { code: 'Code', table: 'Table' });
 
 describe('rendering a ~3 KB reply', () => {
   bench('streamed in 12-character chunks (incremental parse + per-block sanitize, cached)', () => {

@@ -15,8 +15,8 @@ vi.mock('../../src/render/sanitize', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/render/sanitize')>();
   return {
     ...original,
-    createSanitizer: (view: Window & typeof globalThis) => {
-      const sanitize = original.createSanitizer(view);
+    createSanitizer: (...args: Parameters<typeof original.createSanitizer>) => {
+      const sanitize = original.createSanitizer(...args);
       return (html: string) => (sanitized.push(html), sanitize(html));
     },
   };

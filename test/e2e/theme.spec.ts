@@ -50,8 +50,18 @@ describe('theme tokens in Chromium', () => {
     const dark = await themed(page, 'dark', 'light');
     expect(await themed(page, 'auto', 'dark')).toEqual(dark);
     expect(await themed(page, 'auto', 'light')).toEqual(light);
-    expect(light).toMatchObject({ surface: 'rgb(255, 255, 255)', link: 'rgb(79, 70, 229)', user: 'rgb(79, 70, 229)' });
-    expect(dark).toMatchObject({ surface: 'rgb(29, 31, 36)', bot: 'rgb(43, 46, 53)', link: dark.botText });
+    // Links are the accent made readable on the bubble, in linear light: the default accent as it is on the light
+    // bubble, lightened towards white on the dark one.
+    expect(light).toMatchObject({
+      surface: 'rgb(255, 255, 255)',
+      link: 'color(srgb-linear 0.0781874 0.061246 0.783538)',
+      user: 'rgb(79, 70, 229)',
+    });
+    expect(dark).toMatchObject({
+      surface: 'rgb(29, 31, 36)',
+      bot: 'rgb(43, 46, 53)',
+      link: 'color(srgb-linear 0.290113 0.277066 0.833302)',
+    });
 
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => colours(page)).toEqual(dark);

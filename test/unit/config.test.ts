@@ -90,6 +90,18 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...minimal, accent }).issues?.[0]?.key).toBe('accent');
   });
 
+  it('takes the text colour on the accent and the direction, validated like the accent and the theme', () => {
+    expect(parseConfig({ ...minimal, accentText: ' #111 ', dir: 'rtl' }).config).toMatchObject({
+      accentText: '#111',
+      dir: 'rtl',
+    });
+    expect(parseConfig(minimal).config).toMatchObject({ accentText: undefined, dir: 'ltr' });
+    expect(parseConfig({ ...minimal, accentText: 'red;}x{', dir: 'up' }).issues).toEqual([
+      { key: 'accentText', message: '"red;}x{" is not a CSS colour (use e.g. "#0b57d0")' },
+      { key: 'dir', message: '"up" must be one of ltr, rtl' },
+    ]);
+  });
+
   it('bounds lengths and the number of focus documents', () => {
     expect(parseConfig({ ...minimal, title: 'x'.repeat(81) }).issues?.[0]?.key).toBe('title');
     // The proxy forwards at most 100 characters of a conversation name: a longer one is refused here, not cut there.

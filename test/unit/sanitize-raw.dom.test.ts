@@ -39,7 +39,7 @@ const ALLOWED_TAGS = [
 // A new sanitiser for every test: nothing one test sanitised is remembered in the next.
 let sanitize: Sanitize;
 beforeEach(() => {
-  sanitize = createSanitizer(window);
+  sanitize = createSanitizer(window, { code: 'Code', table: 'Table' });
 });
 
 /** The sanitised HTML, parsed: what a browser would build from it. */
@@ -130,7 +130,7 @@ describe('sanitize: the allowlist, on raw HTML', () => {
     expect(sanitize(html)).toBe(first);
     for (let i = 0; i < 600; i++) sanitize(`<p>${i}</p>`);
     expect(sanitize(html)).toBe(first);
-    expect(createSanitizer(window)(html)).toBe(first);
+    expect(createSanitizer(window, { code: 'Code', table: 'Table' })(html)).toBe(first);
   });
 });
 

@@ -9,7 +9,7 @@ import { XSS_CASES } from '../fixtures/xss';
 // A new sanitiser for every test: nothing one test sanitised is remembered in the next.
 let sanitize: Sanitize;
 beforeEach(() => {
-  sanitize = createSanitizer(window);
+  sanitize = createSanitizer(window, { code: 'Code', table: 'Table' });
 });
 
 const ALLOWED = new Set([
@@ -44,6 +44,11 @@ const ALLOWED = new Set([
   'SPAN',
 ]);
 const ALLOWED_ATTRS = new Set(['href', 'title', 'start', 'align', 'target', 'rel']);
+/** What the sanitiser itself sets on code blocks and tables (they scroll sideways): exactly these values. */
+const SCROLLERS: Record<string, Record<string, string>> = {
+  PRE: { tabindex: '0', role: 'region', 'aria-label': 'Code' },
+  TABLE: { tabindex: '0', 'aria-label': 'Table' },
+};
 
 /** Drops the whitespace and control characters a browser ignores inside a URL scheme. */
 function stripInvisible(url: string): string {
@@ -82,7 +87,12 @@ describe('markdown → DOMPurify: hostile replies', () => {
     for (const root of renderAll(markdown)) {
       for (const el of root.querySelectorAll('*')) {
         expect(ALLOWED, `<${el.tagName.toLowerCase()}> must not survive`).toContain(el.tagName);
+        const own = SCROLLERS[el.tagName] ?? {};
         for (const attr of Array.from(el.attributes)) {
+          if (Object.hasOwn(own, attr.name)) {
+            expect(attr.value).toBe(own[attr.name]);
+            continue;
+          }
           expect(ALLOWED_ATTRS, `attribute ${attr.name} on <${el.tagName.toLowerCase()}>`).toContain(attr.name);
           if (attr.name === 'href') expect(stripInvisible(attr.value)).not.toMatch(/^(javascript|data|vbscript):/i);
         }
@@ -92,6 +102,27 @@ describe('markdown → DOMPurify: hostile replies', () => {
         }
       }
     }
+  });
+
+  it('makes code blocks and tables keyboard-reachable and named, whatever the reply says', () => {
+    const root = renderAll(
+      '```\nwide code\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n<pre tabindex="-1" role="button" aria-label="x">x</pre> <p tabindex="0">p</p>',
+    ).at(-1);
+    const pre = root?.querySelector('pre');
+    const table = root?.querySelector('table');
+    expect([pre?.getAttribute('tabindex'), pre?.getAttribute('role'), pre?.getAttribute('aria-label')]).toEqual([
+      '0',
+      'region',
+      'Code',
+    ]);
+    expect([table?.getAttribute('tabindex'), table?.hasAttribute('role'), table?.getAttribute('aria-label')]).toEqual([
+      '0',
+      false,
+      'Table',
+    ]);
+    // The reply's own attempts are plain text or dropped.
+    expect(root?.querySelectorAll('[tabindex]')).toHaveLength(2);
+    expect(root?.querySelector('[role="button"]')).toBeNull();
   });
 
   it('shows raw HTML as text instead of dropping what the bot said', () => {
@@ -107,7 +138,10 @@ describe('markdown → DOMPurify: hostile replies', () => {
     vi.doMock('dompurify', () => ({
       default: () => ({ ...createDOMPurify(window), isSupported: false, addHook: () => undefined }),
     }));
-    const unsupported = (await import('../../src/render/sanitize')).createSanitizer(window);
+    const unsupported = (await import('../../src/render/sanitize')).createSanitizer(window, {
+      code: 'Code',
+      table: 'Table',
+    });
     expect(unsupported('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;');
     expect(unsupported(`<a title="t" href='x'>&amp;</a>`)).toBe(
       '&lt;a title=&quot;t&quot; href=&#39;x&#39;&gt;&amp;amp;&lt;/a&gt;',

@@ -29,6 +29,8 @@ Rückgängig
 Wir können gerade keine neuen Fragen beantworten.
 Kontakt
 Arbeitet noch…
+Codeblock
+Tabelle
 Chat falsch eingerichtet.
 Anfrage abgelehnt.
 Keine Verbindung.

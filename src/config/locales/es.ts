@@ -29,6 +29,8 @@ Deshacer
 Ahora no podemos responder nuevas preguntas.
 Contáctanos
 Sigo trabajando…
+Código
+Tabla
 Chat mal configurado.
 Solicitud rechazada.
 Sin conexión.

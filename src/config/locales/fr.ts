@@ -29,6 +29,8 @@ Annuler
 Nous ne pouvons pas répondre pour le moment.
 Nous contacter
 Toujours en cours…
+Bloc de code
+Tableau
 Chat mal configuré.
 Demande refusée.
 Pas de connexion.

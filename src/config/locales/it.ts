@@ -29,6 +29,8 @@ Annulla
 Al momento non possiamo rispondere a nuove domande.
 Contattaci
 Ci sto ancora lavorando…
+Codice
+Tabella
 Chat non configurata.
 Richiesta rifiutata.
 Nessuna connessione.

@@ -29,6 +29,8 @@ Ongedaan maken
 We kunnen nu geen nieuwe vragen beantwoorden.
 Neem contact op
 Nog bezig…
+Codeblok
+Tabel
 Chat verkeerd ingesteld.
 Verzoek geweigerd.
 Geen verbinding.

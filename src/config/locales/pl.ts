@@ -29,6 +29,8 @@ Cofnij
 Nie możemy teraz odpowiadać na nowe pytania.
 Kontakt z nami
 Wciąż pracuję…
+Kod
+Tabela
 Czat źle skonfigurowany.
 Żądanie odrzucone.
 Brak połączenia.

@@ -29,6 +29,8 @@ Desfazer
 No momento não podemos responder novas perguntas.
 Fale conosco
 Ainda trabalhando…
+Código
+Tabela
 Chat mal configurado.
 Pedido recusado.
 Sem conexão.
