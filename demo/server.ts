@@ -39,7 +39,17 @@ export interface DemoServer {
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SIMULATOR_KEY = 'askbox-simulator-key';
-const PAGES = new Set(['index', 'csp', 'hostile', 'plain', 'misconfigured', 'dynamic', 'twice', 'left-dark']);
+const PAGES = new Set([
+  'index',
+  'csp',
+  'hostile',
+  'plain',
+  'misconfigured',
+  'dynamic',
+  'twice',
+  'left-dark',
+  'overflow',
+]);
 
 /**
  * The demo: host pages, the widget bundle, the token proxy at /askbox and — without a real key — the Cody API

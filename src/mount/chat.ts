@@ -10,6 +10,7 @@ import css from '../styles/panel.css?inline';
 import { App } from '../ui/App.js';
 import { Widget } from '../ui/context.js';
 import type { Launcher } from './launcher.js';
+import { createPhoneFit } from './phone.js';
 
 /** Replacements for the network and storage the chat uses by default (tests pass fakes). */
 export interface ChatDeps {
@@ -46,7 +47,12 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Ch
     show(launcher, addStyles) {
       if (hide) return;
       addStyles(css);
-      const stop = effect(() => launcher.setOpen(model.isOpen.value));
+      const phone = createPhoneFit(launcher.root);
+      const stop = effect(() => {
+        const open = model.isOpen.value;
+        launcher.setOpen(open);
+        phone.setOpen(open);
+      });
       render(
         h(
           Widget.Provider,
@@ -57,6 +63,7 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Ch
       );
       hide = () => {
         stop();
+        phone.stop();
         render(null, launcher.slot);
       };
     },
