@@ -31,6 +31,8 @@ const KEYS = {
   placeholder: true,
   position: true,
   open: true,
+  launcher: true,
+  launcherLabel: true,
   accent: true,
   theme: true,
   documentIds: true,
@@ -79,6 +81,8 @@ export function parseConfig(input: Input): ParseResult {
 
   const open = bool(input.open);
   if (open === undefined) fail('open', 'must be "true" or "false"');
+  const launcher = input.launcher === undefined ? DEFAULTS.launcher : bool(input.launcher);
+  if (launcher === undefined) fail('launcher', 'must be "true" or "false"');
 
   const documentIds = list(input.documentIds);
   const badId = documentIds.find((id) => !ID.test(id));
@@ -87,6 +91,7 @@ export function parseConfig(input: Input): ParseResult {
 
   const title = bounded(input.title, DEFAULTS.title, 80, 'title', fail);
   const welcome = bounded(input.welcome, DEFAULTS.welcome, 1000, 'welcome', fail);
+  const launcherLabel = bounded(input.launcherLabel, '', 60, 'launcherLabel', fail);
   const placeholder = bounded(input.placeholder, DEFAULTS.placeholder, 200, 'placeholder', fail);
   const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 100, 'conversationName', fail);
 
@@ -104,6 +109,8 @@ export function parseConfig(input: Input): ParseResult {
       placeholder,
       position,
       open: open === true,
+      launcher: launcher !== false,
+      launcherLabel,
       accent,
       theme,
       documentIds,

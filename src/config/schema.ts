@@ -28,6 +28,8 @@ export interface UiText {
   tooLong: string;
   /** A 429 that says how long to wait; `{wait}` becomes e.g. "30 seconds". */
   rateLimitWait: string;
+  /** Appended to the closed launcher's name while replies wait unseen; `{count}` becomes their number. */
+  unread: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -46,6 +48,10 @@ export interface WidgetConfig {
   position: Position;
   /** Open the panel as soon as the widget mounts. */
   open: boolean;
+  /** Show the launcher button; without it the page opens the chat through the API (`Askbox.open()`). */
+  launcher: boolean;
+  /** A short teaser shown beside the closed launcher (not on phones), e.g. "Questions? Ask us"; "" for none. */
+  launcherLabel: string;
   /** Accent colour, already validated as a CSS colour literal; undefined keeps the default. */
   accent: string | undefined;
   theme: Theme;
@@ -86,6 +92,7 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   assistant: 'Assistant',
   tooLong: 'Your message is too long.',
   rateLimitWait: 'You are sending messages too quickly. Please wait {wait} and try again.',
+  unread: '{count} unread',
   errors: /* @__PURE__ */ Object.freeze({
     config: 'The chat is not set up correctly.',
     auth: 'The chat service refused the request. Please try again later.',
@@ -105,6 +112,7 @@ export const DEFAULTS = /* @__PURE__ */ Object.freeze({
   placeholder: 'Type your question…',
   position: 'bottom-right' as Position,
   open: false,
+  launcher: true,
   theme: 'auto' as Theme,
   conversationName: 'Website visitor',
 });

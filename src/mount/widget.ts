@@ -1,5 +1,6 @@
 import { THEMES, type WidgetConfig } from '../config/schema.js';
 import type { Emit, WidgetEvents } from '../state/events.js';
+import { createStorage, type KeyValueStore } from '../state/storage.js';
 import css from '../styles/launcher.css?inline';
 import { toThemeCss } from '../styles/theme.js';
 import { createChat, type Chat, type ChatDeps } from './chat.js';
@@ -19,13 +20,22 @@ export interface StartedWidget {
 
 const toggle = ({ model }: Chat) => (model.isOpen.value ? model.close() : model.open());
 
+/** Replacements for the storage the widget uses by default (tests pass fakes or failing ones). */
+export interface WidgetDeps extends ChatDeps {
+  /** Where the conversation is kept (default: localStorage). */
+  storage?: KeyValueStore;
+}
+
+/** A namespaced store over one of the page's storage areas, touched only when read or written. */
+const areaStore = (area: 'localStorage' | 'sessionStorage') => createStorage(() => window[area], 'askbox:v1:');
+
 /**
  * Starts a widget for a parsed config: its handle at once (so a page can call it straight away), its launcher when
  * `attach` is given a place. Everything behind the launcher (model, network, Preact, DOMPurify, markdown, the
  * panel's stylesheet) is created on the first sign of interest — hover or focus on the launcher, or a call that
  * needs it — so a visitor who never opens the chat costs the page next to nothing.
  */
-export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedWidget {
+export function startWidget(config: WidgetConfig, deps: WidgetDeps = {}): StartedWidget {
   const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
   const emit: Emit = (type, detail) => {
     for (const listener of listeners.get(type) ?? []) {
@@ -54,7 +64,7 @@ export function startWidget(config: WidgetConfig, deps: ChatDeps = {}): StartedW
     if (destroyed) return undefined;
     try {
       if (!chat) {
-        chat = createChat(config, emit, deps);
+        chat = createChat(config, emit, { client: deps.client, storage: deps.storage ?? areaStore('localStorage') });
         show();
       }
       return action(chat);
