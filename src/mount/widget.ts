@@ -20,10 +20,12 @@ export interface StartedWidget {
 
 const toggle = ({ model }: Chat) => (model.isOpen.value ? model.close() : model.open());
 
-/** Replacements for the storage the widget uses by default (tests pass fakes or failing ones). */
+/** Replacements for the storage areas the widget uses by default (tests pass fakes or failing ones). */
 export interface WidgetDeps extends ChatDeps {
   /** Where the conversation is kept (default: localStorage). */
   storage?: KeyValueStore;
+  /** Where the panel's open state is kept for the browser session (default: sessionStorage). */
+  tabStorage?: KeyValueStore;
 }
 
 /** A namespaced store over one of the page's storage areas, touched only when read or written. */
@@ -37,7 +39,13 @@ const areaStore = (area: 'localStorage' | 'sessionStorage') => createStorage(() 
  */
 export function startWidget(config: WidgetConfig, deps: WidgetDeps = {}): StartedWidget {
   const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
+  const tab = deps.tabStorage ?? areaStore('sessionStorage');
+  const openKey = `open:${config.botId}@${config.proxyUrl}`;
+  // True while the widget opens itself at load (data-open, or the remembered state): that is no engagement.
+  let restoring = false;
   const emit: Emit = (type, detail) => {
+    // The open state is stored from the visitor's first open or close on, never before (privacy), for the session.
+    if ((type === 'open' || type === 'close') && !restoring) tab.set(openKey, type === 'open' ? '1' : '0');
     for (const listener of listeners.get(type) ?? []) {
       try {
         (listener as (d: typeof detail) => void)(detail);
@@ -107,7 +115,11 @@ export function startWidget(config: WidgetConfig, deps: WidgetDeps = {}): Starte
       shadow?.destroy();
     },
   };
-  if (config.open) handle.open();
+  // Within the session the visitor's last choice wins over data-open: closed stays closed across pages.
+  const remembered = tab.get(openKey);
+  restoring = true;
+  if (remembered ? remembered === '1' : config.open) handle.open();
+  restoring = false;
   return {
     handle,
     warm,

@@ -1,6 +1,7 @@
 import { fireEvent, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse';
+import type { KeyValueStore } from '../../src/state/storage';
 import type { WidgetHandle } from '../../src/mount/handle';
 import { HOST_TAG } from '../../src/mount/shadow-host';
 import { startWidget } from '../../src/mount/widget';
@@ -19,12 +20,12 @@ const badge = () => root().querySelector('.launcher__badge')?.textContent;
 
 let handles: WidgetHandle[] = [];
 
-/** Starts and attaches a widget on a fake client. */
-function setup(overrides: Record<string, unknown> = {}) {
+/** Starts and attaches a widget on a fake client; `tab` stands in for sessionStorage. */
+function setup(overrides: Record<string, unknown> = {}, tab: KeyValueStore = createMemoryStorage()) {
   const fake = createFakeClient();
   const { config, issues } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', ...overrides });
   if (!config) throw new Error(`bad config: ${JSON.stringify(issues)}`);
-  const widget = startWidget(config, { client: fake.client, storage: createMemoryStorage() });
+  const widget = startWidget(config, { client: fake.client, storage: createMemoryStorage(), tabStorage: tab });
   widget.attach(document.body);
   handles.push(widget.handle);
   return { fake, handle: widget.handle };
@@ -103,5 +104,61 @@ describe('data-launcher="false"', () => {
       { key: 'launcher', message: 'must be "true" or "false"' },
     ]);
     expect(parseConfig({ botId: 'b', proxyUrl: '/a' }).config?.launcher).toBe(true);
+  });
+});
+
+describe('the open state, remembered for the session', () => {
+  it('stores nothing before the visitor opens the panel, nor for a panel opened by data-open', () => {
+    const tab = createMemoryStorage();
+    const writes: string[] = [];
+    const spy: KeyValueStore = { ...tab, set: (key, value) => (writes.push(`${key}=${value}`), tab.set(key, value)) };
+    setup({ open: 'true' }, spy);
+    expect(ui().getByRole('dialog')).toBeTruthy();
+    expect(writes).toEqual([]);
+  });
+
+  it('reopens after a reload if the visitor left it open, and stays closed if they closed it', async () => {
+    const tab = createMemoryStorage();
+    const first = setup({}, tab);
+    fireEvent.click(launcher() as HTMLElement);
+    expect(tab.get('open:yiu456ytyUjk@/askbox')).toBe('1');
+    first.handle.destroy();
+    document.body.replaceChildren();
+
+    const second = setup({}, tab);
+    await ui().findByRole('dialog');
+    expect(name()).toBe('Close chat');
+    fireEvent.keyDown(ui().getByRole('textbox', { name: 'Message' }), { key: 'Escape' });
+    expect(tab.get('open:yiu456ytyUjk@/askbox')).toBe('0');
+    second.handle.destroy();
+    document.body.replaceChildren();
+
+    // Closed wins over data-open within the session.
+    setup({ open: 'true' }, tab);
+    expect(ui().queryByRole('dialog')).toBeNull();
+  });
+
+  it('works on when sessionStorage throws (Safari private mode, sandboxed iframes)', async () => {
+    const getter = Object.getOwnPropertyDescriptor(window, 'sessionStorage');
+    Object.defineProperty(window, 'sessionStorage', {
+      configurable: true,
+      get() {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+    });
+    try {
+      const fake = createFakeClient();
+      const { config } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox' });
+      if (!config) throw new Error('bad config');
+      const widget = startWidget(config, { client: fake.client, storage: createMemoryStorage() });
+      handles.push(widget.handle);
+      widget.attach(document.body);
+      fireEvent.click(launcher() as HTMLElement);
+      expect(await ui().findByRole('dialog')).toBeTruthy();
+      widget.handle.close();
+      await waitFor(() => expect(ui().queryByRole('dialog')).toBeNull());
+    } finally {
+      if (getter) Object.defineProperty(window, 'sessionStorage', getter);
+    }
   });
 });

@@ -106,3 +106,46 @@ describe('the launcher', () => {
     expect(consoleErrors).toEqual([]);
   });
 });
+
+describe('the open state, remembered for the browser session', () => {
+  it('stores nothing before the visitor opens the panel, then reopens after a reload until they close it', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).hover();
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.locator(W.launcher).click();
+    await page.locator(W.welcome).waitFor();
+    expect(await page.evaluate(() => Object.entries(sessionStorage))).toEqual([
+      ['askbox:v1:open:askboxDemo01@/askbox', '1'],
+    ]);
+
+    await page.reload();
+    await page.locator(W.welcome).waitFor();
+    // Reopened at load, it leaves focus where it is (no keyboard popping up on a phone).
+    expect(await deepActive(page)).toBe('body');
+    await page.locator(W.panel).locator('button[aria-label="Close"]').click();
+    await page.locator(W.panel).waitFor({ state: 'detached' });
+    await page.reload();
+    await page.locator(W.launcher).waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.locator(W.panel).count()).toBe(0);
+  });
+
+  it('keeps working when sessionStorage throws (Safari private mode, sandboxed iframes)', async () => {
+    const { page, pageErrors, consoleErrors } = await e2e.open('/plain.html');
+    await page.addInitScript(() =>
+      Object.defineProperty(window, 'sessionStorage', {
+        get() {
+          throw new DOMException('The operation is insecure.', 'SecurityError');
+        },
+      }),
+    );
+    await page.reload();
+    await page.locator(W.launcher).click();
+    await page.locator(W.welcome).waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator(W.panel).waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});
