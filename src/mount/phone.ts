@@ -20,8 +20,8 @@ export interface PhoneFit {
  * composer end up off-screen. The visual viewport is what the visitor sees, so its offsets and size are written as
  * custom properties on `root`, and rewritten when it changes (the soft keyboard opens, the browser pans).
  *
- * The page behind must not scroll under the panel: iOS ignores `overflow: hidden` for touch scrolling, so the body
- * is pinned with `position: fixed` at its scroll offset. Every inline style written is restored on release exactly
+ * The page behind must not scroll under the panel: `overflow: hidden` stops neither a script's `scrollTo` nor, in
+ * older iOS, touch scrolling, so the body is also pinned with `position: fixed` at its scroll offset. Every inline style written is restored on release exactly
  * as the page had it (value and priority), and so is the scroll position. The media listener lives while the panel
  * is open; the viewport listeners only while it is open on a phone.
  */

@@ -56,6 +56,7 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
     expect(await pageState(page)).toEqual({ scrollY: 600, html: null, body: null });
     const top = await contentTop(page);
 
+    // Opened from the page: the launcher itself sits in the widened layout viewport's corner, off-screen here.
     await page.evaluate(() => window.Askbox?.open());
     await page.locator(W.welcome).waitFor();
     expect(await rect(page, '.panel')).toEqual({ x: 0, y: 0, width: 390, height: 844 });
