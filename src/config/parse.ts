@@ -33,6 +33,8 @@ const KEYS = {
   placeholder: true,
   position: true,
   open: true,
+  launcher: true,
+  launcherLabel: true,
   accent: true,
   accentText: true,
   theme: true,
@@ -108,6 +110,8 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
 
   const open = bool(input.open);
   if (open === undefined) fail('open', 'must be "true" or "false"');
+  const launcher = input.launcher === undefined ? DEFAULTS.launcher : bool(input.launcher);
+  if (launcher === undefined) fail('launcher', 'must be "true" or "false"');
 
   const documentIds = list(input.documentIds);
   const badId = documentIds.find((id) => !ID.test(id));
@@ -131,6 +135,7 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   const title = bounded(input.title, strings.title, 80, 'title', fail);
   const welcome = bounded(input.welcome, strings.welcome, 1000, 'welcome', fail);
   const placeholder = bounded(input.placeholder, strings.placeholder, 200, 'placeholder', fail);
+  const launcherLabel = bounded(input.launcherLabel, '', 60, 'launcherLabel', fail);
   const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 100, 'conversationName', fail);
 
   const limitMessage = bounded(input.limitMessage, '', 300, 'limitMessage', fail) || undefined;
@@ -169,6 +174,8 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
       placeholder,
       position,
       open: open === true,
+      launcher: launcher !== false,
+      launcherLabel,
       accent,
       accentText,
       theme,

@@ -49,6 +49,8 @@ export interface UiText {
   code: string;
   /** The accessible name of a table in a reply, for the same reason. */
   table: string;
+  /** Appended to the closed launcher's name while replies wait unseen; `{count}` becomes their number. */
+  unread: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -67,6 +69,10 @@ export interface WidgetConfig {
   position: Position;
   /** Open the panel as soon as the widget mounts. */
   open: boolean;
+  /** Show the launcher button; without it the page opens the chat through the API (`Askbox.open()`). */
+  launcher: boolean;
+  /** A short teaser shown beside the closed launcher (not on phones), e.g. "Questions? Ask us"; "" for none. */
+  launcherLabel: string;
   /** Accent colour, already validated as a CSS colour literal; undefined keeps the default. */
   accent: string | undefined;
   /** Text and icons on the accent, validated like `accent`; undefined derives white or black from the accent. */
@@ -138,6 +144,7 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   stillWorking: 'Still working…',
   code: 'Code',
   table: 'Table',
+  unread: '{count} unread',
   errors: /* @__PURE__ */ Object.freeze({
     config: 'The chat is not set up correctly.',
     auth: 'The chat service refused the request. Please try again later.',
@@ -156,6 +163,7 @@ export const DEFAULTS = /* @__PURE__ */ Object.freeze({
   placeholder: 'Type your question…',
   position: 'bottom-right' as Position,
   open: false,
+  launcher: true,
   theme: 'auto' as Theme,
   conversationName: 'Website visitor',
   streamTimeout: 45,

@@ -6,17 +6,17 @@ import { ChatModel, type ChatModelInstance } from '../state/chat-model.js';
 import { createSanitizer } from '../render/sanitize.js';
 import { createTimeFormat } from '../render/time.js';
 import type { Emit } from '../state/events.js';
-import { createStorage, type KeyValueStore } from '../state/storage.js';
+import type { KeyValueStore } from '../state/storage.js';
 import css from '../styles/panel.css?inline';
 import { App } from '../ui/App.js';
 import { Widget } from '../ui/context.js';
 import { copyText } from './clipboard.js';
 import type { Launcher } from './launcher.js';
+import { createPhoneFit } from './phone.js';
 
-/** Replacements for the network and storage the chat uses by default (tests pass fakes). */
+/** Replacements for the network the chat uses by default (tests pass fakes). */
 export interface ChatDeps {
   client?: ChatClient;
-  storage?: KeyValueStore;
 }
 
 /** The loaded chat: everything behind the launcher, evaluated on the visitor's first sign of interest. */
@@ -35,10 +35,10 @@ export interface Chat {
  * (`flatChat` in vite.config.ts) wraps it, with Preact, signals, DOMPurify, the markdown parser and the panel's
  * stylesheet, in one function that runs on the first call.
  */
-export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Chat {
+export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { storage: KeyValueStore }): Chat {
   const model = new ChatModel({
     client: deps.client ?? createChatClient({ proxyUrl: config.proxyUrl, idleMs: config.streamTimeout * 1000 }),
-    storage: deps.storage ?? createStorage(() => window.localStorage, 'askbox:v1:'),
+    storage: deps.storage,
     config,
     emit,
   });
@@ -48,7 +48,19 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Ch
     show(launcher, addStyles) {
       if (hide) return;
       addStyles(css);
-      const stop = effect(() => launcher.setOpen(model.isOpen.value));
+      const phone = createPhoneFit(launcher.root);
+      // Where focus goes back to when the panel closes from inside: the launcher, or without one, whatever had
+      // focus when the panel opened (e.g. the page's own "Chat with us" button that called Askbox.open()).
+      let opener: Element | null = null;
+      const stop = effect(() => {
+        const open = model.isOpen.value;
+        if (open) opener = launcher.root.ownerDocument.activeElement;
+        launcher.setOpen(open);
+        phone.setOpen(open);
+      });
+      const stopUnread = effect(() => void (model.announcement.value && launcher.addUnread()));
+      const returnFocus = () =>
+        (launcher.button.isConnected ? launcher.button : (opener as HTMLElement | null))?.focus();
       render(
         h(
           Widget.Provider,
@@ -61,12 +73,14 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps): Ch
               formatTime: createTimeFormat(config.locale),
             },
           },
-          h(App, { launcher: launcher.button }),
+          h(App, { returnFocus }),
         ),
         launcher.slot,
       );
       hide = () => {
         stop();
+        stopUnread();
+        phone.stop();
         render(null, launcher.slot);
       };
     },

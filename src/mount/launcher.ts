@@ -11,46 +11,67 @@ export interface Launcher {
   button: HTMLButtonElement;
   /** Where the panel and the live region are rendered, before the launcher in document (and tab) order. */
   slot: HTMLElement;
+  /** Opening clears the unread count. */
   setOpen(open: boolean): void;
   setScheme(scheme: 'light' | 'dark'): void;
+  /** Counts a reply completed while the panel is closed: a badge, and its number in the launcher's name. */
+  addUnread(): void;
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-/** Builds the launcher in `doc`, not yet placed anywhere; `onPress` runs on click, `onWarm` on hover and focus. */
+/**
+ * Builds the launcher in `doc`, not yet placed anywhere; `onPress` runs on click, `onWarm` on hover and focus.
+ * With `config.launcher` false the button is built but never placed: the page opens the chat through the API.
+ */
 export function createLauncher(
   doc: Document,
-  config: Pick<WidgetConfig, 'position' | 'text' | 'locale' | 'dir'>,
+  config: Pick<WidgetConfig, 'position' | 'text' | 'launcher' | 'launcherLabel' | 'locale' | 'dir'>,
   handlers: { onPress(): void; onWarm(): void },
 ): Launcher {
-  const root = doc.createElement('div');
+  const { text, launcherLabel } = config;
+  const make = (tag: string, className: string) => {
+    const el = doc.createElement(tag);
+    el.className = className;
+    return el;
+  };
+  const root = make('div', '');
   // The UI's language, whatever the page's: a screen reader then reads German strings as German. Every rule is
   // written with logical properties, so the direction attribute mirrors the whole layout.
   root.lang = config.locale;
   root.dir = config.dir;
-  const slot = doc.createElement('div');
-  slot.className = 'askbox__slot';
-  const button = doc.createElement('button');
+  const slot = make('div', 'askbox__slot');
+  const button = make('button', launcherLabel ? 'launcher launcher--label' : 'launcher') as HTMLButtonElement;
   button.type = 'button';
-  button.className = 'launcher';
   button.setAttribute('aria-controls', 'askbox-panel');
   const icon = doc.createElementNS(SVG_NS, 'svg');
   const path = doc.createElementNS(SVG_NS, 'path');
   const attributes = { class: 'icon', viewBox: '0 0 24 24', 'aria-hidden': 'true' };
   for (const [name, value] of Object.entries(attributes)) icon.setAttribute(name, value);
   icon.append(path);
-  button.append(icon);
+  // The label and the badge are seen; the button's name (below) says the same to assistive technology.
+  const label = make('span', 'launcher__label');
+  label.textContent = launcherLabel;
+  const badge = make('span', 'launcher__badge');
+  badge.setAttribute('aria-hidden', 'true');
+  button.append(icon, label, badge);
   button.addEventListener('click', handlers.onPress);
   for (const type of ['pointerenter', 'focus']) button.addEventListener(type, handlers.onWarm, { once: true });
-  root.append(slot, button);
+  root.append(slot);
+  if (config.launcher) root.append(button);
 
   let open = false;
   let scheme = 'light';
+  let unread = 0;
   const paint = () => {
-    root.className = `askbox askbox--${config.position} askbox--${scheme}${open ? ' askbox--open' : ''}`;
-    button.setAttribute('aria-label', open ? config.text.launcherClose : config.text.launcherOpen);
+    root.className = `askbox askbox--${config.position} askbox--${scheme}${open ? ' askbox--open' : ''}${config.launcher ? '' : ' askbox--bare'}`;
+    // The visible label leads the name (WCAG 2.5.3, label in name); the count follows what the button does.
+    const count = unread ? text.unread.replace('{count}', String(unread)) : '';
+    const name = open ? [text.launcherClose] : [launcherLabel, text.launcherOpen, count];
+    button.setAttribute('aria-label', name.filter(Boolean).join(', '));
     button.setAttribute('aria-expanded', String(open));
     path.setAttribute('d', open ? CLOSE_PATH : CHAT_PATH);
+    badge.textContent = unread ? String(unread) : '';
   };
   paint();
   return {
@@ -59,10 +80,15 @@ export function createLauncher(
     slot,
     setOpen: (next) => {
       open = next;
+      if (open) unread = 0;
       paint();
     },
     setScheme: (next) => {
       scheme = next;
+      paint();
+    },
+    addUnread: () => {
+      if (!open) unread += 1;
       paint();
     },
   };

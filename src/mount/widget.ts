@@ -1,5 +1,6 @@
 import { THEMES, type WidgetConfig } from '../config/schema.js';
 import type { Emit, WidgetEvents } from '../state/events.js';
+import { createStorage, type KeyValueStore } from '../state/storage.js';
 import css from '../styles/launcher.css?inline';
 import { toThemeCss } from '../styles/theme.js';
 import { createChat, type Chat, type ChatDeps } from './chat.js';
@@ -24,6 +25,17 @@ export function pageLanguages(doc: Document): string[] {
 
 const toggle = ({ model }: Chat) => (model.isOpen.value ? model.close() : model.open());
 
+/** Replacements for the storage areas the widget uses by default (tests pass fakes or failing ones). */
+export interface WidgetDeps extends ChatDeps {
+  /** Where the conversation is kept (default: localStorage). */
+  storage?: KeyValueStore;
+  /** Where the panel's open state is kept for the browser session (default: sessionStorage). */
+  tabStorage?: KeyValueStore;
+}
+
+/** A namespaced store over one of the page's storage areas, touched only when read or written. */
+const areaStore = (area: 'localStorage' | 'sessionStorage') => createStorage(() => window[area], 'askbox:v1:');
+
 /**
  * Starts a widget for a parsed config: its handle at once (so a page can call it straight away), its launcher when
  * `attach` is given a place. Everything behind the launcher (model, network, Preact, DOMPurify, markdown, the
@@ -32,11 +44,17 @@ const toggle = ({ model }: Chat) => (model.isOpen.value ? model.close() : model.
  */
 export function startWidget(
   config: WidgetConfig,
-  deps: ChatDeps = {},
+  deps: WidgetDeps = {},
   complete?: () => Promise<WidgetConfig>,
 ): StartedWidget {
   const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
+  const tab = deps.tabStorage ?? areaStore('sessionStorage');
+  const openKey = `open:${config.botId}@${config.proxyUrl}`;
+  // True while the widget opens itself at load (data-open, or the remembered state): that is no engagement.
+  let restoring = false;
   const emit: Emit = (type, detail) => {
+    // The open state is stored from the visitor's first open or close on, never before (privacy), for the session.
+    if ((type === 'open' || type === 'close') && !restoring) tab.set(openKey, type === 'open' ? '1' : '0');
     for (const listener of listeners.get(type) ?? []) {
       try {
         (listener as (d: typeof detail) => void)(detail);
@@ -64,7 +82,7 @@ export function startWidget(
     if (destroyed) return undefined;
     try {
       if (!chat) {
-        chat = createChat(full, emit, deps);
+        chat = createChat(full, emit, { client: deps.client, storage: deps.storage ?? areaStore('localStorage') });
         show();
       }
       return action(chat);
@@ -116,7 +134,11 @@ export function startWidget(
       shadow?.destroy();
     },
   };
-  if (config.open) handle.open();
+  // Within the session the visitor's last choice wins over data-open: closed stays closed across pages.
+  const remembered = tab.get(openKey);
+  restoring = true;
+  if (remembered ? remembered === '1' : config.open) handle.open();
+  restoring = false;
   return {
     handle,
     warm,

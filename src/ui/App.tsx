@@ -6,10 +6,10 @@ import { useValue } from './hooks.js';
 
 /**
  * The panel and the live region, rendered next to the plain-DOM launcher. Focus moves into the composer when the
- * panel opens and back to the launcher when it closes from inside (Escape, the close button), as in any
- * well-behaved dialog.
+ * panel opens and back out (`returnFocus`: to the launcher, or where it came from) when it closes from inside
+ * (Escape, the close button), as in any well-behaved dialog.
  */
-export function App({ launcher }: { launcher: HTMLElement }) {
+export function App({ returnFocus }: { returnFocus: () => void }) {
   const { model } = useWidget();
   const open = useValue(model.isOpen);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -22,7 +22,7 @@ export function App({ launcher }: { launcher: HTMLElement }) {
 
   const closeFromPanel = () => {
     model.close();
-    launcher.focus();
+    returnFocus();
   };
 
   return (

@@ -44,7 +44,11 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in 
       { botId: 'yiu456ytyUjk', proxyUrl: '/askbox', locale: language },
       { tables: TABLES },
     );
-    const widget = startWidget(config!, { client: fake.client, storage: createMemoryStorage() });
+    const widget = startWidget(config!, {
+      client: fake.client,
+      storage: createMemoryStorage(),
+      tabStorage: createMemoryStorage(),
+    });
     widget.attach(document.body);
     handle = widget.handle;
     const strings = localeText(language, TABLES[language]!.trim().split('\n'));

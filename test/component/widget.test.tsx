@@ -52,7 +52,7 @@ async function setup(overrides: Record<string, unknown> = {}, storage = createMe
     { tables: TABLES },
   );
   if (!config) throw new Error('bad config');
-  const widget = startWidget(config, { client: fake.client, storage });
+  const widget = startWidget(config, { client: fake.client, storage, tabStorage: createMemoryStorage() });
   widget.attach(document.body);
   widget.warm();
   handle = widget.handle;

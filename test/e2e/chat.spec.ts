@@ -128,6 +128,8 @@ describe('chatting in Chromium', () => {
     await expect.poll(() => page.locator(W.bot).count()).toBe(2);
     const before = await page.locator('askbox-widget .msg:not(.msg--welcome)').allTextContents();
     const listsBefore = requests.filter((r) => r === 'GET /askbox/messages').length;
+    // Closed first: the open state is remembered for the session, and closed the panel stays closed after a reload.
+    await page.locator(W.launcher).click();
 
     await page.reload();
     await page.locator(W.launcher).waitFor();
@@ -142,8 +144,8 @@ describe('chatting in Chromium', () => {
     await ask(page, 'Tell me about pricing');
     await page.locator(`${W.bot} .sources`).waitFor();
     expect(requests.filter((r) => r === 'POST /askbox/conversations')).toHaveLength(2);
+    // Left open, the panel reopens by itself after the reload.
     await page.reload();
-    await page.locator(W.launcher).click();
     await expect.poll(() => page.locator(`${W.user} .msg__text`).allTextContents()).toEqual(['Tell me about pricing']);
   });
 

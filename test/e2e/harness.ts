@@ -44,12 +44,19 @@ export async function startE2E(scenario: Scenario = {}, proxy: Partial<ProxyOpti
   const browser = await launchChromium();
   const pages: Page[] = [];
 
-  /** A page in a fresh browser context: its own storage, like another visitor. */
-  async function open(path: string, options: { width?: number; height?: number } = {}): Promise<TestPage> {
+  /**
+   * A page in a fresh browser context: its own storage, like another visitor. `mobile` emulates a phone's browser
+   * (touch, and a layout viewport that widens to a page wider than the screen, as mobile browsers do).
+   */
+  async function open(
+    path: string,
+    options: { width?: number; height?: number; mobile?: boolean } = {},
+  ): Promise<TestPage> {
     const context = await browser.newContext({
       viewport: { width: options.width ?? 1000, height: options.height ?? 760 },
       deviceScaleFactor: 1,
       reducedMotion: 'reduce',
+      ...(options.mobile && { isMobile: true, hasTouch: true }),
     });
     const page = await context.newPage();
     pages.push(page);

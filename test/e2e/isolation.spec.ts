@@ -48,7 +48,8 @@ describe('visitor isolation through the proxy, in Chromium', () => {
     });
     const grants = grantsSent(page);
     await page.reload();
-    await page.locator(W.launcher).click();
+    // Left open, the panel reopens by itself: the open state is remembered for the session.
+    await page.locator(W.panel).waitFor();
     await expect.poll(() => page.locator(W.bot).count()).toBe(1);
     await expect.poll(() => page.locator(W.bot).textContent()).toContain('Rue de la Paix');
     expect(grants.length).toBeGreaterThan(0);

@@ -73,7 +73,8 @@ describe('the widget against the PHP proxy, in Chromium', () => {
     );
 
     await page.reload();
-    await page.locator(W.launcher).click();
+    // Left open, the panel reopens by itself: the open state is remembered for the session.
+    await page.locator(W.panel).waitFor();
     await expect.poll(() => page.locator(W.bot).count(), { timeout: 10_000 }).toBe(1);
     expect(await page.locator(W.bot).textContent()).toBe(answer);
     expect(await page.locator(W.user).textContent()).toContain('How long does delivery take?');

@@ -15,6 +15,8 @@ const rendered = async () => {
 afterEach(() => {
   vi.restoreAllMocks();
   document.body.replaceChildren();
+  // The open state a test leaves in this window's sessionStorage must not reopen the next test's widget.
+  sessionStorage.clear();
 });
 
 describe('mount()', () => {

@@ -31,6 +31,7 @@ Kontakt
 Arbeitet noch…
 Codeblock
 Tabelle
+{count} ungelesen
 Chat falsch eingerichtet.
 Anfrage abgelehnt.
 Keine Verbindung.

@@ -31,6 +31,7 @@ Contáctanos
 Sigo trabajando…
 Código
 Tabla
+{count} sin leer
 Chat mal configurado.
 Solicitud rechazada.
 Sin conexión.

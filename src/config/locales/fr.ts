@@ -31,6 +31,7 @@ Nous contacter
 Toujours en cours…
 Bloc de code
 Tableau
+{count} non lu(s)
 Chat mal configuré.
 Demande refusée.
 Pas de connexion.

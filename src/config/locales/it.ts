@@ -31,6 +31,7 @@ Contattaci
 Ci sto ancora lavorando…
 Codice
 Tabella
+{count} non letti
 Chat non configurata.
 Richiesta rifiutata.
 Nessuna connessione.

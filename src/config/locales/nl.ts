@@ -31,6 +31,7 @@ Neem contact op
 Nog bezig…
 Codeblok
 Tabel
+{count} ongelezen
 Chat verkeerd ingesteld.
 Verzoek geweigerd.
 Geen verbinding.

@@ -31,6 +31,7 @@ Kontakt z nami
 Wciąż pracuję…
 Kod
 Tabela
+Nieprzeczytane: {count}
 Czat źle skonfigurowany.
 Żądanie odrzucone.
 Brak połączenia.

@@ -31,6 +31,7 @@ Fale conosco
 Ainda trabalhando…
 Código
 Tabela
+{count} não lida(s)
 Chat mal configurado.
 Pedido recusado.
 Sem conexão.
