@@ -109,12 +109,14 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
     await expect.poll(async () => (await screen())?.scale).toBeGreaterThan(1.5);
     const seen = await screen();
     // The panel follows on the viewport's resize event, a frame or so after the zoom.
-    await expect.poll(() => rect(page, '.panel')).toEqual({
-      x: Math.round(seen?.x ?? -1),
-      y: Math.round(seen?.y ?? -1),
-      width: Math.round(seen?.width ?? -1),
-      height: Math.round(seen?.height ?? -1),
-    });
+    await expect
+      .poll(() => rect(page, '.panel'))
+      .toEqual({
+        x: Math.round(seen?.x ?? -1),
+        y: Math.round(seen?.y ?? -1),
+        width: Math.round(seen?.width ?? -1),
+        height: Math.round(seen?.height ?? -1),
+      });
   });
 
   it("restores the page's own inline overflow styles, and releases everything on destroy()", async () => {
