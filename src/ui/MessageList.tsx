@@ -9,6 +9,8 @@ import { useWidget } from './context.js';
 import { useValue } from './hooks.js';
 import { DownIcon } from './icons.js';
 
+/** Room left above a long reply's start when the log stops following it. */
+const READING_MARGIN = 12;
 /** Within this many pixels of the bottom, the reader counts as "at the latest message". */
 const STICK_DISTANCE = 48;
 /** A restored history first renders this many of its latest messages (more than a screen), then the rest. */
@@ -17,16 +19,22 @@ const FIRST_SCREEN = 12;
 const BATCH = 20;
 
 /**
- * The conversation log. It follows a streaming reply only while the reader is at the bottom; a reader who has
- * scrolled up is left in peace and offered a "jump to latest" button instead. Following is done when the content
- * has been laid out (a ResizeObserver), so a growing reply never forces a synchronous layout.
+ * The conversation log. It follows a streaming reply only while the reader is at the bottom, and only until the
+ * reply's start reaches the top; a reader who has scrolled up is left in peace and offered a "jump to latest" button
+ * instead. Following is done when the content has been laid out (a ResizeObserver), so a growing reply never forces
+ * a synchronous layout.
  */
 export function MessageList() {
   const { model, config } = useWidget();
   const { text } = config;
   const list = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
+  /**
+   * What the log keeps in view as its content grows: the bottom (the reader is at the latest message), the start of
+   * the last reply (a reply taller than the log, from the moment its start reached the top until the reader scrolls
+   * by themselves), or nothing (the reader has scrolled elsewhere).
+   */
+  const follow = useRef<'bottom' | 'start' | 'none'>('bottom');
   const [behind, setBehind] = useState(false);
   const [shown, setShown] = useState(FIRST_SCREEN);
   const items = useRef(new WeakMap<ChatMessage, { last: boolean; vnode: VNode }>());
@@ -38,7 +46,7 @@ export function MessageList() {
   const hidden = Math.max(0, messages.length - shown);
 
   // A message the visitor just sent always brings the log back to the bottom.
-  if (last?.role === 'user' && last.status === 'pending') stick.current = true;
+  if (last?.role === 'user' && last.status === 'pending') follow.current = 'bottom';
 
   // A long history: the latest screen first, then the older messages above it, a batch per task.
   useEffect(() => {
@@ -51,9 +59,18 @@ export function MessageList() {
     const el = list.current;
     const inner = content.current;
     if (!el || !inner) return;
+    const startOf = (reply: Element | null | undefined) =>
+      reply ? reply.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop - READING_MARGIN : 0;
     const observer = new ResizeObserver(() => {
-      if (stick.current) el.scrollTop = el.scrollHeight;
-      else setBehind(true);
+      if (follow.current === 'none') return setBehind(true);
+      // A reply taller than the log would push its own start out of view: it is followed until its start reaches
+      // the top, then kept there (also once it is complete) for the visitor to read down, with "jump to latest".
+      const streaming = inner.querySelector('.msg--streaming');
+      if (follow.current === 'bottom' && !(streaming && el.scrollHeight - el.clientHeight > startOf(streaming)))
+        return void (el.scrollTop = el.scrollHeight);
+      follow.current = 'start';
+      el.scrollTop = startOf([...inner.querySelectorAll('.msg--bot')].at(-1));
+      setBehind(true);
     });
     observer.observe(inner);
     return () => observer.disconnect();
@@ -61,15 +78,20 @@ export function MessageList() {
 
   const onScroll = () => {
     const el = list.current;
-    if (!el) return;
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE;
-    if (stick.current) setBehind(false);
+    // Kept at a reply's start, the log also scrolls when its content is laid out anew (a finished reply replacing the
+    // streamed one): only the reader's own scrolling (below) releases it.
+    if (!el || follow.current === 'start') return;
+    follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE ? 'bottom' : 'none';
+    if (follow.current === 'bottom') setBehind(false);
+  };
+  const release = () => {
+    if (follow.current === 'start') follow.current = 'none';
   };
 
   const jump = () => {
     const el = list.current;
     if (!el) return;
-    stick.current = true;
+    follow.current = 'bottom';
     setBehind(false);
     el.scrollTop = el.scrollHeight;
   };
@@ -90,6 +112,10 @@ export function MessageList() {
         class="log"
         ref={list}
         onScroll={onScroll}
+        onWheel={release}
+        onTouchStart={release}
+        onPointerDown={release}
+        onKeyDown={release}
         role="log"
         aria-live="off"
         aria-label={text.conversationLabel}
