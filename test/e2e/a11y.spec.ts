@@ -1,21 +1,80 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
-import { startE2E, W } from './harness';
+import { ask, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
 beforeAll(async () => {
-  e2e = await startE2E();
+  e2e = await startE2E({
+    replies: [
+      { match: 'slowly', text: 'A reply that takes its time, word by word, to arrive.', chunkSize: 4, delayMs: 150 },
+      { match: 'fail', failedResponding: true, text: 'Sorry, I could not answer that.' },
+      { match: 'quota', status: 402 },
+    ],
+  });
 });
 afterAll(() => e2e?.close());
 
+/** Every violation axe finds in the widget, by state, so one failure names them all. */
+async function check(page: Page, state: string, found: Record<string, string[]>) {
+  const violations = await axeViolations(page);
+  if (violations.length > 0) found[state] = violations.map((v) => `${v.id}: ${v.targets.join(' ')}`);
+}
+
 describe('axe-core in Chromium, shadow root included', () => {
-  it('finds no violation in the closed widget nor in the open, empty panel', async () => {
+  it.each([
+    ['light', 'light'],
+    ['dark', 'light'],
+    ['auto', 'dark'],
+  ] as const)('finds no violation in any state, theme %s on a %s system', async (theme, system) => {
     const { page } = await e2e.open('/plain.html');
+    await page.emulateMedia({ colorScheme: system });
     await page.locator(W.launcher).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
+    await page.evaluate((next) => window.Askbox?.setTheme(next), theme);
+    const found: Record<string, string[]> = {};
+
+    await check(page, 'closed', found);
     await page.locator(W.launcher).click();
     await page.locator(W.welcome).waitFor();
+    await check(page, 'open, empty', found);
+
+    await ask(page, 'Answer slowly, please');
+    await page.locator(W.streaming).waitFor();
+    await check(page, 'streaming', found);
+    await page.locator(W.bot, { hasText: 'to arrive.' }).waitFor();
+
+    await ask(page, 'How do returns work?');
+    await page.locator(`${W.bot} .sources`).waitFor();
+    await check(page, 'reply with sources', found);
+
+    await ask(page, 'Make it fail');
+    await page.locator('askbox-widget .msg--failed').waitFor();
+    await check(page, 'failed reply', found);
+
+    await page.context().setOffline(true);
+    await ask(page, 'Anyone there?');
+    await page.locator(W.alert).waitFor();
+    await check(page, 'offline', found);
+    await page.context().setOffline(false);
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+
+    await ask(page, 'over quota?');
+    await page.locator('askbox-widget .notice--limit').waitFor();
+    await check(page, 'quota', found);
+    expect(found).toEqual({});
+  });
+
+  it('shows the over-limit state in words on a line of its own, without narrowing the message box', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).click();
+    const input = page.locator(W.input);
+    await input.fill('x');
+    const width = (await input.boundingBox())?.width;
+    await input.fill('x'.repeat(2001));
+    const counter = page.locator('askbox-widget #askbox-counter');
+    expect(await counter.textContent()).toBe('Your message is too long. 2,001 / 2,000');
+    expect((await input.boundingBox())?.width).toBe(width);
     expect(await axeViolations(page)).toEqual([]);
   });
 });
