@@ -63,13 +63,17 @@ export function MessageList() {
       reply ? reply.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop - READING_MARGIN : 0;
     const observer = new ResizeObserver(() => {
       if (follow.current === 'none') return setBehind(true);
-      // A reply taller than the log would push its own start out of view: it is followed until its start reaches
-      // the top, then kept there (also once it is complete) for the visitor to read down, with "jump to latest".
-      const streaming = inner.querySelector('.msg--streaming');
-      if (follow.current === 'bottom' && !(streaming && el.scrollHeight - el.clientHeight > startOf(streaming)))
+      // A reply taller than the log would push its own start out of view: the latest reply (streaming, or complete
+      // with its sources) is followed until its start reaches the top, then kept there for the visitor to read down,
+      // with "jump to latest".
+      const latest = [...inner.querySelectorAll('.msg')].at(-1);
+      const reply = latest?.matches('.msg--bot:not(.msg--welcome)') ? latest : undefined;
+      if (!reply || (follow.current === 'bottom' && el.scrollHeight - el.clientHeight <= startOf(reply))) {
+        follow.current = 'bottom';
         return void (el.scrollTop = el.scrollHeight);
+      }
       follow.current = 'start';
-      el.scrollTop = startOf([...inner.querySelectorAll('.msg--bot')].at(-1));
+      el.scrollTop = startOf(reply);
       setBehind(true);
     });
     observer.observe(inner);

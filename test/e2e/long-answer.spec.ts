@@ -48,4 +48,15 @@ describe('a long answer (Chromium)', () => {
     await page.locator(W.bot, { hasText: 'A short answer.' }).waitFor();
     await expect.poll(async () => (await placement(page))?.fromBottom).toBeLessThanOrEqual(1);
   });
+
+  it('keeps the start in view when the reply outgrows the log only once complete, with its sources', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await ask(page, 'How do returns work?');
+    await page.locator(`${W.bot} .sources`).waitFor();
+    const landed = await placement(page);
+    expect(landed?.top).toBeGreaterThanOrEqual(0);
+    expect(landed?.top).toBeLessThanOrEqual(16);
+    expect(landed?.fromBottom).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Jump to the latest message' }).waitFor();
+  });
 });

@@ -1,7 +1,8 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, W } from './harness';
+import { ask, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -22,11 +23,33 @@ describe('the README screenshot', () => {
     expect(await reply.locator('.sources a').count()).toBeGreaterThan(0);
     expect(consoleErrors).toEqual([]);
 
-    const shots = fileURLToPath(new URL('./artifacts/', import.meta.url));
-    mkdirSync(shots, { recursive: true });
-    await page.screenshot({ path: `${shots}widget.png` });
-    // ASKBOX_UPDATE_SCREENSHOT=1 npx vitest run test/e2e/screenshot.spec.ts refreshes the README's picture.
-    if (process.env.ASKBOX_UPDATE_SCREENSHOT)
-      copyFileSync(`${shots}widget.png`, fileURLToPath(new URL('../../demo/screenshot.png', import.meta.url)));
+    await shoot(page, 'screenshot');
+  });
+
+  it.each([
+    ['dark', '/', {}],
+    ['phone', '/', { width: 390, height: 844, mobile: true }],
+    ['rtl', '/rtl.html', {}],
+  ] as const)('shows the widget %s, as the README shows it', async (name, path, options) => {
+    const { page, consoleErrors } = await e2e.open(path, options);
+    if (name === 'dark') await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator(W.launcher).click();
+    await ask(page, 'How do returns work?');
+    await page.locator(`${W.bot} .sources`).waitFor();
+    await expect.poll(() => page.locator(W.input).isEnabled()).toBe(true);
+    expect(consoleErrors).toEqual([]);
+    await shoot(page, `screenshot-${name}`);
   });
 });
+
+/**
+ * Saves a screenshot in test/e2e/artifacts/; with ASKBOX_UPDATE_SCREENSHOT=1 (`ASKBOX_UPDATE_SCREENSHOT=1 npx vitest
+ * run test/e2e/screenshot.spec.ts`) also as the README's picture, demo/<name>.png.
+ */
+async function shoot(page: Page, name: string) {
+  const shots = fileURLToPath(new URL('./artifacts/', import.meta.url));
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: `${shots}${name}.png` });
+  if (process.env.ASKBOX_UPDATE_SCREENSHOT)
+    copyFileSync(`${shots}${name}.png`, fileURLToPath(new URL(`../../demo/${name}.png`, import.meta.url)));
+}
