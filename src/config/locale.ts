@@ -62,13 +62,25 @@ export function lineKeys(): string[] {
   ];
 }
 
-/** A tag `Intl` accepts, canonicalised (`pt-br` → `pt-BR`), or undefined. */
+/** A language tag's language, script and region, the rest (variants, extensions) left aside. */
+const TAG = /^([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|\d{3}))?(?=(?:-[a-z\d]{1,8})*$)/i;
+
+/**
+ * The language, script and region of `tag` in canonical case (`pt-br` → `pt-BR`, `en_GB` → `en-GB`, and `iw`, the
+ * old tag of Hebrew, → `he`): a tag `Intl` accepts; undefined for what is not a language tag. Read without `Intl`,
+ * whose first use costs the page a millisecond or two of locale data at load.
+ */
 export function canonicalTag(tag: string): string | undefined {
-  try {
-    return Intl.getCanonicalLocales(tag.trim().replace(/_/g, '-'))[0];
-  } catch {
-    return undefined;
-  }
+  const [, language, script, region] = TAG.exec(tag.trim().replace(/_/g, '-')) ?? [];
+  if (!language) return undefined;
+  const base = language.toLowerCase();
+  return [
+    base === 'iw' ? 'he' : base,
+    script && script.charAt(0).toUpperCase() + script.slice(1).toLowerCase(),
+    region?.toUpperCase(),
+  ]
+    .filter(Boolean)
+    .join('-');
 }
 
 /**
@@ -81,8 +93,7 @@ export function resolveLocale(requested: string | undefined, languages: readonly
   for (const candidate of candidates) {
     const tag = canonicalTag(candidate);
     if (!tag) continue;
-    // Canonical tags are already normalised: `iw` (old Hebrew) reads `he`.
-    const language = tag.split('-')[0]!.toLowerCase();
+    const language = tag.split('-')[0]!;
     if (LANGUAGES.includes(language)) return { tag, language, dir: RTL.has(language) ? 'rtl' : 'ltr' };
     if (requested) return { tag, language: 'en', dir: 'ltr' };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, lineKeys, localeText, parsePack, resolveLocale } from '../../src/config/locale';
+import { canonicalTag, LANGUAGES, lineKeys, localeText, parsePack, resolveLocale } from '../../src/config/locale';
 import { parseConfig } from '../../src/config/parse';
 import { TABLES } from '../../src/config/locales/index';
 import { DEFAULT_TEXT, DEFAULTS } from '../../src/config/schema';
@@ -74,6 +74,25 @@ describe('before its pack arrives', () => {
     expect(parsePack([...good.slice(1), ' '])).toBeUndefined();
     expect(parsePack([...good.slice(1), 'x'.repeat(501)])).toBeUndefined();
     expect(parsePack({ de: good })).toBeUndefined();
+  });
+});
+
+describe('canonicalTag', () => {
+  it.each([
+    ['de', 'de'],
+    [' pt-br ', 'pt-BR'],
+    ['en_GB', 'en-GB'],
+    ['zh-hant-tw', 'zh-Hant-TW'],
+    ['es-419', 'es-419'],
+    ['iw', 'he'],
+    ['de-DE-u-co-phonebk', 'de-DE'],
+    ['en_US!', undefined],
+    ['english', undefined],
+    ['', undefined],
+    ['x', undefined],
+  ])('reads %j as %j, which Intl accepts', (tag, canonical) => {
+    expect(canonicalTag(tag)).toBe(canonical);
+    if (canonical) expect(Intl.getCanonicalLocales(canonical)).toEqual([canonical]);
   });
 });
 
