@@ -1,29 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../src/api/errors';
-import { parseConfig } from '../../src/config/parse';
-import { ChatModel } from '../../src/state/chat-model';
-import type { WidgetEvents } from '../../src/state/events';
 import { STALL_HINT_MS } from '../../src/state/stall';
-import { createMemoryStorage } from '../helpers/memory-storage';
-import { createFakeClient, storedReply } from '../helpers/fake-client';
+import { createTestModel } from '../helpers/model';
+import { storedReply } from '../helpers/fake-client';
 
 const QUOTA_TEXT =
   'You have reached the message limit for last 30 days, please wait till tomorrow or upgrade your plan.';
 
-/** A model over a scripted fake client, recording its events. */
-function setup() {
-  const fake = createFakeClient();
-  const parsed = parseConfig({ botId: 'bot000000001', proxyUrl: '/askbox' });
-  if (!parsed.config) throw new Error('bad test config');
-  const events: Array<{ type: keyof WidgetEvents; detail: unknown }> = [];
-  const model = new ChatModel({
-    client: fake.client,
-    storage: createMemoryStorage(),
-    config: parsed.config,
-    emit: (type, detail) => events.push({ type, detail }),
-  });
-  return { ...fake, model, events };
-}
+const setup = () => createTestModel();
 
 /** Lets the fake stream's promises settle; vi.waitFor would move the fake clock. */
 const flush = async () => {

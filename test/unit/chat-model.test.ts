@@ -1,31 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../src/api/errors';
-import { parseConfig } from '../../src/config/parse';
-import { ChatModel } from '../../src/state/chat-model';
-import type { WidgetEvents } from '../../src/state/events';
 import type { KeyValueStore } from '../../src/state/storage';
 import { createMemoryStorage } from '../helpers/memory-storage';
-import { createFakeClient, storedReply } from '../helpers/fake-client';
+import { createTestModel } from '../helpers/model';
+import { storedReply } from '../helpers/fake-client';
 
 const KEY = 'conversation:bot000000001@/askbox';
 const STORED = JSON.stringify({ id: 'conv0000000a', grant: 'grant-a' });
 
-/** A model over a scripted fake client, recording its events and every status it passes through. */
-function setup(storage: KeyValueStore = createMemoryStorage()) {
-  const fake = createFakeClient();
-  const parsed = parseConfig({ botId: 'bot000000001', proxyUrl: '/askbox' });
-  if (!parsed.config) throw new Error('bad test config');
-  const events: Array<{ type: keyof WidgetEvents; detail: unknown }> = [];
-  const model = new ChatModel({
-    client: fake.client,
-    storage,
-    config: parsed.config,
-    emit: (type, detail) => events.push({ type, detail }),
-  });
-  const statuses: string[] = [];
-  model.status.subscribe((status) => statuses.push(status.type));
-  return { ...fake, model, storage, events, statuses };
-}
+const setup = (storage?: KeyValueStore) => createTestModel({}, storage);
 
 type Model = ReturnType<typeof setup>['model'];
 

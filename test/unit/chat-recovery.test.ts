@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ChatError } from '../../src/api/errors';
-import { parseConfig } from '../../src/config/parse';
-import { ChatModel } from '../../src/state/chat-model';
 import { collapseRetries } from '../../src/state/exchange';
-import type { WidgetEvents } from '../../src/state/events';
-import { createMemoryStorage } from '../helpers/memory-storage';
-import { createFakeClient, question, storedReply } from '../helpers/fake-client';
+import { createTestModel } from '../helpers/model';
+import { question, storedReply } from '../helpers/fake-client';
 
-/** A model over a scripted fake client, recording its events. */
-function setup(input: Record<string, unknown> = {}, storage = createMemoryStorage()) {
-  const fake = createFakeClient();
-  const parsed = parseConfig({ botId: 'bot000000001', proxyUrl: '/askbox', ...input });
-  if (!parsed.config) throw new Error('bad test config');
-  const events: Array<{ type: keyof WidgetEvents; detail: unknown }> = [];
-  const model = new ChatModel({
-    client: fake.client,
-    storage,
-    config: parsed.config,
-    emit: (type, detail) => events.push({ type, detail }),
-  });
-  return { ...fake, model, events };
-}
+const setup = createTestModel;
 
 type Model = ReturnType<typeof setup>['model'];
 const shape = (model: Model) => model.messages.value.map((m) => [m.role, m.status, m.text]);
