@@ -24,12 +24,16 @@ async function check(page: Page, state: string, found: Record<string, string[]>)
 
 describe('axe-core in Chromium, shadow root included', () => {
   it.each([
-    ['light', 'light'],
-    ['dark', 'light'],
-    ['auto', 'dark'],
-  ] as const)('finds no violation in any state, theme %s on a %s system', async (theme, system) => {
-    const { page } = await e2e.open('/plain.html');
-    await page.emulateMedia({ colorScheme: system });
+    ['theme light', 'light', 'light', '/plain.html', {}],
+    ['theme dark', 'dark', 'light', '/plain.html', {}],
+    ['theme auto on a dark system', 'auto', 'dark', '/plain.html', {}],
+    ['on a phone', 'auto', 'light', '/plain.html', { width: 390, height: 844, mobile: true }],
+    ['on an Arabic page, right to left', 'auto', 'light', '/rtl.html', {}],
+    ['in forced colours', 'auto', 'light', '/plain.html', { forcedColors: true }],
+  ] as const)('finds no violation in any state, %s', async (_name, theme, system, path, options) => {
+    const { forcedColors, ...size } = { forcedColors: false, ...options };
+    const { page } = await e2e.open(path, size);
+    await page.emulateMedia({ colorScheme: system, forcedColors: forcedColors ? 'active' : 'none' });
     await page.locator(W.launcher).waitFor();
     await page.evaluate((next) => window.Askbox?.setTheme(next), theme);
     const found: Record<string, string[]> = {};
@@ -57,7 +61,7 @@ describe('axe-core in Chromium, shadow root included', () => {
     await page.locator(W.alert).waitFor();
     await check(page, 'offline', found);
     await page.context().setOffline(false);
-    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await page.locator(`${W.alert} .link-button`).last().click();
 
     await ask(page, 'over quota?');
     await page.locator('askbox-widget .notice--limit').waitFor();
