@@ -167,6 +167,7 @@ describe('parseConfig', () => {
       [{ send: '   ' }, 'text.send must be a non-empty string'],
       [{ send: 'x'.repeat(501) }, 'at most 500 characters'],
       [{ errors: 'oops' }, 'errors must be an object'],
+      [{ errors: null }, 'errors must be an object'],
       [{ errors: { http: '' } }, 'text.errors.http must be a non-empty string'],
     ])('refuses %j', (text, message) => {
       const { issues } = parseConfig({ ...minimal, text });

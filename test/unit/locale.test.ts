@@ -66,6 +66,11 @@ describe('before its pack arrives', () => {
     },
   );
 
+  it('reads a table’s lines without the spaces around them', () => {
+    const padded = lines('de').map((line) => `  ${line}  `);
+    expect(localeText('de', padded)).toEqual(localeText('de', lines('de')));
+  });
+
   it('takes a fetched pack only when it is exactly a table of strings', () => {
     const good = lines('de');
     expect(parsePack(good)).toEqual(good);
@@ -73,6 +78,7 @@ describe('before its pack arrives', () => {
     expect(parsePack([...good.slice(1), 42])).toBeUndefined();
     expect(parsePack([...good.slice(1), ' '])).toBeUndefined();
     expect(parsePack([...good.slice(1), 'x'.repeat(501)])).toBeUndefined();
+    expect(parsePack([...good.slice(1), 'x'.repeat(500)])).toHaveLength(good.length);
     expect(parsePack({ de: good })).toBeUndefined();
   });
 });
