@@ -50,6 +50,7 @@ const PAGES = new Set([
   'twice',
   'left-dark',
   'rtl',
+  'queue',
   'overflow',
 ]);
 

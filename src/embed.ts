@@ -71,6 +71,35 @@ async function loadPack(url: URL): Promise<string> {
   return lines.join('\n');
 }
 
+/** The methods the page may queue before the script has run (see README, "Calling Askbox before it loads"). */
+const QUEUEABLE = ['open', 'close', 'toggle', 'send', 'setTheme', 'on'] as const;
+
+/**
+ * The calls the loader snippet queued before the script ran: `window.Askbox = window.Askbox || { q: [] }` with stub
+ * methods that push `[method, arguments]`. Anything else in its place yields nothing.
+ */
+function queuedCalls(stub: unknown): unknown[] {
+  const queue = stub && typeof stub === 'object' && Object.hasOwn(stub, 'q') ? (stub as { q: unknown }).q : undefined;
+  return Array.isArray(queue) ? queue : [];
+}
+
+/** Replays queued calls on the live widget, in order; a queued `on()` thus receives every later event. */
+function replay(api: AskboxGlobal, calls: unknown[]) {
+  for (const call of calls) {
+    const [method, args] = Array.isArray(call) ? call : [];
+    const known = QUEUEABLE.find((name) => name === method);
+    if (!known || !args || typeof args !== 'object' || !('length' in args)) {
+      console.error('[askbox] A queued call is not one of', QUEUEABLE.join(', '), call);
+      continue;
+    }
+    try {
+      (api[known] as (...values: unknown[]) => unknown)(...Array.from(args as ArrayLike<unknown>));
+    } catch (error) {
+      console.error(`[askbox] The queued ${known}() call failed:`, error);
+    }
+  }
+}
+
 function whenBodyReady(fn: () => void) {
   if (document.body) fn();
   else document.addEventListener('DOMContentLoaded', fn, { once: true });
@@ -78,10 +107,12 @@ function whenBodyReady(fn: () => void) {
 
 /**
  * Boots the widget from the script tag. Never throws into the host page: every failure is one console error.
- * A second copy of the script finds `window.Askbox` and does nothing.
+ * A second copy of the script finds `window.Askbox` and does nothing; the loader snippet's stand-in is replaced, and
+ * the calls it queued are replayed.
  */
 function boot() {
-  if (window.Askbox) return;
+  const existing: unknown = window.Askbox;
+  if (existing && typeof existing === 'object' && 'version' in existing) return;
   const script = findScript();
   const input = script ? readAttributes(script) : {};
   const languages = pageLanguages(document);
@@ -119,6 +150,7 @@ function boot() {
     },
   });
   window.Askbox = api;
+  replay(api, queuedCalls(existing));
   // The widget answers calls at once; it appears once <body> exists (a tag in <head> without defer runs before).
   whenBodyReady(() => {
     try {
