@@ -24,10 +24,11 @@ export function parseText(
   if (!isRecord(errors)) fail('errors must be an object of UI strings');
   const errorStrings = isRecord(errors) ? { ...errors } : {};
   for (const [key, text] of Object.entries(single)) {
-    const name = key.slice(4);
-    const error = /^Errors[A-Z]/.test(name) ? lowerFirst(name.slice(6)) : undefined;
+    // `textSend` → `send`; `textErrorsNetwork` → `errors.network`.
+    const name = lowerFirst(key.slice(4));
+    const error = /^errors[A-Z]/.test(name) ? lowerFirst(name.slice(6)) : undefined;
     if (error !== undefined && Object.hasOwn(base.errors, error)) errorStrings[error] = text;
-    else if (Object.hasOwn(base, lowerFirst(name)) && lowerFirst(name) !== 'errors') strings[lowerFirst(name)] = text;
+    else if (Object.hasOwn(base, name) && name !== 'errors') strings[name] = text;
     else unknown.push(key);
   }
   if (Object.keys(strings).length === 0 && Object.keys(errorStrings).length === 0) return base;
