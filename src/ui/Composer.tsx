@@ -1,5 +1,5 @@
 import type { Ref } from 'preact';
-import { useLayoutEffect } from 'preact/hooks';
+import { useLayoutEffect, useMemo } from 'preact/hooks';
 import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH } from '../config/schema.js';
 import { useWidget } from './context.js';
 import { SendIcon, StopIcon } from './icons.js';
@@ -20,7 +20,8 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const limited = useValue(model.limited);
   const length = draft.length;
   const over = length > MAX_MESSAGE_LENGTH;
-  const count = new Intl.NumberFormat(config.locale);
+  // Built once per widget, not on every keystroke.
+  const count = useMemo(() => new Intl.NumberFormat(config.locale), [config.locale]);
 
   // Grow with the content up to the stylesheet's max-height, then scroll (CSSOM writes are allowed under a strict
   // CSP; style attributes in markup are not). The height is border-box, so it adds the borders scrollHeight leaves
