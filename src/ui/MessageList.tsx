@@ -65,8 +65,10 @@ export function MessageList() {
       if (follow.current === 'none') return setBehind(true);
       // A reply taller than the log would push its own start out of view: the latest reply (streaming, or complete
       // with its sources) is followed until its start reaches the top, then kept there for the visitor to read down,
-      // with "jump to latest".
-      const latest = [...inner.querySelectorAll('.msg')].at(-1);
+      // with "jump to latest". The last message is found walking back from the end: this runs on every frame of a
+      // stream, whatever the length of the history.
+      let latest = inner.lastElementChild;
+      while (latest && !latest.classList.contains('msg')) latest = latest.previousElementSibling;
       const reply = latest?.matches('.msg--bot:not(.msg--welcome)') ? latest : undefined;
       if (!reply || (follow.current === 'bottom' && el.scrollHeight - el.clientHeight <= startOf(reply))) {
         follow.current = 'bottom';
