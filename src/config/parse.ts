@@ -5,6 +5,7 @@ import {
   STREAM_TIMEOUT_RANGE,
   THEMES,
   type Direction,
+  type Mode,
   type Position,
   type WidgetConfig,
 } from './schema.js';
@@ -49,6 +50,12 @@ const KEYS = {
   locale: true,
   dir: true,
   starters: true,
+  mode: true,
+  target: true,
+  instance: true,
+  zIndex: true,
+  offsetX: true,
+  offsetY: true,
 } as const satisfies Record<Exclude<keyof WidgetConfig, 'language'>, true>;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -64,6 +71,12 @@ const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
 const MAX_STARTERS = 6;
 const MAX_STARTER_LENGTH = 200;
 const DIRECTIONS: readonly Direction[] = ['ltr', 'rtl'];
+const MODES: readonly Mode[] = ['bubble', 'inline'];
+/** A number's bounds, what it is in the error message, and whether it must be whole. */
+type NumberRule = readonly [min: number, max: number, what: string, whole: boolean];
+const STREAM_TIMEOUT: NumberRule = [...STREAM_TIMEOUT_RANGE, 'a number of seconds', false];
+const Z_INDEX: NumberRule = [0, 2147483647, 'a whole number', true];
+const OFFSET: NumberRule = [0, 500, 'a whole number of pixels', true];
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -73,6 +86,8 @@ export interface ConfigEnv {
   languages?: readonly string[];
   /** Tables of UI strings by language (see config/locales), as far as they are at hand. */
   tables?: Readonly<Record<string, string>>;
+  /** Inline mode has its container without a selector (the `<askbox-chat>` element, or `mount()`'s target). */
+  inlineTarget?: boolean;
 }
 
 /** One UI string per attribute: `data-text-send` arrives as `textSend`. */
@@ -143,17 +158,17 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   const limitLink = text(input.limitLink) || undefined;
   if (limitLink && !LINK.test(limitLink)) fail('limitLink', 'must be an http(s) URL');
 
-  const [minTimeout, maxTimeout] = STREAM_TIMEOUT_RANGE;
-  const timeout = input.streamTimeout;
-  // A number from mount(), or the attribute's text; anything else (an object…) fails the range check below.
-  const streamTimeout =
-    timeout === undefined || timeout === null || timeout === ''
-      ? DEFAULTS.streamTimeout
-      : typeof timeout === 'number'
-        ? timeout
-        : Number(text(timeout) || Number.NaN);
-  if (!(streamTimeout >= minTimeout && streamTimeout <= maxTimeout))
-    fail('streamTimeout', `must be a number of seconds from ${minTimeout} to ${maxTimeout}`);
+  const streamTimeout = numberIn(input.streamTimeout, STREAM_TIMEOUT, 'streamTimeout', fail);
+  const zIndex = numberIn(input.zIndex, Z_INDEX, 'zIndex', fail);
+  const offsetX = numberIn(input.offsetX, OFFSET, 'offsetX', fail);
+  const offsetY = numberIn(input.offsetY, OFFSET, 'offsetY', fail);
+
+  const mode = oneOf(input.mode, MODES, DEFAULTS.mode, 'mode', fail);
+  const target = bounded(input.target, '', 200, 'target', fail) || undefined;
+  if (mode === 'inline' && !target && !env.inlineTarget)
+    fail('target', 'is required in inline mode (the CSS selector of the container, e.g. "#help-chat")');
+  const instance = text(input.instance) || undefined;
+  if (instance && !ID.test(instance)) fail('instance', `"${instance}" must be 1 to 64 letters, digits, "-" or "_"`);
 
   const unknown: string[] = [];
   const single: Record<string, unknown> = {};
@@ -184,13 +199,19 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
       limitMessage,
       limitLink,
       limitLinkText,
-      streamTimeout,
+      streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
       starters: offered,
       locale: locale.tag,
       language: locale.language,
       dir,
+      mode,
+      target,
+      instance,
+      zIndex,
+      offsetX: offsetX ?? DEFAULTS.offsetX,
+      offsetY: offsetY ?? DEFAULTS.offsetY,
     },
   };
 }
@@ -229,6 +250,21 @@ function oneOf<T extends string>(
   if ((allowed as readonly string[]).includes(given)) return given as T;
   fail(key, `"${given}" must be one of ${allowed.join(', ')}`);
   return fallback;
+}
+
+/** A number that keeps to `rule`, from `mount()` or an attribute's text; undefined when absent. */
+function numberIn(
+  value: unknown,
+  [min, max, what, whole]: NumberRule,
+  key: keyof WidgetConfig,
+  fail: Fail,
+): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  // A number from mount(), or the attribute's text; anything else (an object…) fails the range check below.
+  const given = typeof value === 'number' ? value : Number(text(value) || Number.NaN);
+  if (!(given >= min && given <= max && (!whole || Number.isInteger(given))))
+    fail(key, `must be ${what} from ${min} to ${max}`);
+  return given;
 }
 
 function bounded(value: unknown, fallback: string, max: number, key: keyof WidgetConfig, fail: Fail): string {

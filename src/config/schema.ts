@@ -6,6 +6,8 @@ export type Theme = 'light' | 'dark' | 'auto';
 export const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 /** The widget's writing direction: `rtl` mirrors the whole layout (corner, bubbles, lists, header, composer). */
 export type Direction = 'ltr' | 'rtl';
+/** `bubble`: a launcher in a corner opens the panel over the page; `inline`: the panel fills a container. */
+export type Mode = 'bubble' | 'inline';
 
 /** Every string the UI shows, so a site can translate or reword any of them. */
 export interface UiText {
@@ -100,7 +102,24 @@ export interface WidgetConfig {
   language: string;
   /** Questions offered as buttons in an empty conversation; a click sends one. */
   starters: readonly string[];
+  mode: Mode;
+  /** Inline mode: the CSS selector of the container the panel fills (waited for if not there yet). */
+  target: string | undefined;
+  /** Tells apart widgets of one bot on one page: each keeps its own conversation. */
+  instance: string | undefined;
+  /** The stacking level of the launcher and panel; undefined keeps the stylesheet's (2147480000). */
+  zIndex: number | undefined;
+  /** The launcher's distance from the page's side and bottom edges, in px. */
+  offsetX: number;
+  offsetY: number;
 }
+
+/**
+ * What identifies a widget on a page and in storage: its bot, its proxy and its instance. A second tag (or element,
+ * or `mount()`) with the same identity joins the first widget instead of mounting another.
+ */
+export const widgetKey = ({ botId, proxyUrl, instance }: WidgetConfig): string =>
+  `${botId}@${proxyUrl}${instance ? `#${instance}` : ''}`;
 
 /** The longest message the service accepts (POST /messages: `content` ≤ 2000). */
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -167,4 +186,7 @@ export const DEFAULTS = /* @__PURE__ */ Object.freeze({
   theme: 'auto' as Theme,
   conversationName: 'Website visitor',
   streamTimeout: 45,
+  mode: 'bubble' as Mode,
+  offsetX: 20,
+  offsetY: 20,
 });

@@ -65,3 +65,53 @@ describe('config: the stream timeout', () => {
     },
   );
 });
+
+describe('config: embedding', () => {
+  it('reads the mode, the inline target, the instance, the stacking level and the offsets', () => {
+    const { config } = parseConfig({
+      ...base,
+      mode: 'inline',
+      target: ' #help-chat ',
+      instance: 'sales',
+      zIndex: '1000',
+      offsetX: 40,
+      offsetY: '0',
+    });
+    expect(config).toMatchObject({
+      mode: 'inline',
+      target: '#help-chat',
+      instance: 'sales',
+      zIndex: 1000,
+      offsetX: 40,
+      offsetY: 0,
+    });
+    expect(parseConfig(base).config).toMatchObject({
+      mode: 'bubble',
+      target: undefined,
+      instance: undefined,
+      zIndex: undefined,
+      offsetX: 20,
+      offsetY: 20,
+    });
+  });
+
+  it('needs a target in inline mode, unless the container is given (the element, mount())', () => {
+    expect(parseConfig({ ...base, mode: 'inline' }).issues).toEqual([
+      { key: 'target', message: 'is required in inline mode (the CSS selector of the container, e.g. "#help-chat")' },
+    ]);
+    expect(parseConfig({ ...base, mode: 'inline' }, { inlineTarget: true }).config?.mode).toBe('inline');
+  });
+
+  it.each([
+    [{ mode: 'popup' }, 'mode', '"popup" must be one of bubble, inline'],
+    [{ instance: 'a b' }, 'instance', '"a b" must be 1 to 64 letters, digits, "-" or "_"'],
+    [{ zIndex: '-1' }, 'zIndex', 'must be a whole number from 0 to 2147483647'],
+    [{ zIndex: '2147483648' }, 'zIndex', 'must be a whole number from 0 to 2147483647'],
+    [{ zIndex: '10.5' }, 'zIndex', 'must be a whole number from 0 to 2147483647'],
+    [{ offsetX: '501' }, 'offsetX', 'must be a whole number of pixels from 0 to 500'],
+    [{ offsetY: '20px' }, 'offsetY', 'must be a whole number of pixels from 0 to 500'],
+    [{ target: `#${'a'.repeat(200)}` }, 'target', 'is longer than 200 characters'],
+  ])('refuses %j', (input, key, message) => {
+    expect(parseConfig({ ...base, ...input }).issues).toEqual([{ key, message }]);
+  });
+});
