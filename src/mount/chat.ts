@@ -56,7 +56,8 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
         const open = model.isOpen.value;
         if (open) opener = launcher.root.ownerDocument.activeElement;
         launcher.setOpen(open);
-        phone.setOpen(open);
+        // Inline, the panel is part of the page, on a phone too.
+        phone.setOpen(open && config.mode === 'bubble');
       });
       const stopUnread = effect(() => void (model.announcement.value && launcher.addUnread()));
       const returnFocus = () =>

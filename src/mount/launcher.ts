@@ -22,11 +22,12 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /**
  * Builds the launcher in `doc`, not yet placed anywhere; `onPress` runs on click, `onWarm` on hover and focus.
- * With `config.launcher` false the button is built but never placed: the page opens the chat through the API.
+ * With `config.launcher` false, or inline, the button is built but never placed: the page opens the chat through
+ * the API, or the panel is always open.
  */
 export function createLauncher(
   doc: Document,
-  config: Pick<WidgetConfig, 'position' | 'text' | 'launcher' | 'launcherLabel' | 'locale' | 'dir'>,
+  config: Pick<WidgetConfig, 'position' | 'text' | 'launcher' | 'launcherLabel' | 'locale' | 'dir' | 'mode'>,
   handlers: { onPress(): void; onWarm(): void },
 ): Launcher {
   const { text, launcherLabel } = config;
@@ -58,13 +59,15 @@ export function createLauncher(
   button.addEventListener('click', handlers.onPress);
   for (const type of ['pointerenter', 'focus']) button.addEventListener(type, handlers.onWarm, { once: true });
   root.append(slot);
-  if (config.launcher) root.append(button);
+  // Inline, the panel is always there: no launcher.
+  const placed = config.launcher && config.mode === 'bubble';
+  if (placed) root.append(button);
 
   let open = false;
   let scheme = 'light';
   let unread = 0;
   const paint = () => {
-    root.className = `askbox askbox--${config.position} askbox--${scheme}${open ? ' askbox--open' : ''}${config.launcher ? '' : ' askbox--bare'}`;
+    root.className = `askbox askbox--${config.mode} askbox--${config.position} askbox--${scheme}${open ? ' askbox--open' : ''}${placed ? '' : ' askbox--bare'}`;
     // The visible label leads the name (WCAG 2.5.3, label in name); the count follows what the button does.
     const count = unread ? text.unread.replace('{count}', String(unread)) : '';
     const name = open ? [text.launcherClose] : [launcherLabel, text.launcherOpen, count];

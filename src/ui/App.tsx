@@ -10,7 +10,7 @@ import { useValue } from './hooks.js';
  * (Escape, the close button), as in any well-behaved dialog.
  */
 export function App({ returnFocus }: { returnFocus: () => void }) {
-  const { model } = useWidget();
+  const { model, config } = useWidget();
   const open = useValue(model.isOpen);
   const input = useRef<HTMLTextAreaElement>(null);
   const wasOpen = useRef(open);
@@ -27,7 +27,7 @@ export function App({ returnFocus }: { returnFocus: () => void }) {
 
   return (
     <>
-      {open && <Panel inputRef={input} onClose={closeFromPanel} />}
+      {open && <Panel inputRef={input} onClose={config.mode === 'bubble' ? closeFromPanel : undefined} />}
       <Announcer />
     </>
   );

@@ -7,14 +7,15 @@ import { useWidget } from './context.js';
 import { CloseIcon, NewIcon } from './icons.js';
 
 /**
- * The chat panel: header, conversation log, error notice and composer. Escape closes it. The header is a plain
- * element, not `<header>`: inside a dialog it would still count as a second `banner` landmark on many pages.
+ * The chat panel: header, conversation log, error notice and composer. Over the page it is a dialog that Escape and
+ * its close button close; inline (no `onClose`) it is a region of the page. The header is a plain element, not
+ * `<header>`: inside a dialog it would still count as a second `banner` landmark on many pages.
  */
-export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement>; onClose: () => void }) {
+export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement>; onClose?: () => void }) {
   const { model, config } = useWidget();
   const { text } = config;
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') {
+    if (event.key === 'Escape' && onClose) {
       event.stopPropagation();
       onClose();
     }
@@ -28,8 +29,8 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
     <section
       id="askbox-panel"
       class="panel"
-      role="dialog"
-      aria-modal="false"
+      role={onClose ? 'dialog' : 'region'}
+      aria-modal={onClose ? 'false' : undefined}
       aria-labelledby="askbox-title"
       onKeyDown={onKeyDown}
     >
@@ -46,9 +47,11 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
         >
           <NewIcon />
         </button>
-        <button type="button" class="icon-button" aria-label={text.close} title={text.close} onClick={onClose}>
-          <CloseIcon />
-        </button>
+        {onClose && (
+          <button type="button" class="icon-button" aria-label={text.close} title={text.close} onClick={onClose}>
+            <CloseIcon />
+          </button>
+        )}
       </div>
       <MessageList />
       <ClearedNotice inputRef={inputRef} />
