@@ -52,6 +52,10 @@ const PAGES = new Set([
   'rtl',
   'queue',
   'overflow',
+  'inline',
+  'element',
+  'two',
+  'spa',
 ]);
 
 /**

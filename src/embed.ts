@@ -1,11 +1,17 @@
 import { parsePack } from './config/locale.js';
-import { parseConfig, type ConfigIssue } from './config/parse.js';
+import { parseConfig } from './config/parse.js';
+import { defineElement, elementInput } from './mount/element.js';
 import type { WidgetHandle } from './mount/handle.js';
+import { createRegistry } from './mount/registry.js';
 import { pageLanguages, startWidget } from './mount/widget.js';
 
-/** The one global Askbox sets: the widget's handle, and the script's version. */
+/**
+ * The one global Askbox sets. It controls the page's first widget; `get(instance)` gives the others (by their
+ * `data-instance`, else their bot id), and `version` names the script.
+ */
 export interface AskboxGlobal extends WidgetHandle {
   readonly version: string;
+  get(instance: string): WidgetHandle | undefined;
 }
 
 declare global {
@@ -47,16 +53,14 @@ function readAttributes(script: HTMLScriptElement): Record<string, unknown> {
   return { ...input, styleNonce: script.nonce || nonce || undefined };
 }
 
-/** The attribute a config key comes from: `botId` → `data-bot-id`, `text.sendd` → `data-text` key `sendd`. */
-function attributeOf(key: string): string {
+/**
+ * The attribute a config key comes from: `botId` → `data-bot-id` (on `<askbox-chat>`: `bot-id`), `text.sendd` →
+ * `data-text` key `sendd`.
+ */
+function attributeOf(key: string, prefix = 'data-'): string {
   const [name = key, ...rest] = key.split('.');
-  const attribute = `data-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  const attribute = prefix + name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   return rest.length > 0 ? `${attribute} key "${rest.join('.')}"` : attribute;
-}
-
-function describe(issues: ConfigIssue[]): string {
-  const lines = issues.map((issue) => `  - ${attributeOf(issue.key)} ${issue.message}`);
-  return `[askbox] The chat widget was not loaded because its <script> tag is misconfigured:\n${lines.join('\n')}`;
 }
 
 /**
@@ -72,7 +76,7 @@ async function loadPack(url: URL): Promise<string> {
 }
 
 /** The methods the page may queue before the script has run (see README, "Calling Askbox before it loads"). */
-const QUEUEABLE = ['open', 'close', 'toggle', 'send', 'setTheme', 'on'] as const;
+const QUEUEABLE = ['open', 'close', 'toggle', 'send', 'setTheme', 'on', 'reset'] as const;
 
 /**
  * The calls the loader snippet queued before the script ran: `window.Askbox = window.Askbox || { q: [] }` with stub
@@ -100,66 +104,114 @@ function replay(api: AskboxGlobal, calls: unknown[]) {
   }
 }
 
-function whenBodyReady(fn: () => void) {
-  if (document.body) fn();
-  else document.addEventListener('DOMContentLoaded', fn, { once: true });
-}
+/** The methods of `window.Askbox` that act on the first widget. */
+const METHODS = ['open', 'close', 'toggle', 'send', 'setTheme', 'on', 'reset', 'destroy'] as const;
 
 /**
- * Boots the widget from the script tag. Never throws into the host page: every failure is one console error.
- * A second copy of the script finds `window.Askbox` and does nothing; the loader snippet's stand-in is replaced, and
- * the calls it queued are replayed.
+ * The event with which a copy of this script hands its tag to a copy already running widgets (so that there is one
+ * registry and one global): `detail.tag` is the tag, and the running copy sets `detail.taken`.
+ */
+const TAG_EVENT = 'askbox:tag';
+
+/**
+ * Boots the widgets: this script's tag, every tag a later copy of the script hands over, and every `<askbox-chat>`
+ * element. Never throws into the host page: every failure is one console error.
+ * - A copy that finds another copy running widgets hands its tag over and does nothing more.
+ * - A tag or element with the identity of a live widget (bot, proxy, `data-instance`) joins it: one widget.
+ * - A tag without any `data-*` setting mounts nothing: it loads Askbox for `<askbox-chat>` elements.
+ * - `window.Askbox` exists while a widget does. When the first one starts, it replaces the loader snippet's stand-in
+ *   and the calls queued there are replayed on it.
  */
 function boot() {
-  const existing: unknown = window.Askbox;
-  if (existing && typeof existing === 'object' && 'version' in existing) return;
   const script = findScript();
-  const input = script ? readAttributes(script) : {};
-  const languages = pageLanguages(document);
-  const parsed = parseConfig(input, { languages });
-  if (parsed.issues) {
-    console.error(describe(parsed.issues));
-    return;
-  }
-  if (parsed.unknown.length > 0) {
-    console.warn(
-      `[askbox] The <script> tag has attributes Askbox does not know: ${parsed.unknown.map(attributeOf).join(', ')}`,
-    );
-  }
-  const { config } = parsed;
-  const complete =
-    config.language === 'en'
-      ? undefined
-      : () =>
-          loadPack(new URL(`askbox-locales/${config.language}.json`, script?.src || document.baseURI))
-            .then((table) => parseConfig(input, { languages, tables: { [config.language]: table } }).config ?? config)
-            .catch((error: unknown) => {
-              console.warn(
-                `[askbox] The ${config.language} UI strings could not be loaded, so the chat speaks English:`,
-                error,
-              );
-              return config;
-            });
-  const { handle, attach } = startWidget(config, {}, complete);
-  const api: AskboxGlobal = Object.freeze({
-    ...handle,
-    version: __ASKBOX_VERSION__,
-    destroy: () => {
-      handle.destroy();
-      if (window.Askbox === api) delete window.Askbox;
-    },
-  });
-  window.Askbox = api;
-  replay(api, queuedCalls(existing));
-  // The widget answers calls at once; it appears once <body> exists (a tag in <head> without defer runs before).
-  whenBodyReady(() => {
-    try {
-      attach(document.body);
-    } catch (error) {
-      api.destroy();
-      console.error('[askbox] The chat widget could not start:', error);
+  const handover = { tag: script, taken: false };
+  document.dispatchEvent(new CustomEvent(TAG_EVENT, { detail: handover }));
+  if (handover.taken) return;
+  const booted = new WeakSet<HTMLScriptElement>();
+  const onTag = (event: Event) => {
+    const detail = (event as CustomEvent<unknown>).detail;
+    if (detail && typeof detail === 'object' && 'tag' in detail && detail.tag instanceof HTMLScriptElement) {
+      bootTag(detail.tag);
+      (detail as typeof handover).taken = true;
     }
+  };
+  const registry = createRegistry(() => {
+    document.removeEventListener(TAG_EVENT, onTag);
+    if (window.Askbox === askbox) delete window.Askbox;
   });
+  const api: Record<string, unknown> = { version: __ASKBOX_VERSION__, get: registry.get };
+  // A handle kept past the last widget's destroy() does nothing, rather than throw into the page.
+  for (const method of METHODS)
+    api[method] = (...args: unknown[]) =>
+      (registry.first()?.[method] as ((...values: unknown[]) => unknown) | undefined)?.(...args);
+  const askbox = Object.freeze(api) as unknown as AskboxGlobal;
+  const languages = pageLanguages(document);
+
+  /**
+   * Starts a widget from raw settings, placed in `target` (an `<askbox-chat>`) or where its mode says. Returns how to
+   * destroy it; nothing when it did not start (one console error says why) or joined a live widget.
+   */
+  function start(input: Record<string, unknown>, what: string, prefix: string, target?: HTMLElement) {
+    const env = { languages, inlineTarget: Boolean(target) };
+    const parsed = parseConfig(input, env);
+    const named = (key: string) => attributeOf(key, prefix);
+    if (parsed.issues) {
+      const lines = parsed.issues.map((issue) => `\n  - ${named(issue.key)} ${issue.message}`);
+      return void console.error(
+        `[askbox] The chat widget was not loaded because its ${what} is misconfigured:${lines.join('')}`,
+      );
+    }
+    if (parsed.unknown.length > 0)
+      console.warn(`[askbox] The ${what} has attributes Askbox does not know: ${parsed.unknown.map(named).join(', ')}`);
+    const { config } = parsed;
+    if (registry.find(config)) return;
+    try {
+      if (config.target && !target) document.querySelector(config.target);
+    } catch {
+      return void console.error(`[askbox] The ${what}'s ${prefix}target "${config.target}" is not a CSS selector`);
+    }
+    const complete =
+      config.language === 'en'
+        ? undefined
+        : () =>
+            loadPack(new URL(`askbox-locales/${config.language}.json`, script?.src || document.baseURI))
+              .then((table) => parseConfig(input, { ...env, tables: { [config.language]: table } }).config ?? config)
+              .catch((error: unknown) => {
+                console.warn(
+                  `[askbox] The ${config.language} UI strings could not be loaded, so the chat speaks English:`,
+                  error,
+                );
+                return config;
+              });
+    const { handle, attach } = startWidget(config, {}, complete);
+    try {
+      attach(target);
+    } catch (error) {
+      handle.destroy();
+      return void console.error('[askbox] The chat widget could not start:', error);
+    }
+    const { destroy } = registry.add(config, handle);
+    const stub: unknown = window.Askbox;
+    // The first widget brings the global, unless another copy of the script (an older one…) has its own there.
+    if (stub !== askbox && !(stub && typeof stub === 'object' && 'version' in stub)) {
+      window.Askbox = askbox;
+      document.addEventListener(TAG_EVENT, onTag);
+      replay(askbox, queuedCalls(stub));
+    }
+    return destroy;
+  }
+
+  function bootTag(tag: HTMLScriptElement) {
+    if (booted.has(tag)) return;
+    booted.add(tag);
+    const input = readAttributes(tag);
+    if (Object.keys(input).some((key) => key !== 'styleNonce')) start(input, '<script> tag', 'data-');
+  }
+
+  if (script) bootTag(script);
+  defineElement((element) =>
+    start({ styleNonce: script?.nonce || undefined, ...elementInput(element) }, '<askbox-chat> element', '', element),
+  );
 }
 
 try {

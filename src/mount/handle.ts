@@ -11,6 +11,11 @@ export interface WidgetHandle {
   setTheme(theme: Theme): void;
   /** Subscribes to a lifecycle event; returns the unsubscribe function. */
   on<K extends keyof WidgetEvents>(type: K, listener: (detail: WidgetEvents[K]) => void): () => void;
+  /**
+   * Forgets the visitor's conversation, here and in storage, and closes the panel (logout on a shared device): the
+   * next visitor sees nothing of it. The widget stays on the page, ready for a new conversation.
+   */
+  reset(): void;
   /** Aborts any reply in flight, disposes the state and removes the widget from the page. */
   destroy(): void;
 }

@@ -3,6 +3,7 @@ import { parseConfig } from '../config/parse.js';
 import { TABLES } from '../config/locales/index.js';
 import type { WidgetConfig } from '../config/schema.js';
 import type { WidgetHandle } from './handle.js';
+import { createRegistry } from './registry.js';
 import { pageLanguages, startWidget } from './widget.js';
 
 export type { WidgetHandle } from './handle.js';
@@ -10,17 +11,26 @@ export type { WidgetHandle } from './handle.js';
 /** Raw options for `mount()`: the same keys as `WidgetConfig`, as values or `data-*`-style strings. */
 export type MountOptions = Partial<Record<keyof WidgetConfig, unknown>>;
 
+/** The widgets `mount()` has started and not destroyed. */
+const mounted = createRegistry();
+
 /**
- * Mounts a widget into `target` (default: `document.body`) and returns its handle.
- * Throws one `ChatError('config')` listing every problem when the options are invalid, and warns once in the
- * console about keys it does not know.
+ * Mounts a widget and returns its handle. The widget goes into `target` when given (inline mode: the container it
+ * fills), else into `document.body`, or inline into the element `options.target` selects (waited for).
+ * - Mounting a widget that is already mounted (same bot, proxy and `instance`; e.g. React StrictMode running an
+ *   effect twice) returns the live widget's handle and mounts nothing more.
+ * - Throws one `ChatError('config')` listing every problem when the options are invalid, and warns once in the
+ *   console about keys it does not know.
  *
  * @example
  * const chat = mount({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', title: 'Help', text: { send: 'Senden' } });
  * chat.on('reply', ({ message }) => console.log(message.text));
+ * @example
+ * useEffect(() => mount({ botId, proxyUrl: '/askbox', mode: 'inline' }, container.current).destroy, []);
  */
-export function mount(options: MountOptions, target: HTMLElement = document.body): WidgetHandle {
-  const parsed = parseConfig(options, { languages: pageLanguages(target.ownerDocument), tables: TABLES });
+export function mount(options: MountOptions, target?: HTMLElement): WidgetHandle {
+  const doc = target?.ownerDocument ?? document;
+  const parsed = parseConfig(options, { languages: pageLanguages(doc), tables: TABLES, inlineTarget: Boolean(target) });
   if (parsed.issues) {
     throw new ChatError(
       'config',
@@ -28,12 +38,15 @@ export function mount(options: MountOptions, target: HTMLElement = document.body
     );
   }
   if (parsed.unknown.length > 0) console.warn(`[askbox] mount() ignored unknown options: ${parsed.unknown.join(', ')}`);
-  const widget = startWidget(parsed.config);
+  const { config } = parsed;
+  const live = mounted.find(config);
+  if (live) return live;
+  const widget = startWidget(config);
   try {
     widget.attach(target);
   } catch (error) {
     widget.handle.destroy();
     throw error;
   }
-  return widget.handle;
+  return mounted.add(config, widget.handle);
 }

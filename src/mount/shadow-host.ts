@@ -8,16 +8,15 @@ export interface ShadowHost {
 /** The host element's tag: a custom-element name no page stylesheet is likely to target. */
 export const HOST_TAG = 'askbox-widget';
 
-/** Appends a host element with an open shadow root holding `css` and `content` to `target`. */
+/** Creates a host element with an open shadow root holding `css` and `content`, for the caller to place. */
 export function createShadowHost(
-  target: HTMLElement,
+  doc: Document,
   options: { css: string; nonce: string | undefined; content: Node },
 ): ShadowHost {
-  const host = target.ownerDocument.createElement(HOST_TAG);
+  const host = doc.createElement(HOST_TAG);
   const root = host.attachShadow({ mode: 'open' });
   addStyles(root, options.css, options.nonce);
   root.append(options.content);
-  target.append(host);
   return { host, root, destroy: () => host.remove() };
 }
 

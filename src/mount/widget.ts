@@ -1,19 +1,24 @@
-import { THEMES, type WidgetConfig } from '../config/schema.js';
+import { THEMES, widgetKey, type WidgetConfig } from '../config/schema.js';
 import type { Emit, WidgetEvents } from '../state/events.js';
+import { conversationKey } from '../state/session.js';
 import { createStorage, type KeyValueStore } from '../state/storage.js';
 import css from '../styles/launcher.css?inline';
 import { toThemeCss } from '../styles/theme.js';
 import { createChat, type Chat, type ChatDeps } from './chat.js';
 import type { WidgetHandle } from './handle.js';
 import { createLauncher, type Launcher } from './launcher.js';
+import { keepPlaced } from './placement.js';
 import { followSystemScheme } from './scheme.js';
 import { addStyles, createShadowHost, type ShadowHost } from './shadow-host.js';
 
 /** A widget whose state and handle exist before it has a place on the page. */
 export interface StartedWidget {
   handle: WidgetHandle;
-  /** Renders the widget into `target`, once; throws when the page will not take it (e.g. no shadow DOM). */
-  attach(target: HTMLElement): void;
+  /**
+   * Renders the widget, once, and keeps it in its place: `target` when given, else the inline mode's container
+   * (waited for) or the page's `<body>`. Throws when the page will not take it (e.g. no shadow DOM).
+   */
+  attach(target?: HTMLElement): void;
   /** Creates the chat behind the launcher ahead of need (the launcher does so on hover and focus). */
   warm(): void;
 }
@@ -49,7 +54,8 @@ export function startWidget(
 ): StartedWidget {
   const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
   const tab = deps.tabStorage ?? areaStore('sessionStorage');
-  const openKey = `open:${config.botId}@${config.proxyUrl}`;
+  const openKey = `open:${widgetKey(config)}`;
+  const inline = config.mode === 'inline';
   // True while the widget opens itself at load (data-open, or the remembered state): that is no engagement.
   let restoring = false;
   const emit: Emit = (type, detail) => {
@@ -64,17 +70,25 @@ export function startWidget(
       }
     }
   };
+  const store = deps.storage ?? areaStore('localStorage');
   let theme = config.theme;
   let launcher: Launcher | undefined;
   let shadow: ShadowHost | undefined;
   let chat: Chat | undefined;
   let destroyed = false;
+  let unplace: (() => void) | undefined;
   const paintScheme = () => launcher?.setScheme(theme === 'auto' ? system.current() : theme);
   const system = followSystemScheme(paintScheme);
 
+  // The panel's stylesheet goes in once per widget, however many chats `reset()` makes.
+  let styled = false;
   const show = () => {
     const root = shadow?.root;
-    if (chat && launcher && root) chat.show(launcher, (sheet) => addStyles(root, sheet, config.styleNonce));
+    if (chat && launcher && root)
+      chat.show(launcher, (sheet) => {
+        if (!styled) addStyles(root, sheet, config.styleNonce);
+        styled = true;
+      });
   };
   let completing: Promise<WidgetConfig> | undefined;
   /** Runs `action` on the chat, creating it first if need be; a failure to start is one console error. */
@@ -82,7 +96,13 @@ export function startWidget(
     if (destroyed) return undefined;
     try {
       if (!chat) {
-        chat = createChat(full, emit, { client: deps.client, storage: deps.storage ?? areaStore('localStorage') });
+        chat = createChat(full, emit, { client: deps.client, storage: store });
+        // Inline, the panel is open from its first frame: nothing to announce, and focus stays where it is.
+        if (inline) {
+          restoring = true;
+          chat.model.open();
+          restoring = false;
+        }
         show();
       }
       return action(chat);
@@ -102,11 +122,19 @@ export function startWidget(
   };
 
   const warm = () => void use(() => undefined);
+  /** Opens the panel; `engaged` false when the widget opens itself (data-open, the remembered state). */
+  const open = (engaged: boolean) =>
+    use(({ model }) => {
+      restoring = !engaged;
+      model.open();
+      restoring = false;
+    });
 
   const handle: WidgetHandle = {
-    open: () => use(({ model }) => model.open()),
-    close: () => chat?.model.close(),
-    toggle: () => use(toggle),
+    open: () => void open(true),
+    // An inline panel is part of the page: it does not close.
+    close: () => void (inline || chat?.model.close()),
+    toggle: () => void (inline || use(toggle)),
     send: async (text) => {
       if (typeof text !== 'string') return void console.error('[askbox] send() takes the message text as a string');
       await use(async ({ model }) => {
@@ -125,35 +153,57 @@ export function startWidget(
       set.add(listener as (detail: never) => void);
       return () => set.delete(listener as (detail: never) => void);
     },
+    reset: () => {
+      const wasOpen = chat?.model.isOpen.value;
+      chat?.destroy();
+      chat = undefined;
+      if (wasOpen && !inline) emit('close', undefined);
+      store.remove(conversationKey(config));
+      tab.remove(openKey);
+      launcher?.setOpen(false);
+      if (inline && shadow) warm();
+    },
     destroy: () => {
       if (destroyed) return;
       destroyed = true;
       chat?.destroy();
       system.stop();
+      unplace?.();
       listeners.clear();
       shadow?.destroy();
     },
   };
   // Within the session the visitor's last choice wins over data-open: closed stays closed across pages.
   const remembered = tab.get(openKey);
-  restoring = true;
-  if (remembered ? remembered === '1' : config.open) handle.open();
-  restoring = false;
+  if (!inline && (remembered ? remembered === '1' : config.open)) void open(false);
   return {
     handle,
     warm,
     attach: (target) => {
       if (destroyed || shadow) return;
-      launcher = createLauncher(target.ownerDocument, config, {
+      const doc = target?.ownerDocument ?? document;
+      launcher = createLauncher(doc, config, {
         onPress: handle.toggle,
         onWarm: warm,
       });
       paintScheme();
-      shadow = createShadowHost(target, {
+      shadow = createShadowHost(doc, {
         css: css + toThemeCss(config),
         nonce: config.styleNonce,
         content: launcher.root,
       });
+      const selector = !target && inline ? config.target : undefined;
+      unplace = keepPlaced(
+        shadow.host,
+        () => target ?? (selector ? doc.querySelector(selector) : doc.body),
+        Boolean(selector),
+        () =>
+          console.error(
+            `[askbox] data-target "${selector}" matches no element yet: the chat appears once one is added`,
+          ),
+      );
+      // Inline, the panel is on screen from the start, and so the chat behind it.
+      if (inline) warm();
       show();
     },
   };

@@ -5,7 +5,7 @@ import type { ApiMessage, StreamEvent } from '../api/types.js';
 import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema.js';
 import { collapseRetries, findExchange } from './exchange.js';
 import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
-import { createSession } from './session.js';
+import { conversationKey, createSession } from './session.js';
 import { createUndo } from './undo.js';
 import { createStallWatch } from './stall.js';
 import { failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
@@ -35,7 +35,7 @@ interface OpenReply {
  */
 export const ChatModel = createModel((deps: ChatModelDeps) => {
   const { client, config, emit } = deps;
-  const session = createSession(deps.storage, `conversation:${config.botId}@${config.proxyUrl}`);
+  const session = createSession(deps.storage, conversationKey(config));
 
   const messages = signal<readonly ChatMessage[]>([]);
   const streaming = signal('');

@@ -1,6 +1,10 @@
 import type { ConversationRef } from '../api/client.js';
 import { parseConversationRef } from '../api/parse.js';
+import { widgetKey, type WidgetConfig } from '../config/schema.js';
 import type { KeyValueStore } from './storage.js';
+
+/** Where a widget's conversation is stored: one key per bot, proxy and instance. */
+export const conversationKey = (config: WidgetConfig): string => `conversation:${widgetKey(config)}`;
 
 /** The visitor's conversation with one bot, kept in storage so it survives reloads. */
 export interface Session {

@@ -6,10 +6,11 @@ afterEach(() => document.body.replaceChildren());
 const content = () => document.createElement('div');
 
 describe('createShadowHost', () => {
-  it('appends one host with an open shadow root holding the content, and adopts the stylesheet', () => {
+  it('creates one host with an open shadow root holding the content, and adopts the stylesheet', () => {
     const inner = content();
-    const shadow = createShadowHost(document.body, { css: '.x{color:red}', nonce: undefined, content: inner });
-    expect(document.body.querySelectorAll(HOST_TAG)).toHaveLength(1);
+    const shadow = createShadowHost(document, { css: '.x{color:red}', nonce: undefined, content: inner });
+    expect(shadow.host.localName).toBe(HOST_TAG);
+    document.body.append(shadow.host);
     expect(shadow.root.mode).toBe('open');
     expect(inner.parentNode).toBe(shadow.root);
     expect(shadow.root.adoptedStyleSheets.map((sheet) => sheet.cssRules[0]?.cssText)).toEqual(['.x { color: red; }']);
@@ -25,7 +26,7 @@ describe('createShadowHost', () => {
     Object.defineProperty(window.CSSStyleSheet.prototype, 'replaceSync', { value: undefined, configurable: true });
     try {
       const inner = content();
-      const shadow = createShadowHost(document.body, { css: '.x{color:red}', nonce: 'abc123', content: inner });
+      const shadow = createShadowHost(document, { css: '.x{color:red}', nonce: 'abc123', content: inner });
       addStyles(shadow.root, '.y{color:blue}', 'abc123');
       const children = [...shadow.root.children];
       expect(children.map((child) => child.textContent)).toEqual(['.x{color:red}', '.y{color:blue}', '']);

@@ -1,0 +1,346 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BOT_ID, OTHER_BOT_ID } from '../../demo/simulator/index';
+import { axeViolations } from './axe';
+import { ask, deepActive, startE2E, W } from './harness';
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+
+beforeAll(async () => {
+  e2e = await startE2E(
+    {
+      replies: [
+        { match: 'returns', text: 'Returns are free for 30 days.' },
+        { match: 'ship', text: 'We ship to 40 countries.' },
+      ],
+    },
+    { botIds: [DEMO_BOT_ID, OTHER_BOT_ID] },
+  );
+});
+afterAll(() => e2e?.close());
+
+/** Adds a script tag for the widget to the page, as a tag manager would. */
+function addTag(page: Page, attributes: Record<string, string>) {
+  return page.evaluate(`(() => {
+    const script = document.createElement('script');
+    script.src = '/askbox.js?' + Math.random();
+    Object.assign(script.dataset, ${JSON.stringify(attributes)});
+    document.body.append(script);
+  })()`);
+}
+
+const storedKeys = (page: Page) =>
+  page.evaluate('[...Object.keys(localStorage), ...Object.keys(sessionStorage)].sort()') as Promise<string[]>;
+
+describe('inline mode', () => {
+  it('fills a container that appears after the script, with no launcher, and chats without taking focus', async () => {
+    const { page, consoleErrors, pageErrors } = await e2e.open('/inline.html');
+    const panel = page.locator('#help-chat askbox-widget .panel');
+    await panel.waitFor();
+    expect(await page.locator(W.launcher).count()).toBe(0);
+    expect(await panel.boundingBox()).toEqual(await page.locator('#help-chat').boundingBox());
+    expect(await page.getByRole('region', { name: 'Help centre assistant' }).count()).toBe(1);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await panel.locator('button[aria-label="Close"]').count()).toBe(0);
+    expect(await deepActive(page)).toBe('body');
+
+    await page.locator(W.input).fill('How do returns work?');
+    await page.keyboard.press('Enter');
+    await page.locator(W.bot, { hasText: 'Returns are free' }).waitFor();
+    await page.keyboard.press('Escape');
+    expect(await panel.isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.reload();
+    await page.locator(W.bot, { hasText: 'Returns are free' }).waitFor();
+    expect([consoleErrors, pageErrors]).toEqual([[], []]);
+  });
+
+  it('names a container missing once the page has loaded, once, and appears when one is added', async () => {
+    const { page, consoleErrors } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
+    await page.evaluate('window.Askbox.destroy()');
+    await addTag(page, { botId: DEMO_BOT_ID, proxyUrl: '/askbox', mode: 'inline', target: '#later' });
+    await expect
+      .poll(() => consoleErrors)
+      .toEqual([expect.stringContaining('data-target "#later" matches no element')]);
+    await page.evaluate(`(() => {
+      const box = document.createElement('div');
+      box.id = 'later';
+      box.style.height = '500px';
+      document.body.append(box);
+    })()`);
+    await page.locator('#later askbox-widget .panel').waitFor();
+    expect(consoleErrors).toHaveLength(1);
+  });
+
+  it('refuses an inline tag without a target, and a target that is no CSS selector, in one clear error each', async () => {
+    const { page, consoleErrors } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
+    await page.evaluate('window.Askbox.destroy()');
+    await addTag(page, { botId: DEMO_BOT_ID, proxyUrl: '/askbox', mode: 'inline' });
+    await addTag(page, { botId: DEMO_BOT_ID, proxyUrl: '/askbox', mode: 'inline', target: '#a[' });
+    await expect.poll(() => consoleErrors.length).toBe(2);
+    // The two tags run in the order they arrive.
+    expect(consoleErrors).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('data-target is required in inline mode'),
+        expect.stringContaining('data-target "#a[" is not a CSS selector'),
+      ]),
+    );
+    expect(await page.locator('askbox-widget').count()).toBe(0);
+  });
+});
+
+describe('the <askbox-chat> element', () => {
+  it('runs from the HTML, re-configures on an attribute change, and is destroyed with the element', async () => {
+    const { page, consoleErrors, pageErrors } = await e2e.open('/element.html');
+    const inElement = (selector: string) => page.locator(`askbox-chat ${selector}`);
+    await inElement('.panel').waitFor();
+    expect(await inElement('.panel__title').textContent()).toBe('Element chat');
+    await page.locator(W.input).fill('What do you ship?');
+    await page.keyboard.press('Enter');
+    await page.locator(W.bot, { hasText: 'We ship to 40 countries' }).waitFor();
+
+    await page.locator('#rename').click();
+    await expect.poll(() => inElement('.panel__title').textContent()).toMatch(/^Renamed at/);
+    // The same widget, re-configured: its conversation carries on.
+    await page.locator(W.bot, { hasText: 'We ship to 40 countries' }).waitFor();
+    expect(await page.locator('askbox-widget').count()).toBe(1);
+
+    await page.locator('#mode').click();
+    await inElement('.launcher').waitFor();
+    expect(await inElement('.panel').count()).toBe(0);
+
+    await page.locator('#remove').click();
+    await expect.poll(() => page.locator('askbox-widget').count()).toBe(0);
+    expect(await page.evaluate("'Askbox' in window")).toBe(false);
+    await page.locator('#add').click();
+    await inElement('.launcher').waitFor();
+    expect(await page.evaluate('typeof window.Askbox.open')).toBe('function');
+    expect([consoleErrors, pageErrors]).toEqual([[], []]);
+  });
+
+  it('mounts an element added later, and names its attribute errors without data-', async () => {
+    const { page, consoleErrors } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
+    await page.evaluate(`(() => {
+      const bad = document.createElement('askbox-chat');
+      bad.setAttribute('proxy-url', '/askbox');
+      document.body.append(bad);
+      const chat = document.createElement('askbox-chat');
+      chat.setAttribute('bot-id', '${DEMO_BOT_ID}');
+      chat.setAttribute('proxy-url', '/askbox');
+      chat.setAttribute('instance', 'later');
+      chat.setAttribute('position', 'bottom-left');
+      document.body.append(chat);
+    })()`);
+    await page.locator('askbox-chat askbox-widget .launcher').waitFor();
+    expect(await page.locator('askbox-widget').count()).toBe(2);
+    expect(consoleErrors).toEqual([expect.stringContaining('<askbox-chat> element is misconfigured:\n  - bot-id')]);
+    expect(await page.evaluate("window.Askbox.get('later') !== window.Askbox.get('" + DEMO_BOT_ID + "')")).toBe(true);
+  });
+});
+
+describe('several widgets on one page', () => {
+  it('keeps each its own conversation, open state and events; Askbox is the first, get() the others', async () => {
+    const { page, consoleErrors } = await e2e.open('/two.html');
+    await expect.poll(() => page.locator(W.launcher).count()).toBe(2);
+    await page.evaluate(`window.heard = [];
+      window.Askbox.on('reply', () => heard.push('support'));
+      window.Askbox.get('sales').on('reply', () => heard.push('sales'));`);
+    await page.locator('#open-sales').click();
+    const sales = page.locator('askbox-widget .askbox--bottom-left');
+    const support = page.locator('askbox-widget .askbox--bottom-right');
+    await sales.locator('.panel').waitFor();
+    expect(await support.locator('.panel').count()).toBe(0);
+    await sales.locator('textarea').fill('What do you ship?');
+    await sales.locator('textarea').press('Enter');
+    await sales.locator('.msg--bot', { hasText: 'We ship' }).waitFor();
+    await expect.poll(() => page.evaluate('window.heard')).toEqual(['sales']);
+    expect(await storedKeys(page)).toEqual([
+      `askbox:v1:conversation:${DEMO_BOT_ID}@/askbox#sales`,
+      `askbox:v1:open:${DEMO_BOT_ID}@/askbox#sales`,
+    ]);
+
+    await page.reload();
+    await expect.poll(() => page.locator(W.launcher).count()).toBe(2);
+    await sales.locator('.msg--bot', { hasText: 'We ship' }).waitFor();
+    // The sales panel, reopened at load, covers the page's buttons.
+    await page.evaluate('window.Askbox.open()');
+    await support.locator(W.welcome.replace('askbox-widget ', '')).waitFor();
+    expect(await support.locator('.msg--user').count()).toBe(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('mounts a second bot from a second copy of the script, and one widget for the same tag twice', async () => {
+    const { page, consoleErrors } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
+    await addTag(page, { botId: DEMO_BOT_ID, proxyUrl: '/askbox', theme: 'light' });
+    await addTag(page, { botId: OTHER_BOT_ID, proxyUrl: '/askbox', position: 'bottom-left' });
+    await expect.poll(() => page.locator(W.launcher).count()).toBe(2);
+    await page.waitForTimeout(200);
+    expect(await page.locator(W.launcher).count()).toBe(2);
+    await page.evaluate(`window.Askbox.get('${OTHER_BOT_ID}').send('What do you ship?')`);
+    await page.locator('.askbox--bottom-left .msg--bot', { hasText: 'We ship' }).waitFor();
+    expect(await page.locator('askbox-widget .askbox--bottom-right .panel').count()).toBe(0);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+describe('single-page apps', () => {
+  it('keeps the conversation and the open panel through a <body> swap and a body-content swap', async () => {
+    const { page, consoleErrors, pageErrors } = await e2e.open('/spa.html');
+    await ask(page, 'How do returns work?');
+    await page.locator(W.bot, { hasText: 'Returns are free' }).waitFor();
+    await page.locator(W.input).fill('unsent draft');
+    for (const [swap, heading] of [
+      ['body', 'Page 2'],
+      ['content', 'Page 3'],
+    ] as const) {
+      await page.locator(`[data-swap="${swap}"]`).click();
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await page.locator(W.bot, { hasText: 'Returns are free' }).waitFor();
+      expect(await page.locator('body > askbox-widget').count()).toBe(1);
+      expect(await page.locator(W.input).inputValue()).toBe('unsent draft');
+    }
+    expect([consoleErrors, pageErrors]).toEqual([[], []]);
+  });
+});
+
+describe('reset() and destroy()', () => {
+  it('reset() forgets the conversation here and in storage, so the next visitor sees none of it', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await ask(page, 'How do returns work?');
+    await page.locator(W.bot, { hasText: 'Returns are free' }).waitFor();
+    await page.evaluate("window.closes = 0; window.Askbox.on('close', () => closes++); window.Askbox.reset()");
+    await page.locator(W.panel).waitFor({ state: 'detached' });
+    expect(await page.evaluate('window.closes')).toBe(1);
+    expect(await storedKeys(page)).toEqual([]);
+    await page.locator(W.launcher).click();
+    await page.locator(W.welcome).waitFor();
+    expect(await page.locator(W.user).count()).toBe(0);
+    // The panel's stylesheet is not added a second time.
+    expect(await page.evaluate("document.querySelector('askbox-widget').shadowRoot.adoptedStyleSheets.length")).toBe(2);
+    // Opened again since the reset, the panel reopens at load: with nothing of the earlier conversation.
+    await page.reload();
+    await page.locator(W.welcome).waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.locator(W.user).count()).toBe(0);
+  });
+
+  it('destroy() leaves no element, listener, timer, observer, stylesheet or global behind', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await page.addInitScript({ content: LEAK_COUNTER });
+    await page.reload();
+    await ask(page, 'How do returns work?');
+    await page.locator(W.bot, { hasText: 'Returns are free' }).waitFor();
+    await page.locator(W.launcher).click();
+    await page.locator(W.launcher).click();
+    await page.evaluate("window.Askbox.setTheme('dark'); window.Askbox.destroy()");
+    // Work already queued (a render, a debounced frame) finishes; anything still pending after that is a leak.
+    await page.waitForTimeout(1000);
+    const left = await page.evaluate('window.leaks()');
+    expect(left).toEqual({
+      elements: 0,
+      listeners: [],
+      timers: 0,
+      frames: 0,
+      observers: 0,
+      documentSheets: 0,
+      global: false,
+    });
+    // The counter counts: the widget did add listeners, timers and observers while it ran.
+    expect(await page.evaluate('window.counted')).toEqual({ listeners: true, timers: true, observers: true });
+  });
+});
+
+describe('stacking and placement', () => {
+  it('takes data-z-index and data-offset-x/-y, and keeps the panel clear of its launcher', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
+    await page.evaluate('window.Askbox.destroy()');
+    await addTag(page, { botId: DEMO_BOT_ID, proxyUrl: '/askbox', zIndex: '1000', offsetX: '40', offsetY: '90' });
+    await page.locator(W.launcher).click();
+    await page.locator(W.panel).waitFor();
+    // Off the launcher, which grows under the pointer.
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(300);
+    const launcher = await page.locator(W.launcher).boundingBox();
+    const panel = await page.locator(W.panel).boundingBox();
+    expect([
+      1000 - (launcher?.x ?? 0) - (launcher?.width ?? 0),
+      760 - (launcher?.y ?? 0) - (launcher?.height ?? 0),
+    ]).toEqual([40, 90]);
+    expect((panel?.y ?? 0) + (panel?.height ?? 0)).toBeLessThanOrEqual(launcher?.y ?? 0);
+    expect(1000 - (panel?.x ?? 0) - (panel?.width ?? 0)).toBe(40);
+    const zIndex = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).zIndex);
+    expect([await zIndex(W.launcher), await zIndex(W.panel)]).toEqual(['1000', '1000']);
+  });
+});
+
+/**
+ * Counts what the page holds on to, installed before any script runs: listeners on the page's own objects (window,
+ * document, <html>, <body>, the visual viewport, media queries), timers and frames not yet run or cleared,
+ * observers observing, the document's stylesheets, elements and the global.
+ */
+const LEAK_COUNTER = `(() => {
+  const listeners = new Map();
+  const timers = new Set();
+  const frames = new Set();
+  const observing = new Set();
+  const counted = { listeners: false, timers: false, observers: false };
+  window.counted = counted;
+  const pageLevel = (target) =>
+    target === window || target === document || target === document.documentElement ||
+    target === document.body || target === window.visualViewport || target instanceof MediaQueryList;
+  const key = (target, type, fn, options) =>
+    [target, type, fn, typeof options === 'boolean' ? options : Boolean(options && options.capture)];
+  const add = EventTarget.prototype.addEventListener;
+  const remove = EventTarget.prototype.removeEventListener;
+  EventTarget.prototype.addEventListener = function (type, fn, options) {
+    if (pageLevel(this) && fn) {
+      counted.listeners = true;
+      const k = key(this, type, fn, options);
+      const once = typeof options === 'object' && options && options.once;
+      const id = k.map(String).join('|') + listeners.size;
+      listeners.set(id, { k, label: (this === window ? 'window' : this.nodeName || this.constructor.name) + ' ' + type });
+      if (once) add.call(this, type, () => listeners.delete(id), { once: true });
+    }
+    return add.call(this, type, fn, options);
+  };
+  EventTarget.prototype.removeEventListener = function (type, fn, options) {
+    const [t, ty, f, c] = key(this, type, fn, options);
+    for (const [id, entry] of listeners)
+      if (entry.k[0] === t && entry.k[1] === ty && entry.k[2] === f && entry.k[3] === c) listeners.delete(id);
+    return remove.call(this, type, fn, options);
+  };
+  const setT = window.setTimeout, clearT = window.clearTimeout, setI = window.setInterval, clearI = window.clearInterval;
+  window.setTimeout = function (fn, ms, ...rest) {
+    counted.timers = true;
+    const id = setT.call(window, (...a) => { timers.delete(id); return typeof fn === 'function' ? fn(...a) : undefined; }, ms, ...rest);
+    timers.add(id);
+    return id;
+  };
+  window.clearTimeout = (id) => { timers.delete(id); clearT.call(window, id); };
+  window.setInterval = function (fn, ms, ...rest) { counted.timers = true; const id = setI.call(window, fn, ms, ...rest); timers.add(id); return id; };
+  window.clearInterval = (id) => { timers.delete(id); clearI.call(window, id); };
+  const raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
+  window.requestAnimationFrame = (fn) => { const id = raf.call(window, (t) => { frames.delete(id); fn(t); }); frames.add(id); return id; };
+  window.cancelAnimationFrame = (id) => { frames.delete(id); caf.call(window, id); };
+  for (const name of ['MutationObserver', 'ResizeObserver', 'IntersectionObserver']) {
+    const proto = window[name].prototype;
+    const observe = proto.observe, disconnect = proto.disconnect;
+    proto.observe = function (...args) { counted.observers = true; observing.add(this); return observe.apply(this, args); };
+    proto.disconnect = function () { observing.delete(this); return disconnect.call(this); };
+  }
+  window.leaks = () => ({
+    elements: document.querySelectorAll('askbox-widget, askbox-chat').length,
+    listeners: [...listeners.values()].map((entry) => entry.label),
+    timers: timers.size,
+    frames: frames.size,
+    observers: observing.size,
+    documentSheets: document.adoptedStyleSheets.length + document.querySelectorAll('style:not([nonce])').length,
+    global: 'Askbox' in window,
+  });
+})();`;
