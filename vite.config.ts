@@ -29,7 +29,7 @@ const builds: Record<string, UserConfig['build']> = {
     emptyOutDir: false,
     target: 'es2022',
     lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'askbox.mjs' },
-    rolldownOptions: { external: [/^preact/, /^@preact\//, 'dompurify', 'streaming-markdown', /^eventsource-parser/] },
+    rolldownOptions: { external: [/^preact/, /^@preact\//, 'dompurify', 'streaming-markdown'] },
   },
   proxy: {
     emptyOutDir: false,
@@ -108,7 +108,12 @@ function terserPass(): Plugin {
     async generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle))
         if (chunk.type === 'chunk') {
-          const result = await minify(chunk.code, { ecma: 2020, compress: { passes: 2 }, format: { comments: false } });
+          const result = await minify(chunk.code, {
+            ecma: 2020,
+            // streaming-markdown's development assertions: they only log.
+            compress: { passes: 2, pure_funcs: ['console.assert'] },
+            format: { comments: false },
+          });
           if (!result.code) throw new Error(`Terser returned no code for ${chunk.fileName}`);
           chunk.code = result.code;
         }

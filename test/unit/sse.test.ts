@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChatError } from '../../src/api/errors';
-import { readReplyStream } from '../../src/api/sse';
+import { createDataParser, readReplyStream } from '../../src/api/sse';
 import type { StreamEvent } from '../../src/api/types';
 import { replyEvents, splitBytes, streamOf } from '../fixtures/sse';
 
@@ -72,5 +72,34 @@ describe('readReplyStream', () => {
       kind: 'stream',
       message: expect.stringMatching(/No data/),
     });
+  });
+});
+
+describe('createDataParser: the event-stream framing', () => {
+  const parse = (pieces: string[]) => {
+    const events: string[] = [];
+    const feed = createDataParser((data) => events.push(data));
+    for (const piece of pieces) feed(piece);
+    return events;
+  };
+
+  it('joins data lines with LF, drops one space after the colon, and dispatches at a blank line', () => {
+    expect(parse(['data: a\ndata:b\ndata:  c\ndata\n\n'])).toEqual(['a\nb\n c\n']);
+  });
+
+  it('dispatches nothing for a block without data: comments, other fields, blank lines', () => {
+    expect(parse([': hi\n\nevent: x\nid: 1\nretry: 5\n\n\n\ndata: y\n\n'])).toEqual(['y']);
+  });
+
+  it('takes a CRLF split across two pieces as one line ending, and CR alone as a line ending', () => {
+    expect(parse(['data: a\r', '\ndata: b\r', '\n\r', '\n'])).toEqual(['a\nb']);
+    // A final CR may be the first half of a CRLF: the blank line it ends is known with the next piece.
+    expect(parse(['data: a\r\rdata: b\r', '\r'])).toEqual(['a']);
+    expect(parse(['data: a\r\rdata: b\r', '\r', 'data: c\r\r'])).toEqual(['a', 'b']);
+  });
+
+  it('waits for the end of a line split anywhere, and keeps a field name that only starts with "data"', () => {
+    const text = 'data: {"chunk":"x"}\n\ndatum: no\ndata: [END]\n\n';
+    expect(parse(Array.from(text))).toEqual(['{"chunk":"x"}', '[END]']);
   });
 });
