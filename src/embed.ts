@@ -75,8 +75,11 @@ async function loadPack(url: URL): Promise<string> {
   return lines.join('\n');
 }
 
-/** The methods the page may queue before the script has run (see README, "Calling Askbox before it loads"). */
-const QUEUEABLE = ['open', 'close', 'toggle', 'send', 'setTheme', 'on', 'reset'] as const;
+/**
+ * The methods of `window.Askbox` that act on the first widget; the page may queue any of them before the script has
+ * run (see README, "Calling Askbox before it loads").
+ */
+const METHODS = ['open', 'close', 'toggle', 'send', 'setTheme', 'on', 'reset', 'destroy'] as const;
 
 /**
  * The calls the loader snippet queued before the script ran: `window.Askbox = window.Askbox || { q: [] }` with stub
@@ -91,9 +94,9 @@ function queuedCalls(stub: unknown): unknown[] {
 function replay(api: AskboxGlobal, calls: unknown[]) {
   for (const call of calls) {
     const [method, args] = Array.isArray(call) ? call : [];
-    const known = QUEUEABLE.find((name) => name === method);
+    const known = METHODS.find((name) => name === method);
     if (!known || !args || typeof args !== 'object' || !('length' in args)) {
-      console.error('[askbox] A queued call is not one of', QUEUEABLE.join(', '), call);
+      console.error('[askbox] A queued call is not one of', METHODS.join(', '), call);
       continue;
     }
     try {
@@ -103,9 +106,6 @@ function replay(api: AskboxGlobal, calls: unknown[]) {
     }
   }
 }
-
-/** The methods of `window.Askbox` that act on the first widget. */
-const METHODS = ['open', 'close', 'toggle', 'send', 'setTheme', 'on', 'reset', 'destroy'] as const;
 
 /**
  * The event with which a copy of this script hands its tag to a copy already running widgets (so that there is one

@@ -1,5 +1,5 @@
 /** The custom element's tag: `<askbox-chat bot-id="…" proxy-url="…" mode="inline">`. */
-export const ELEMENT_TAG = 'askbox-chat';
+const ELEMENT_TAG = 'askbox-chat';
 
 /** Attributes that are the element's own HTML (or a framework's), not the widget's config. */
 const HTML_ATTRIBUTE = /^(id|class|style|hidden|slot|part|tabindex|role|aria-.*|data-.*|on.*)$/;
