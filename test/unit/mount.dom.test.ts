@@ -43,6 +43,37 @@ describe('mount()', () => {
   });
 });
 
+describe('mount(): embedding', () => {
+  it('returns the live widget for a second mount of it (React StrictMode), and mounts again after destroy()', async () => {
+    const first = mount(minimal);
+    expect(mount({ ...minimal, title: 'Again' })).toBe(first);
+    await rendered();
+    expect(document.body.querySelectorAll(HOST_TAG)).toHaveLength(1);
+    const other = mount({ ...minimal, instance: 'docs' });
+    expect(other).not.toBe(first);
+    expect(document.body.querySelectorAll(HOST_TAG)).toHaveLength(2);
+    first.destroy();
+    const again = mount(minimal);
+    expect(again).not.toBe(first);
+    again.destroy();
+    other.destroy();
+    expect(document.body.querySelector(HOST_TAG)).toBeNull();
+  });
+
+  it('fills a given container inline, without a target selector, and opens it there with no launcher', async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const handle = mount({ ...minimal, mode: 'inline' }, container);
+    const root = container.querySelector(HOST_TAG)?.shadowRoot;
+    await vi.waitFor(() => expect(root?.querySelector('[role="region"]')).toBeTruthy());
+    expect(root?.querySelector('.launcher')).toBeNull();
+    handle.close();
+    handle.toggle();
+    expect(root?.querySelector('[role="region"]')).toBeTruthy();
+    handle.destroy();
+  });
+});
+
 describe('startWidget()', () => {
   it('answers calls before it has a place on the page, and shows their effect once attached', async () => {
     const { config } = parseConfig(minimal);
