@@ -98,6 +98,7 @@ describe('the <askbox-chat> element', () => {
     const inElement = (selector: string) => page.locator(`askbox-chat ${selector}`);
     await inElement('.panel').waitFor();
     expect(await inElement('.panel__title').textContent()).toBe('Element chat');
+    expect(await axeViolations(page)).toEqual([]);
     await page.locator(W.input).fill('What do you ship?');
     await page.keyboard.press('Enter');
     await page.locator(W.bot, { hasText: 'We ship to 40 countries' }).waitFor();
@@ -158,6 +159,7 @@ describe('several widgets on one page', () => {
     await sales.locator('textarea').press('Enter');
     await sales.locator('.msg--bot', { hasText: 'We ship' }).waitFor();
     await expect.poll(() => page.evaluate('window.heard')).toEqual(['sales']);
+    expect(await axeViolations(page)).toEqual([]);
     expect(await storedKeys(page)).toEqual([
       `askbox:v1:conversation:${DEMO_BOT_ID}@/askbox#sales`,
       `askbox:v1:open:${DEMO_BOT_ID}@/askbox#sales`,
