@@ -90,6 +90,15 @@ export function startWidget(
         styled = true;
       });
   };
+  /**
+   * Opens the panel. `engaged` is false when the widget opens itself (inline, `data-open`, the remembered state):
+   * nothing for the open state to remember then.
+   */
+  const openChat = ({ model }: Chat, engaged: boolean) => {
+    restoring = !engaged;
+    model.open();
+    restoring = false;
+  };
   let completing: Promise<WidgetConfig> | undefined;
   /** Runs `action` on the chat, creating it first if need be; a failure to start is one console error. */
   const run = <T>(action: (loaded: Chat) => T, full = config): T | undefined => {
@@ -98,11 +107,7 @@ export function startWidget(
       if (!chat) {
         chat = createChat(full, emit, { client: deps.client, storage: store });
         // Inline, the panel is open from its first frame: nothing to announce, and focus stays where it is.
-        if (inline) {
-          restoring = true;
-          chat.model.open();
-          restoring = false;
-        }
+        if (inline) openChat(chat, false);
         show();
       }
       return action(chat);
@@ -122,13 +127,7 @@ export function startWidget(
   };
 
   const warm = () => void use(() => undefined);
-  /** Opens the panel; `engaged` false when the widget opens itself (data-open, the remembered state). */
-  const open = (engaged: boolean) =>
-    use(({ model }) => {
-      restoring = !engaged;
-      model.open();
-      restoring = false;
-    });
+  const open = (engaged: boolean) => use((loaded) => openChat(loaded, engaged));
 
   const handle: WidgetHandle = {
     open: () => void open(true),
