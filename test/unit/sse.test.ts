@@ -75,14 +75,15 @@ describe('readReplyStream', () => {
   });
 });
 
-describe('createDataParser: the event-stream framing', () => {
-  const parse = (pieces: string[]) => {
-    const events: string[] = [];
-    const feed = createDataParser((data) => events.push(data));
-    for (const piece of pieces) feed(piece);
-    return events;
-  };
+/** The data of the events in `pieces`, fed one by one. */
+function parse(pieces: string[]): string[] {
+  const events: string[] = [];
+  const feed = createDataParser((data) => events.push(data));
+  for (const piece of pieces) feed(piece);
+  return events;
+}
 
+describe('createDataParser: the event-stream framing', () => {
   it('joins data lines with LF, drops one space after the colon, and dispatches at a blank line', () => {
     expect(parse(['data: a\ndata:b\ndata:  c\ndata\n\n'])).toEqual(['a\nb\n c\n']);
   });
@@ -99,7 +100,7 @@ describe('createDataParser: the event-stream framing', () => {
   });
 
   it('waits for the end of a line split anywhere, and keeps a field name that only starts with "data"', () => {
-    const text = 'data: {"chunk":"x"}\n\ndatum: no\ndata: [END]\n\n';
-    expect(parse(Array.from(text))).toEqual(['{"chunk":"x"}', '[END]']);
+    const raw = 'data: {"chunk":"x"}\n\ndatum: no\ndata: [END]\n\n';
+    expect(parse(Array.from(raw))).toEqual(['{"chunk":"x"}', '[END]']);
   });
 });
