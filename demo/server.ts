@@ -56,6 +56,7 @@ const PAGES = new Set([
   'element',
   'two',
   'spa',
+  'whole',
 ]);
 
 /**

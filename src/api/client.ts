@@ -1,5 +1,5 @@
 import { ChatError, kindForStatus, parseRetryAfter, toChatError } from './errors.js';
-import { parseCreatedConversation, parseErrorBody, parseMessagePage } from './parse.js';
+import { own, parseCreatedConversation, parseErrorBody, parseMessage, parseMessagePage } from './parse.js';
 import { readReplyStream } from './sse.js';
 import type { ApiMessage, ApiMessagePage, ConversationRef, StreamEvent } from './types.js';
 
@@ -11,6 +11,8 @@ export interface ChatClientOptions {
   fetch?: typeof fetch;
   /** How long a reply stream may stay silent before it counts as broken (default: 45 s, see sse.ts). */
   idleMs?: number | undefined;
+  /** False: ask for whole replies (`POST /messages`) instead of streams (`data-stream="false"`). */
+  stream?: boolean;
 }
 
 /** The request header that carries a conversation's grant to the proxy. */
@@ -29,7 +31,10 @@ export interface ChatClient {
   listAllMessages(conversation: ConversationRef, signal?: AbortSignal): Promise<ApiMessage[]>;
   /** The conversation's newest messages (its first and last pages: their order is undocumented), oldest first. */
   recentMessages(conversation: ConversationRef, signal?: AbortSignal): Promise<ApiMessage[]>;
-  /** Sends a message and yields its reply stream's events. */
+  /**
+   * Sends a message and yields its reply stream's events; without streaming, the whole reply as the one chunk of a
+   * stream, so that the model treats both alike.
+   */
   streamReply(
     input: { conversation: ConversationRef; content: string },
     signal: AbortSignal,
@@ -126,13 +131,18 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     },
 
     async *streamReply({ conversation, content }, signal) {
+      const send = { method: 'POST', body: JSON.stringify({ content, conversation_id: conversation.id }), signal };
+      if (options.stream === false) {
+        const reply = parseMessage(own(await json('/messages', send, conversation.grant), 'data'));
+        if (!reply) throw new ChatError('http', 'The proxy sent no reply');
+        yield { type: 'start' };
+        yield { type: 'chunk', text: reply.content };
+        yield { type: 'end' };
+        return;
+      }
       // Every Askbox proxy answers with a 302 to its own sealed stream route, which fetch follows, keeping the
       // grant header.
-      const response = await request(
-        '/messages/stream',
-        { method: 'POST', body: JSON.stringify({ content, conversation_id: conversation.id }), signal },
-        conversation.grant,
-      );
+      const response = await request('/messages/stream', send, conversation.grant);
       if (!response.headers.get('content-type')?.includes('text/event-stream'))
         throw new ChatError('stream', 'The proxy did not answer with a reply stream');
       if (!response.body) throw new ChatError('stream', 'The reply stream has no body');

@@ -15,7 +15,7 @@ function isRecord(value: unknown): value is Json {
 }
 
 /** SECURITY: own keys only, so a host page that polluted `Object.prototype` cannot supply a missing field. */
-function own(value: unknown, key: string): unknown {
+export function own(value: unknown, key: string): unknown {
   return isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
 }
 

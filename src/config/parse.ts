@@ -45,6 +45,7 @@ const KEYS = {
   limitLink: true,
   limitLinkText: true,
   streamTimeout: true,
+  stream: true,
   styleNonce: true,
   text: true,
   locale: true,
@@ -127,6 +128,8 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   if (open === undefined) fail('open', 'must be "true" or "false"');
   const launcher = input.launcher === undefined ? DEFAULTS.launcher : bool(input.launcher);
   if (launcher === undefined) fail('launcher', 'must be "true" or "false"');
+  const stream = input.stream === undefined ? DEFAULTS.stream : bool(input.stream);
+  if (stream === undefined) fail('stream', 'must be "true" or "false"');
 
   const documentIds = list(input.documentIds);
   const badId = documentIds.find((id) => !ID.test(id));
@@ -200,6 +203,7 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
       limitLink,
       limitLinkText,
       streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
+      stream: stream !== false,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
       starters: offered,

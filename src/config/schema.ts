@@ -93,6 +93,8 @@ export interface WidgetConfig {
   limitLinkText: string | undefined;
   /** Seconds a reply stream may stay silent before it counts as broken. */
   streamTimeout: number;
+  /** Stream replies as they are written; false: ask for whole replies (`POST /messages`). */
+  stream: boolean;
   /** Nonce for the `<style>` fallback on pages with a strict CSP. */
   styleNonce: string | undefined;
   text: UiText;
@@ -186,6 +188,7 @@ export const DEFAULTS = /* @__PURE__ */ Object.freeze({
   theme: 'auto' as Theme,
   conversationName: 'Website visitor',
   streamTimeout: 45,
+  stream: true,
   mode: 'bubble' as Mode,
   offsetX: 20,
   offsetY: 20,

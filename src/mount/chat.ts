@@ -37,7 +37,13 @@ export interface Chat {
  */
 export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { storage: KeyValueStore }): Chat {
   const model = new ChatModel({
-    client: deps.client ?? createChatClient({ proxyUrl: config.proxyUrl, idleMs: config.streamTimeout * 1000 }),
+    client:
+      deps.client ??
+      createChatClient({
+        proxyUrl: config.proxyUrl,
+        idleMs: config.streamTimeout * 1000,
+        stream: config.stream,
+      }),
     storage: deps.storage,
     config,
     emit,

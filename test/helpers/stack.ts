@@ -1,6 +1,6 @@
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import type { Scenario } from '../../demo/simulator/scenario';
-import { createChatClient } from '../../src/api/client';
+import { createChatClient, type ChatClientOptions } from '../../src/api/client';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { API, SIM_KEY, setupSimulator } from './simulator';
 
@@ -9,7 +9,11 @@ import { API, SIM_KEY, setupSimulator } from './simulator';
  * Relative URLs resolve against a fake page origin, and redirects are followed like a browser's fetch does.
  * Limits are off unless `proxyOptions` sets them; every knowledge-base document may be chosen for focus.
  */
-export function setupStack(scenario: Scenario = {}, proxyOptions: Partial<ProxyOptions> = {}) {
+export function setupStack(
+  scenario: Scenario = {},
+  proxyOptions: Partial<ProxyOptions> = {},
+  clientOptions: Partial<ChatClientOptions> = {},
+) {
   const { sim } = setupSimulator({ defaults: { delayMs: 0 }, ...scenario });
   const proxy = createProxy({
     apiKey: SIM_KEY,
@@ -36,6 +40,6 @@ export function setupStack(scenario: Scenario = {}, proxyOptions: Partial<ProxyO
     }
     throw new Error('too many redirects');
   };
-  const client = createChatClient({ proxyUrl: '/askbox', fetch: browserFetch });
+  const client = createChatClient({ proxyUrl: '/askbox', fetch: browserFetch, ...clientOptions });
   return { sim, client, requests, botId: DEMO_BOT_ID };
 }

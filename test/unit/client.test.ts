@@ -199,3 +199,25 @@ describe('toChronological', () => {
     expect(toChronological([...ascending].reverse()).map((x) => x.id)).toEqual(['q1', 'a1', 'q2', 'a2']);
   });
 });
+
+describe('chat client without streaming (data-stream="false")', () => {
+  it('asks POST /messages and yields the whole reply as the one chunk of a stream', async () => {
+    const { client, botId, requests } = setupStack({ replies: [{ text: 'All at once.' }] }, {}, { stream: false });
+    const conversation = await client.createConversation({ name: 'Visitor', botId, documentIds: [] });
+    expect(await ask(client, conversation, 'Hello?')).toEqual([
+      { type: 'start' },
+      { type: 'chunk', text: 'All at once.' },
+      { type: 'end' },
+    ]);
+    expect(requests).toEqual(['POST /askbox/conversations', 'POST /askbox/messages']);
+  });
+
+  it('refuses a 200 that carries no message, as a ChatError', async () => {
+    const client = createChatClient({
+      proxyUrl: '/askbox',
+      stream: false,
+      fetch: async () => Response.json({ data: { content: 'no id, no author' } }),
+    });
+    await expect(ask(client, { id: 'c1', grant: 'g' }, 'Hello?')).rejects.toMatchObject({ kind: 'http' });
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/parse';
+import { ChatModel } from '../../src/state/chat-model';
+import { createMemoryStorage } from '../helpers/memory-storage';
+import { setupStack } from '../helpers/stack';
+
+/** The model over the real client, proxy and simulator, streaming or asking for whole replies. */
+function setup(stream: boolean) {
+  const stack = setupStack(
+    {
+      replies: [
+        { match: 'broken', status: 500, text: 'Sorry, I could not answer that.', failedResponding: true },
+        { match: 'limit', status: 402 },
+        { match: 'ship', text: 'We ship to 40 countries.' },
+      ],
+    },
+    {},
+    { stream },
+  );
+  const { config } = parseConfig({ botId: stack.botId, proxyUrl: '/askbox', stream: String(stream) });
+  if (!config) throw new Error('bad config');
+  const events: string[] = [];
+  const model = new ChatModel({
+    client: stack.client,
+    storage: createMemoryStorage(),
+    config,
+    emit: (type) => events.push(type),
+  });
+  return { ...stack, model, events };
+}
+
+const shown = (model: ReturnType<typeof setup>['model']) =>
+  model.messages.value.map((m) => `${m.role}: ${m.text} (${m.status})`);
+
+describe.each([
+  ['streaming', true, 'POST /askbox/messages/stream'],
+  ['whole replies (data-stream="false")', false, 'POST /askbox/messages'],
+])('the chat model, %s', (_, stream, sendRoute) => {
+  it('shows the reply the service stored, with its sources, asking by its own route', async () => {
+    const { model, requests, events } = setup(stream);
+    await model.send('What do you ship?');
+    expect(shown(model)).toEqual(['user: What do you ship? (done)', 'assistant: We ship to 40 countries. (done)']);
+    expect(model.messages.value[1]?.sources).toEqual([expect.objectContaining({ title: 'Shipping and returns' })]);
+    expect(requests.filter((r) => r.startsWith('POST /askbox/messages'))).toEqual([sendRoute]);
+    expect(events).toEqual(['send', 'reply']);
+  });
+
+  it('after a 500, shows the stored question and failed reply once, with Retry', async () => {
+    const { model } = setup(stream);
+    await model.send('This is broken');
+    expect(shown(model)).toEqual([
+      'user: This is broken (done)',
+      'assistant: Sorry, I could not answer that. (failed)',
+    ]);
+    expect(model.retryTarget.value).toBe('reply');
+    expect(model.draft.value).toBe('');
+  });
+
+  it('at the message limit (402), keeps the text and waits', async () => {
+    const { model } = setup(stream);
+    model.setDraft('Over the limit?');
+    await model.send();
+    expect([model.status.value.type, model.draft.value, model.canSend.value]).toEqual([
+      'quota',
+      'Over the limit?',
+      false,
+    ]);
+  });
+});
