@@ -8,7 +8,7 @@ import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from '
 import { conversationKey, createSession } from './session.js';
 import { createUndo } from './undo.js';
 import { createStallWatch } from './stall.js';
-import { failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
+import { endWaits, failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
 import { createQuotaReport, type Emit } from './events.js';
 import type { KeyValueStore } from './storage.js';
 
@@ -49,10 +49,12 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const busy = computed(() => isBusy(status.value));
   const failure = computed(() => failureOf(status.value));
   /**
-   * The service's message limit is reached (402). Sending waits, with the notice as the reason, until the visitor
-   * starts a new conversation or reloads: re-sending into the same wall helps nobody; the draft stays editable.
+   * Sending waits, with the notice as the reason and the draft editable: after the service's message limit (402)
+   * until the visitor starts a new conversation or reloads (re-sending into the same wall helps nobody); after a 429
+   * with `Retry-After` until that has passed (`endWaits`).
    */
-  const limited = computed(() => status.value.type === 'quota');
+  const limited = computed(() => status.value.type === 'quota' || failure.value?.until !== undefined);
+  endWaits(status);
   /** What the single Retry repeats: a failed history load, or the last reply when it failed. */
   const retryTarget = computed<RetryTarget | undefined>(() => {
     if (failure.value?.retry) return failure.value.retry;

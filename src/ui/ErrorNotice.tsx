@@ -1,14 +1,28 @@
+import { useEffect, useState } from 'preact/hooks';
 import type { ChatError } from '../api/errors.js';
 import type { UiText } from '../config/schema.js';
 import { useWidget } from './context.js';
 import { useValue } from './hooks.js';
 
-/** The sentence for an error: the service's own words where they are meant for the visitor (422), else ours. */
-function errorText(error: ChatError, text: UiText, locale: string): string {
+/**
+ * The sentence for an error: the service's own words where they are meant for the visitor (422), else ours; after a
+ * 429, how long to wait: `wait` seconds, else the `Retry-After` it came with.
+ */
+function errorText(error: ChatError, text: UiText, locale: string, wait = error.retryAfter): string {
   if (error.detail && error.status === 422) return error.detail;
-  if (error.kind === 'rate_limit' && error.retryAfter !== undefined && error.retryAfter > 0)
-    return text.rateLimitWait.replace('{wait}', formatWait(error.retryAfter, locale));
+  if (error.kind === 'rate_limit' && wait) return text.rateLimitWait.replace('{wait}', formatWait(wait, locale));
   return error.kind === 'aborted' || error.kind === 'quota' ? '' : text.errors[error.kind];
+}
+
+/** The whole seconds left until `until` (epoch ms), re-rendered each second while there is one. */
+function useSecondsLeft(until: number | undefined): number | undefined {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    if (!until) return;
+    const timer = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(timer);
+  }, [until]);
+  return until && Math.max(1, Math.ceil((until - Date.now()) / 1000));
 }
 
 /** A wait in the visitor's language, rounded up: seconds under 90 s, minutes under 90 min, else hours. */
@@ -32,6 +46,7 @@ export function ErrorNotice() {
   const { text } = config;
   const shown = useValue(model.failure);
   const retryTarget = useValue(model.retryTarget);
+  const left = useSecondsLeft(shown?.until);
   if (!shown) return null;
   if (shown.type === 'quota')
     return (
@@ -46,18 +61,29 @@ export function ErrorNotice() {
         </p>
       </div>
     );
+  // A wait counts down on screen; a screen reader hears the sentence once, as it was when the notice appeared.
+  const sentence = errorText(shown.error, text, config.locale);
   return (
-    <div class={`notice notice--${shown.error.kind}`} role="alert">
-      <p class="notice__text">{errorText(shown.error, text, config.locale)}</p>
+    <div id="askbox-limit" class={`notice notice--${shown.error.kind}`} role="alert">
+      {left ? (
+        <p class="notice__text">
+          <span aria-hidden="true">{errorText(shown.error, text, config.locale, left)}</span>
+          <span class="sr-only">{sentence}</span>
+        </p>
+      ) : (
+        <p class="notice__text">{sentence}</p>
+      )}
       <div class="notice__actions">
         {retryTarget === 'history' && (
           <button type="button" class="link-button" onClick={() => void model.retry()}>
             {text.retry}
           </button>
         )}
-        <button type="button" class="link-button" onClick={() => model.dismiss()}>
-          {text.dismiss}
-        </button>
+        {!left && (
+          <button type="button" class="link-button" onClick={() => model.dismiss()}>
+            {text.dismiss}
+          </button>
+        )}
       </div>
     </div>
   );

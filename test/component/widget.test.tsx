@@ -228,26 +228,62 @@ describe('sending and streaming', () => {
     [30, 'You are sending messages too quickly. Please wait 30 seconds and try again.'],
     [150, 'You are sending messages too quickly. Please wait 3 minutes and try again.'],
     [7200, 'You are sending messages too quickly. Please wait 2 hours and try again.'],
-    [undefined, 'Too many messages at once. Please wait a moment and try again.'],
   ])(
-    'tells the visitor how long to wait after a 429 (Retry-After %s) and gives the text back',
+    'tells the visitor how long to wait after a 429 (Retry-After %s), once, and gives the text back',
     async (retryAfter, sentence) => {
       const fake = await setup();
       fake.state.refusals.push(
-        new ChatError('rate_limit', 'HTTP 429', {
-          status: 429,
-          detail: 'Too many messages.',
-          retryAfter,
-        }),
+        new ChatError('rate_limit', 'HTTP 429', { status: 429, detail: 'Too many messages.', retryAfter }),
       );
       open();
       type('a quick follow-up');
       fireEvent.keyDown(input(), { key: 'Enter' });
       const alert = await ui().findByRole('alert');
-      expect(alert.querySelector('.notice__text')?.textContent).toBe(sentence);
+      // Seen: the countdown; heard: the sentence as the notice appeared.
+      expect(alert.querySelector('[aria-hidden="true"]')?.textContent).toBe(sentence);
+      expect(alert.querySelector('.sr-only')?.textContent).toBe(sentence);
       expect((input() as HTMLTextAreaElement).value).toBe('a quick follow-up');
+      expect(ui().getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', true);
+      expect(ui().queryByRole('button', { name: 'Dismiss' })).toBeNull();
+      expect(input().getAttribute('aria-describedby')).toBe('askbox-limit');
     },
   );
+
+  it('says "wait a moment" after a 429 without Retry-After, and lets the visitor send again at once', async () => {
+    const fake = await setup();
+    fake.state.refusals.push(new ChatError('rate_limit', 'HTTP 429', { status: 429 }));
+    open();
+    type('again');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    const alert = await ui().findByRole('alert');
+    expect(alert.querySelector('.notice__text')?.textContent).toBe(
+      'Too many messages at once. Please wait a moment and try again.',
+    );
+    expect(ui().getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', false);
+  });
+
+  it('counts the wait down each second, then takes the notice away and enables sending, the draft intact', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'Date'] });
+    try {
+      const fake = await setup();
+      fake.state.refusals.push(new ChatError('rate_limit', 'HTTP 429', { status: 429, retryAfter: 3 }));
+      open();
+      type('patience');
+      fireEvent.keyDown(input(), { key: 'Enter' });
+      await vi.waitFor(() => expect(ui().getByRole('alert')).toBeTruthy());
+      const seen = () => ui().getByRole('alert').querySelector('[aria-hidden="true"]')?.textContent;
+      expect(seen()).toContain('wait 3 seconds');
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(seen()).toContain('wait 2 seconds');
+      expect(ui().getByRole('alert').querySelector('.sr-only')?.textContent).toContain('wait 3 seconds');
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(ui().queryByRole('alert')).toBeNull();
+      expect((input() as HTMLTextAreaElement).value).toBe('patience');
+      expect(ui().getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   it('marks a failed reply and retries it from its own Retry button', async () => {
     const fake = await setup();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../src/proxy/options';
 import { axeViolations } from './axe';
-import { startE2E, W } from './harness';
+import { ask, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -37,5 +38,38 @@ describe('whole replies (data-stream="false")', () => {
     await page.locator(W.bot, { hasText: 'Fixed on the second try.' }).waitFor();
     expect(await page.locator(`${W.user} .msg__text`).allTextContents()).toEqual(['This is broken']);
     expect(await page.locator(W.bot).count()).toBe(1);
+  });
+});
+
+describe('a 429 from the proxy', () => {
+  let limited: Awaited<ReturnType<typeof startE2E>>;
+  beforeAll(async () => {
+    // One message at once per visitor, then one every 3 s: the second message in a row meets a 429.
+    limited = await startE2E(
+      { replies: [{ text: 'Answered.' }] },
+      { limits: { ...DEFAULT_LIMITS, visitorMessages: { burst: 1, perMinute: 20 } } },
+    );
+  });
+  afterAll(() => limited?.close());
+
+  it('counts Retry-After down with sending disabled, then lets the visitor send, the draft intact', async () => {
+    const { page, consoleErrors } = await limited.open('/plain.html');
+    await ask(page, 'first');
+    await page.locator(W.bot, { hasText: 'Answered.' }).waitFor();
+    await page.locator(W.input).fill('second, too soon');
+    await page.locator(W.input).press('Enter');
+    const notice = page.locator(W.alert);
+    await notice.waitFor();
+    expect(await notice.locator('[aria-hidden="true"]').textContent()).toMatch(/Please wait [1-3] seconds?/);
+    const send = page.locator(W.panel).getByRole('button', { name: 'Send message' });
+    expect(await send.isDisabled()).toBe(true);
+    expect(await page.locator(W.input).inputValue()).toBe('second, too soon');
+    expect(await axeViolations(page)).toEqual([]);
+    await notice.waitFor({ state: 'detached', timeout: 5000 });
+    expect(await send.isDisabled()).toBe(false);
+    await send.click();
+    await expect.poll(() => page.locator(W.bot).count()).toBe(2);
+    expect(await page.locator(`${W.user} .msg__text`).allTextContents()).toEqual(['first', 'second, too soon']);
+    expect(consoleErrors.filter((e) => !e.includes('429'))).toEqual([]);
   });
 });

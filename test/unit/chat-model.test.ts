@@ -195,10 +195,37 @@ describe('chat model: failures', () => {
     model.setDraft('my question');
     await model.send();
     expect([model.messages.value, model.draft.value]).toEqual([[], 'my question']);
-    expect(model.failure.value).toEqual({ type, error, retry: undefined });
+    expect(model.failure.value).toEqual({
+      type,
+      error,
+      retry: undefined,
+      // A 429's Retry-After: sending waits until then.
+      ...(type === 'rate-limited' && { until: expect.closeTo(Date.now() + 30_000, -3) }),
+    });
     expect(model.retryTarget.value).toBeUndefined();
     // The message limit is a state of its own, with its own event (issue 9, item 5).
     expect(events.at(-1)?.type).toBe(type === 'quota' ? 'quota' : 'error');
+  });
+
+  it('holds sending for the Retry-After of a 429, then ends the failure by itself, the draft intact', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
+    try {
+      const { model, state } = setup();
+      state.refusals.push(new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 5 }));
+      model.setDraft('my question');
+      await model.send();
+      expect([model.limited.value, model.canSend.value]).toEqual([true, false]);
+      // Neither dismissing nor sending again gets past the wait: the refused attempt is the only one.
+      model.dismiss();
+      await model.send();
+      expect([model.status.value.type, state.sent]).toEqual(['rate-limited', ['my question']]);
+      await vi.advanceTimersByTimeAsync(4999);
+      expect(model.status.value.type).toBe('rate-limited');
+      await vi.advanceTimersByTimeAsync(1);
+      expect([model.status.value.type, model.canSend.value, model.draft.value]).toEqual(['idle', true, 'my question']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does not overwrite a draft typed while the refused message was on its way', async () => {
