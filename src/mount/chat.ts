@@ -1,4 +1,4 @@
-import { effect } from '@preact/signals-core';
+import { effect, signal } from '@preact/signals-core';
 import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
 import type { WidgetConfig } from '../config/schema.js';
@@ -13,6 +13,8 @@ import { Widget } from '../ui/context.js';
 import { copyText } from './clipboard.js';
 import type { Launcher } from './launcher.js';
 import { createPhoneFit } from './phone.js';
+
+const CONNECTION = ['online', 'offline'];
 
 /** Replacements for the network the chat uses by default (tests pass fakes). */
 export interface ChatDeps {
@@ -66,6 +68,14 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
         phone.setOpen(open && config.mode === 'bubble');
       });
       const stopUnread = effect(() => void (model.announcement.value && launcher.addUnread()));
+      // Offline shows at once; back online, a message the connection lost is sent (or read back, if it arrived).
+      const view = launcher.root.ownerDocument.defaultView;
+      const online = signal(view?.navigator.onLine !== false);
+      const onConnection = () => {
+        online.value = view?.navigator.onLine !== false;
+        if (online.value && model.retryTarget.value === 'send') void model.retry();
+      };
+      for (const type of CONNECTION) view?.addEventListener(type, onConnection);
       const returnFocus = () =>
         (launcher.button.isConnected ? launcher.button : (opener as HTMLElement | null))?.focus();
       render(
@@ -78,6 +88,7 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
               sanitize: createSanitizer(window, config.text),
               copy: (text: string) => copyText(launcher.slot, text),
               formatTime: createTimeFormat(config.locale),
+              online,
             },
           },
           h(App, { returnFocus }),
@@ -85,6 +96,7 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
         launcher.slot,
       );
       hide = () => {
+        for (const type of CONNECTION) view?.removeEventListener(type, onConnection);
         stop();
         stopUnread();
         phone.stop();

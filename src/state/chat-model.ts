@@ -5,6 +5,7 @@ import type { ApiMessage, StreamEvent } from '../api/types.js';
 import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema.js';
 import { collapseRetries, findExchange } from './exchange.js';
 import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
+import { createRuns, type Run } from './runs.js';
 import { conversationKey, createSession } from './session.js';
 import { createUndo } from './undo.js';
 import { createStallWatch } from './stall.js';
@@ -66,32 +67,13 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
 
   let historyLoaded = false;
   const reportQuota = createQuotaReport(emit);
-  let controller: AbortController | undefined;
-  // Bumped by newConversation() and dispose: async work started under an older generation must not write state.
-  let generation = 0;
-
-  /** Makes all async work under way stale, and aborts the request in flight. */
-  function invalidate() {
-    // Stryker disable next-line AssignmentOperator: any change makes older work stale; the direction does not matter.
-    generation += 1;
-    controller?.abort();
-  }
+  const runs = createRuns();
+  const { begin, invalidate } = runs;
 
   effect(() => () => {
     invalidate();
     watchStall(false);
   });
-
-  /**
-   * Starts a piece of async work that stop(), newConversation() or dispose can abort, and that the last two make
-   * stale. A finished run's controller may stay behind: aborting it later does nothing.
-   */
-  function begin() {
-    const gen = generation;
-    controller = new AbortController();
-    return { signal: controller.signal, live: () => gen === generation };
-  }
-  type Run = ReturnType<typeof begin>;
 
   function fail(error: ChatError, retry?: RetryTarget) {
     status.value = toFailure(error, retry);
@@ -99,9 +81,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     else emit('error', { kind: error.kind, message: error.detail ?? error.message });
   }
 
-  const append = (message: ChatMessage) => {
-    messages.value = [...messages.value, message];
-  };
+  const append = (message: ChatMessage) => void (messages.value = [...messages.value, message]);
   const replace = (id: string, next: ChatMessage | null) => {
     messages.value = messages.value.flatMap((m) => (m.id !== id ? [m] : next ? [next] : []));
   };
@@ -229,8 +209,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
 
   /**
    * The service did not accept the message. After a 5xx it may have stored the question and a failed reply all the
-   * same (cody-api.md, Send Message: 500): they are read back and shown as stored, so that Retry asks again without
-   * a second bubble. Otherwise the service never took it, and the visitor gets their text back instead of losing it.
+   * same (cody-api.md, Send Message: 500), and a lost connection may have cut the answer to a message it took: they
+   * are read back and shown as stored, so that Retry asks again without a second bubble. Otherwise the visitor gets
+   * their text back instead of losing it; after a lost connection, to be sent again (`resend`) once it returns.
    */
   async function refused(
     run: Run,
@@ -239,7 +220,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     pendingUser: ChatMessage | undefined,
     previous: ChatMessage | undefined,
   ) {
-    const exchange = (err.status ?? 0) >= 500 ? await readExchange(run, content) : undefined;
+    const exchange = (err.status ?? 0) >= 500 || err.kind === 'network' ? await readExchange(run, content) : undefined;
     if (!run.live()) return;
     if (exchange) {
       if (previous) replace(previous.id, null);
@@ -250,7 +231,22 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       replace(pendingUser.id, null);
       if (!draft.value.trim()) draft.value = content;
     }
-    if (err.kind !== 'aborted') fail(err);
+    if (err.kind !== 'aborted') fail(err, err.kind === 'network' ? 'send' : undefined);
+  }
+
+  /**
+   * Sends the text a lost connection gave back, unless the service got it after all: a message that may have
+   * reached it is read back from the conversation, not sent twice.
+   */
+  async function resend() {
+    const content = draft.value.trim();
+    const run = begin();
+    const exchange = await readExchange(run, content);
+    if (!run.live()) return;
+    if (!exchange) return send();
+    draft.value = '';
+    append(toChatMessage(exchange.question));
+    commitReply(exchange.reply ? toChatMessage(exchange.reply) : localMessage('assistant', '', 'failed'));
   }
 
   /** Replaces the streamed text with the stored reply, which carries the real id, sources and flags. */
@@ -293,6 +289,25 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     emit('reply', { message: reply });
   }
 
+  /** Sends `text` (default: the draft). Resolves when the reply is complete or has failed. */
+  const send = action(async (text?: string) => {
+    const content = (text ?? draft.value).trim();
+    if (!content || busy.value || limited.value) return;
+    if (content.length > MAX_MESSAGE_LENGTH) {
+      if (text !== undefined) draft.value = text;
+      return;
+    }
+    if (!historyLoaded && session.current()) await loadHistory();
+    const user = localMessage('user', content, 'pending');
+    batch(() => {
+      undo.drop();
+      append(user);
+      if (text === undefined || text.trim() === draft.value.trim()) draft.value = '';
+    });
+    emit('send', { text: content });
+    await ask(content, user);
+  });
+
   return {
     messages,
     streaming,
@@ -318,32 +333,14 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       isOpen.value = false;
       emit('close', undefined);
     }),
-    setDraft: action((value: string) => {
-      draft.value = value;
-    }),
-    /** Sends `text` (default: the draft). Resolves when the reply is complete or has failed. */
-    send: action(async (text?: string) => {
-      const content = (text ?? draft.value).trim();
-      if (!content || busy.value || limited.value) return;
-      if (content.length > MAX_MESSAGE_LENGTH) {
-        if (text !== undefined) draft.value = text;
-        return;
-      }
-      if (!historyLoaded && session.current()) await loadHistory();
-      const user = localMessage('user', content, 'pending');
-      batch(() => {
-        undo.drop();
-        append(user);
-        if (text === undefined || text.trim() === draft.value.trim()) draft.value = '';
-      });
-      emit('send', { text: content });
-      await ask(content, user);
-    }),
-    stop: action(() => controller?.abort()),
-    /** Repeats what failed (see `retryTarget`): loading the history, or asking again for the last reply. */
+    setDraft: action((value: string) => void (draft.value = value)),
+    send,
+    stop: action(runs.abort),
+    /** Repeats what failed (see `retryTarget`): loading the history, asking again for the last reply, sending. */
     retry: action(async () => {
       const target = retryTarget.value;
       if (target === 'history') await loadHistory();
+      if (target === 'send') await resend();
       const question = messages.value.findLast((m) => m.role === 'user');
       if (target === 'reply' && question) await ask(question.text);
     }),

@@ -1,8 +1,11 @@
 import { effect, type Signal } from '@preact/signals-core';
 import type { ChatError } from '../api/errors.js';
 
-/** What a failure lets the visitor repeat: loading the stored history, or asking again for the last reply. */
-export type RetryTarget = 'history' | 'reply';
+/**
+ * What a failure lets the visitor repeat: loading the stored history, asking again for the last reply, or sending
+ * the message a lost connection gave back.
+ */
+export type RetryTarget = 'history' | 'reply' | 'send';
 
 /** A failure the widget shows, and whether repeating what failed can help. */
 export interface Failure {

@@ -42,12 +42,18 @@ function formatWait(seconds: number, locale: string): string {
  * sending waits (the service's own text, meant for the site owner, goes to the console).
  */
 export function ErrorNotice() {
-  const { model, config } = useWidget();
+  const { model, config, online } = useWidget();
   const { text } = config;
   const shown = useValue(model.failure);
   const retryTarget = useValue(model.retryTarget);
   const left = useSecondsLeft(shown?.until);
-  if (!shown) return null;
+  const connected = useValue(online);
+  if (!shown)
+    return connected ? null : (
+      <div class="notice" role="status">
+        <p class="notice__text">{text.errors.network}</p>
+      </div>
+    );
   if (shown.type === 'quota')
     return (
       <div id="askbox-limit" class="notice notice--limit" role="status">
@@ -74,7 +80,7 @@ export function ErrorNotice() {
         <p class="notice__text">{sentence}</p>
       )}
       <div class="notice__actions">
-        {retryTarget === 'history' && (
+        {retryTarget && retryTarget !== 'reply' && (
           <button type="button" class="link-button" onClick={() => void model.retry()}>
             {text.retry}
           </button>

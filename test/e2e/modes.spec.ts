@@ -73,3 +73,46 @@ describe('a 429 from the proxy', () => {
     expect(consoleErrors.filter((e) => !e.includes('429'))).toEqual([]);
   });
 });
+
+describe('offline', () => {
+  it('shows it at once, keeps the text, and sends it by itself when the connection returns', async () => {
+    const { page, consoleErrors } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).click();
+    await page.locator(W.welcome).waitFor();
+    await page.context().setOffline(true);
+    await page.locator(W.panel).getByRole('status').filter({ hasText: 'Could not reach' }).waitFor();
+    await page.locator(W.input).fill('What do you ship?');
+    await page.locator(W.input).press('Enter');
+    await page.locator(W.alert).waitFor();
+    expect(await page.locator(W.input).inputValue()).toBe('What do you ship?');
+    expect(await page.locator(W.panel).getByRole('button', { name: 'Retry' }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.context().setOffline(false);
+    await page.locator(W.bot, { hasText: 'We ship to 40 countries' }).waitFor();
+    expect(await page.locator(`${W.user} .msg__text`).allTextContents()).toEqual(['What do you ship?']);
+    expect(await page.locator(W.input).inputValue()).toBe('');
+    expect(consoleErrors.filter((e) => !e.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
+  });
+
+  it('reads back a message the service got before the connection went, instead of sending it twice', async () => {
+    const { page, requests } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).click();
+    await page.locator(W.welcome).waitFor();
+    // The request reaches the proxy and the service stores the question; the answer never comes back.
+    await page.route('**/askbox/messages/stream', async (route) => {
+      await route.fetch({ maxRedirects: 0 });
+      await page.context().setOffline(true);
+      await route.abort('internetdisconnected');
+    });
+    await page.locator(W.input).fill('What do you ship?');
+    await page.locator(W.input).press('Enter');
+    await page.locator(W.alert).waitFor();
+    await page.unroute('**/askbox/messages/stream');
+    await page.context().setOffline(false);
+    // The stored question is shown once, with the reply it never got marked failed and one Retry.
+    await page.locator('askbox-widget .msg--failed').waitFor();
+    expect(await page.locator(`${W.user} .msg__text`).allTextContents()).toEqual(['What do you ship?']);
+    expect(requests.filter((r) => r === 'POST /askbox/messages/stream')).toHaveLength(1);
+    expect(await page.locator(W.input).inputValue()).toBe('');
+  });
+});

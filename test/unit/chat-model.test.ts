@@ -198,11 +198,12 @@ describe('chat model: failures', () => {
     expect(model.failure.value).toEqual({
       type,
       error,
-      retry: undefined,
+      // A lost connection: the text is sent again (`retry`) once the connection returns.
+      retry: type === 'offline' ? 'send' : undefined,
       // A 429's Retry-After: sending waits until then.
       ...(type === 'rate-limited' && { until: expect.closeTo(Date.now() + 30_000, -3) }),
     });
-    expect(model.retryTarget.value).toBeUndefined();
+    expect(model.retryTarget.value).toBe(type === 'offline' ? 'send' : undefined);
     // The message limit is a state of its own, with its own event (issue 9, item 5).
     expect(events.at(-1)?.type).toBe(type === 'quota' ? 'quota' : 'error');
   });
@@ -226,6 +227,38 @@ describe('chat model: failures', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('sends the text a lost connection gave back once it returns, when the service never got it', async () => {
+    const { model, state, reply } = setup();
+    state.refusals.push(new ChatError('network', 'Failed to fetch'));
+    await model.send('are you there?');
+    expect([model.draft.value, model.retryTarget.value]).toEqual(['are you there?', 'send']);
+    const resent = model.retry();
+    await vi.waitFor(() => expect(state.sent).toHaveLength(2));
+    reply('Yes.');
+    await resent;
+    expect(state.sent).toEqual(['are you there?', 'are you there?']);
+    expect(shape(model)).toEqual([
+      ['user', 'done', 'are you there?'],
+      ['assistant', 'done', 'Yes.'],
+    ]);
+    expect(model.draft.value).toBe('');
+  });
+
+  it('reads back, and does not send twice, a message the service got before the connection went', async () => {
+    const { model, state } = setup();
+    state.refusals.push(new ChatError('network', 'Failed to fetch'));
+    await model.send('did it arrive?');
+    // The service stored the question and answered; only the response was lost.
+    state.listing = [question('q00000000001', 'did it arrive?'), storedReply('It did.')];
+    await model.retry();
+    expect(state.sent).toEqual(['did it arrive?']);
+    expect(shape(model)).toEqual([
+      ['user', 'done', 'did it arrive?'],
+      ['assistant', 'done', 'It did.'],
+    ]);
+    expect([model.draft.value, model.status.value.type]).toEqual(['', 'idle']);
   });
 
   it('does not overwrite a draft typed while the refused message was on its way', async () => {
