@@ -187,7 +187,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const only = (allowed: string, run: () => Promise<Response>) => (method === allowed ? run() : notAllowed(allowed));
     if (extra !== undefined || (id !== undefined && !ID.test(id) && resource !== 'stream'))
       return fail(404, 'Not found.');
-    if (resource === 'health' && id === undefined) return only('GET', async () => json({ status: 'ok' }));
+    if (resource === 'health' && id === undefined) return only('GET', async () => health(call.url));
     if (resource === 'conversations' && id === undefined) return only('POST', () => createConversation(call));
     if (resource === 'messages' && id === 'stream') return only('POST', () => sendForStream(call));
     if (resource === 'messages' && id === undefined && method === 'GET') return listMessages(call);
@@ -195,6 +195,15 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (resource === 'messages' && id === undefined) return notAllowed('GET, POST');
     if (resource === 'stream' && id !== undefined) return only('GET', () => stream(call, id));
     return fail(404, 'Not found.');
+  }
+
+  /**
+   * `GET health`: up, and an Askbox proxy (for load balancers and the widget's self-diagnosis); with `?bot_id=`,
+   * whether that bot is one it serves. The bot id is no secret: every page with the widget carries it.
+   */
+  function health(url: URL): Response {
+    const bot = url.searchParams.get('bot_id');
+    return json({ status: 'ok', proxy: 'askbox', ...(bot !== null && { bot: config.bots.has(bot) }) });
   }
 
   async function handle(request: Request, url: URL, ip: string): Promise<Response> {

@@ -298,11 +298,15 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect(preflight.headers.get('access-control-allow-headers')).toMatch(/x-askbox-grant/i);
       });
 
-      it(t('has a health route that calls nobody'), async () => {
+      it(t('has a health route that calls nobody, names the proxy and says whether it serves a bot'), async () => {
         const mark = upstream.records.length;
         const response = await visitor().call('GET', '/health');
         expect(response.status).toBe(200);
-        expect(await response.json()).toEqual({ status: 'ok' });
+        expect(await response.json()).toEqual({ status: 'ok', proxy: 'askbox' });
+        const served = await visitor().call('GET', `/health?bot_id=${DEMO_BOT_ID}`);
+        expect(await served.json()).toEqual({ status: 'ok', proxy: 'askbox', bot: true });
+        const other = await visitor().call('GET', `/health?bot_id=${OTHER_BOT_ID}`);
+        expect(await other.json()).toEqual({ status: 'ok', proxy: 'askbox', bot: false });
         expect(upstreamSince(mark)).toHaveLength(0);
       });
     });

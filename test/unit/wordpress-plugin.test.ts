@@ -76,7 +76,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
   });
 
   it('serves the proxy from its REST route', () => {
-    expect(JSON.parse(run('rest', '/askbox/v1/health'))).toEqual({ status: 'ok' });
+    expect(JSON.parse(run('rest', '/askbox/v1/health'))).toEqual({ status: 'ok', proxy: 'askbox' });
     expect(JSON.parse(run('rest', '/askbox/v1/bots'))).toEqual({ message: 'Not found.' });
   });
 });

@@ -133,7 +133,8 @@ function askbox_route(array $c, string $method, array $segments): int
     [$resource, $id, $extra] = $segments + [null, null, null];
     $only = static fn (string $allowed, callable $run) => $method === $allowed ? $run() : askbox_send(405, ['message' => 'Method not allowed.'], ['Allow' => $allowed]);
     if ($extra !== null || ($id !== null && !preg_match(ASKBOX_ID, $id) && $resource !== 'stream')) return askbox_send(404, ['message' => 'Not found.']);
-    if ($resource === 'health' && $id === null) return $only('GET', static fn () => askbox_send(200, ['status' => 'ok']));
+    // Up, and an Askbox proxy; with ?bot_id=, whether that bot is one it serves (no secret: every page carries it).
+    if ($resource === 'health' && $id === null) return $only('GET', static fn () => askbox_send(200, ['status' => 'ok', 'proxy' => 'askbox'] + (is_string($_GET['bot_id'] ?? null) ? ['bot' => in_array($_GET['bot_id'], $c['bots'], true)] : [])));
     if ($resource === 'conversations' && $id === null) return $only('POST', static fn () => askbox_create($c));
     if ($resource === 'stream' && $id !== null) return $only('GET', static fn () => askbox_stream($c, $id));
     if ($resource === 'messages' && $id === 'stream') return $only('POST', static fn () => askbox_send_for_stream($c));
