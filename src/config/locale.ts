@@ -32,22 +32,15 @@ const RTL = new Set(['ar', 'he']);
 export const LANGUAGES: readonly string[] = ['en', 'ar', 'de', 'es', 'fr', 'he', 'it', 'ja', 'nl', 'pl', 'pt', 'zh'];
 
 /**
- * The launcher's two labels in every language, opening and closing: the launcher shows at load, before any locale
- * pack is fetched, and a screen reader reads its label first. (The packs repeat them: the locale test keeps the
- * two in step.)
+ * The launcher's name where it is not the English "Chat": the launcher shows at load, before any locale pack is
+ * fetched, and a screen reader reads its name first. (The packs repeat it: the locale test keeps the two in step.)
  */
 const LAUNCHER: Readonly<Record<string, string>> = {
-  ar: 'افتح الدردشة|أغلق الدردشة',
-  de: 'Chat öffnen|Chat schließen',
-  es: 'Abrir el chat|Cerrar el chat',
-  fr: 'Ouvrir le chat|Fermer le chat',
-  he: 'פתיחת הצ׳אט|סגירת הצ׳אט',
-  it: 'Apri la chat|Chiudi la chat',
-  ja: 'チャットを開く|チャットを閉じる',
-  nl: 'Chat openen|Chat sluiten',
-  pl: 'Otwórz czat|Zamknij czat',
-  pt: 'Abrir o chat|Fechar o chat',
-  zh: '打开聊天|关闭聊天',
+  ar: 'الدردشة',
+  he: 'צ׳אט',
+  ja: 'チャット',
+  pl: 'Czat',
+  zh: '聊天',
 };
 
 /** The keys a table's lines fill, in order: the UI strings, the error sentences, then the visitor-facing settings. */
@@ -102,13 +95,12 @@ export function resolveLocale(requested: string | undefined, languages: readonly
 
 /**
  * The strings of `language` from `lines`, its table (a locale pack). Without them, English but for the launcher's
- * labels, which every language has at hand.
+ * name, which every language has at hand.
  */
 export function localeText(language: string, lines: readonly string[] = []): LocaleText {
   const keys = lineKeys();
-  const [open, close] = LAUNCHER[language]?.split('|') ?? [];
-  const launcher: Record<string, string | undefined> = { launcherOpen: open, launcherClose: close };
-  const get = (key: string) => lines[keys.indexOf(key)]?.trim() || launcher[key];
+  const get = (key: string) =>
+    lines[keys.indexOf(key)]?.trim() || (key === 'launcher' ? LAUNCHER[language] : undefined);
   const { errors, ...strings } = DEFAULT_TEXT;
   return {
     text: language === 'en' ? DEFAULT_TEXT : { ...fill(strings, get), errors: fill(errors, get, 'errors.') },

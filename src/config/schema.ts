@@ -11,8 +11,7 @@ export type Mode = 'bubble' | 'inline';
 
 /** Every string the UI shows, so a site can translate or reword any of them. */
 export interface UiText {
-  launcherOpen: string;
-  launcherClose: string;
+  launcher: string;
   close: string;
   newConversation: string;
   send: string;
@@ -111,6 +110,8 @@ export interface WidgetConfig {
   instance: string | undefined;
   /** The stacking level of the launcher and panel; undefined keeps the stylesheet's (2147480000). */
   zIndex: number | undefined;
+  /** Show the self-diagnosis overlay (also `?askbox-debug=1` on the page's URL). */
+  debug: boolean;
   /** The launcher's distance from the page's side and bottom edges, in px. */
   offsetX: number;
   offsetY: number;
@@ -134,8 +135,7 @@ export const MAX_DOCUMENT_IDS = 1000;
 
 /** Every UI string, in one frozen object. */
 export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
-  launcherOpen: 'Open chat',
-  launcherClose: 'Close chat',
+  launcher: 'Chat',
   close: 'Close',
   newConversation: 'Start a new conversation',
   send: 'Send message',

@@ -68,10 +68,10 @@ export function createLauncher(
   let unread = 0;
   const paint = () => {
     root.className = `askbox askbox--${config.mode} askbox--${config.position} askbox--${scheme}${open ? ' askbox--open' : ''}${placed ? '' : ' askbox--bare'}`;
-    // The visible label leads the name (WCAG 2.5.3, label in name); the count follows what the button does.
+    // One name, open or closed: `aria-expanded` says which. The visible label leads it (WCAG 2.5.3, label in name);
+    // the unread count follows.
     const count = unread ? text.unread.replace('{count}', String(unread)) : '';
-    const name = open ? [text.launcherClose] : [launcherLabel, text.launcherOpen, count];
-    button.setAttribute('aria-label', name.filter(Boolean).join(', '));
+    button.setAttribute('aria-label', [launcherLabel, text.launcher, count].filter(Boolean).join(', '));
     button.setAttribute('aria-expanded', String(open));
     path.setAttribute('d', open ? CLOSE_PATH : CHAT_PATH);
     badge.textContent = unread ? String(unread) : '';

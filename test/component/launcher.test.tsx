@@ -42,7 +42,7 @@ describe('data-launcher-label', () => {
     setup({ launcherLabel: 'Questions? Ask us' });
     expect(root().querySelector('.launcher__label')?.textContent).toBe('Questions? Ask us');
     expect(launcher()?.classList.contains('launcher--label')).toBe(true);
-    expect(name()).toBe('Questions? Ask us, Open chat');
+    expect(name()).toBe('Questions? Ask us, Chat');
   });
 
   it('is validated: at most 60 characters', () => {
@@ -65,14 +65,14 @@ describe('the unread badge', () => {
     fake.state.storedReply = storedReply('On its way.');
     fake.emit({ type: 'end' });
     await waitFor(() => expect(badge()).toBe('1'));
-    expect(name()).toBe('Open chat, 1 unread');
+    expect(name()).toBe('Chat, 1 unread');
     expect(root().querySelector('.launcher__badge')?.getAttribute('aria-hidden')).toBe('true');
 
     fireEvent.click(launcher() as HTMLElement);
     expect(badge()).toBe('');
-    expect(name()).toBe('Close chat');
+    expect(name()).toBe('Chat');
     fireEvent.click(launcher() as HTMLElement);
-    expect(name()).toBe('Open chat');
+    expect(name()).toBe('Chat');
   });
 
   it('stays empty for replies the visitor watches arrive', async () => {
@@ -84,7 +84,7 @@ describe('the unread badge', () => {
     await ui().findByText('Hi!');
     handle.close();
     expect(badge()).toBe('');
-    expect(name()).toBe('Open chat');
+    expect(name()).toBe('Chat');
   });
 });
 
@@ -127,7 +127,7 @@ describe('the open state, remembered for the session', () => {
 
     const second = setup({}, tab);
     await ui().findByRole('dialog');
-    expect(name()).toBe('Close chat');
+    expect(name()).toBe('Chat');
     fireEvent.keyDown(ui().getByRole('textbox', { name: 'Message' }), { key: 'Escape' });
     expect(tab.get('open:yiu456ytyUjk@/askbox')).toBe('0');
     second.handle.destroy();

@@ -53,7 +53,7 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in 
     handle = widget.handle;
     const strings = localeText(language, TABLES[language]!.trim().split('\n'));
     const launcher = shadow().querySelector('.launcher')!;
-    expect(launcher.getAttribute('aria-label')).toBe(strings.text.launcherOpen);
+    expect(launcher.getAttribute('aria-label')).toBe(strings.text.launcher);
 
     fireEvent.click(launcher);
     const input = shadow().querySelector('textarea')!;
@@ -73,7 +73,9 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in 
     expect(shown).toContain(strings.title);
     expect(shown).toContain(strings.text.sources);
     expect(shown).toContain(strings.text.retry);
-    expect(shown.filter((value) => ENGLISH.has(value))).toEqual([]);
+    // A word both languages use ("Chat") is the language's own.
+    const own = new Set(TABLES[language]!.trim().split('\n'));
+    expect(shown.filter((value) => ENGLISH.has(value) && !own.has(value))).toEqual([]);
     expect(shadow().querySelector('.askbox')?.getAttribute('lang')).toBe(language);
   });
 });

@@ -68,13 +68,13 @@ describe('launcher and panel', () => {
   it('opens a labelled dialog, moves focus into the composer, and shows the welcome message', async () => {
     await setup();
     expect(launcher().getAttribute('aria-expanded')).toBe('false');
-    expect(launcher().getAttribute('aria-label')).toBe('Open chat');
+    expect(launcher().getAttribute('aria-label')).toBe('Chat');
     expect(ui().queryByRole('dialog')).toBeNull();
     open();
     const dialog = ui().getByRole('dialog', { name: 'Help desk' });
     expect(dialog).toBeTruthy();
     expect(launcher().getAttribute('aria-expanded')).toBe('true');
-    expect(launcher().getAttribute('aria-label')).toBe('Close chat');
+    expect(launcher().getAttribute('aria-label')).toBe('Chat');
     await waitFor(() => expect(root().activeElement).toBe(input()));
     expect(dialog.querySelector('.msg--welcome strong')?.textContent).toBe('there');
   });

@@ -81,7 +81,7 @@ describe('a launcher-only boot, in Chromium', () => {
     // The code behind the launcher is most of the script, and none of it has run.
     expect(probe.size).toBeGreaterThan(probe.source.length * 0.6);
     expect(await probe.chatRuns()).toBe(0);
-    expect(await page.locator(W.launcher).getAttribute('aria-label')).toBe('Open chat');
+    expect(await page.locator(W.launcher).getAttribute('aria-label')).toBe('Chat');
 
     // Hovering the launcher creates the chat ahead of the click; the click then only opens it.
     await page.locator(W.launcher).hover();

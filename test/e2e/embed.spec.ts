@@ -52,13 +52,13 @@ describe('embedding on real pages', () => {
       Object.assign(script.dataset, {
         botId: old?.dataset.botId,
         proxyUrl: old?.dataset.proxyUrl,
-        text: JSON.stringify({ launcherOpen: 'Chat öffnen', send: 'Senden', sendd: 'typo', errors: { htp: 'x' } }),
+        text: JSON.stringify({ launcher: 'Plaudern', send: 'Senden', sendd: 'typo', errors: { htp: 'x' } }),
         colour: 'red',
         cfasync: 'false',
       });
       document.head.append(script);
     });
-    await page.locator('askbox-widget').getByRole('button', { name: 'Chat öffnen' }).click();
+    await page.locator('askbox-widget').getByRole('button', { name: 'Plaudern' }).click();
     await page.locator('askbox-widget').getByRole('button', { name: 'Senden' }).waitFor();
     expect(consoleWarnings).toEqual([
       '[askbox] The <script> tag has attributes Askbox does not know: data-colour, data-text key "sendd", data-text key "errors.htp"',

@@ -33,7 +33,7 @@ describe('keyboard only', () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.url });
     await page.locator(W.launcher).waitFor();
 
-    await tabTo(page, 'Open chat');
+    await tabTo(page, 'Chat');
     await page.keyboard.press('Enter');
     await page.locator(W.panel).waitFor();
     expect(await focused(page)).toBe('Message');
@@ -59,7 +59,7 @@ describe('keyboard only', () => {
 
     await page.keyboard.press('Escape');
     await page.locator(W.panel).waitFor({ state: 'detached' });
-    expect(await focused(page)).toBe('Open chat');
+    expect(await focused(page)).toBe('Chat');
     expect(pageErrors).toEqual([]);
   });
 

@@ -35,7 +35,7 @@ describe('the launcher', () => {
   it('shows data-launcher-label beside the icon on a desktop, in its accessible name, and not on a phone', async () => {
     const { page } = await e2e.open('/plain.html');
     await embed(page, { launcherLabel: 'Questions? Ask us' });
-    const button = page.locator('askbox-widget').getByRole('button', { name: 'Questions? Ask us, Open chat' });
+    const button = page.locator('askbox-widget').getByRole('button', { name: 'Questions? Ask us, Chat' });
     await button.waitFor();
     expect(await page.locator('askbox-widget .launcher__label').isVisible()).toBe(true);
     const box = await launcherBox(page);
@@ -52,7 +52,7 @@ describe('the launcher', () => {
     await phone.page.locator(W.launcher).waitFor();
     expect((await launcherBox(phone.page))?.width).toBe(56);
     expect(await phone.page.locator('askbox-widget .launcher__label').isVisible()).toBe(false);
-    expect(await phone.page.locator(W.launcher).getAttribute('aria-label')).toBe('Questions? Ask us, Open chat');
+    expect(await phone.page.locator(W.launcher).getAttribute('aria-label')).toBe('Questions? Ask us, Chat');
     expect(await axeViolations(phone.page)).toEqual([]);
   });
 
@@ -65,7 +65,7 @@ describe('the launcher', () => {
     const badge = page.locator('askbox-widget .launcher__badge');
     await badge.waitFor();
     expect(await badge.textContent()).toBe('1');
-    expect(await page.locator(W.launcher).getAttribute('aria-label')).toBe('Open chat, 1 unread');
+    expect(await page.locator(W.launcher).getAttribute('aria-label')).toBe('Chat, 1 unread');
     // The badge sits on the launcher's corner, wholly on screen.
     const [box, launcher] = [await badge.boundingBox(), await launcherBox(page)];
     expect(box && launcher && box.x > launcher.x && box.y < launcher.y && box.x + box.width <= 1000).toBe(true);
@@ -74,7 +74,7 @@ describe('the launcher', () => {
     await page.locator(W.launcher).click();
     await page.locator(W.panel).waitFor();
     expect(await badge.isVisible()).toBe(false);
-    expect(await page.locator(W.launcher).getAttribute('aria-label')).toBe('Close chat');
+    expect(await page.locator(W.launcher).getAttribute('aria-label')).toBe('Chat');
   });
 
   it('is absent with data-launcher="false": the page opens the chat, and focus returns to its button', async () => {

@@ -11,12 +11,21 @@ afterAll(() => e2e?.close());
 
 const packs = (requests: string[]) => requests.filter((request) => request.includes('/askbox-locales/'));
 
+describe('an Arabic page', () => {
+  it('names the launcher in Arabic at once, before any pack', async () => {
+    const { page, requests } = await e2e.open('/rtl.html');
+    await page.locator(W.launcher).waitFor();
+    expect(await page.locator(W.launcher).getAttribute('aria-label')).toBe('الدردشة');
+    expect(packs(requests)).toEqual([]);
+  });
+});
+
 describe('a German page', () => {
   it('speaks German: the launcher at once, the panel from a pack fetched on first interest', async () => {
     const { page, requests, consoleWarnings } = await e2e.open('/de.html');
     const launcher = page.locator(W.launcher);
     await launcher.waitFor();
-    expect(await launcher.getAttribute('aria-label')).toBe('Chat öffnen');
+    expect(await launcher.getAttribute('aria-label')).toBe('Chat');
     expect(await page.locator('askbox-widget .askbox').getAttribute('lang')).toBe('de');
     await page.waitForTimeout(300);
     expect(packs(requests)).toEqual([]);
@@ -27,7 +36,10 @@ describe('a German page', () => {
     expect(packs(requests)).toEqual(['GET /askbox-locales/de.json']);
     expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Fragen Sie uns');
     expect(await page.locator(W.input).getAttribute('placeholder')).toBe('Ihre Frage…');
-    expect(await launcher.getAttribute('aria-label')).toBe('Chat schließen');
+    expect([await launcher.getAttribute('aria-label'), await launcher.getAttribute('aria-expanded')]).toEqual([
+      'Chat',
+      'true',
+    ]);
 
     await page.locator(W.input).fill('Was kostet der Versand?');
     await page.locator(W.input).press('Enter');

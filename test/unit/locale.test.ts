@@ -40,7 +40,8 @@ describe('locales', () => {
     for (const key of lineKeys()) {
       const value = strings[key]!;
       expect(value.trim(), `${language} ${key}`).not.toBe('');
-      expect(value, `${language} ${key} is English`).not.toBe(englishStrings[key]);
+      // "Chat" is the word in most of these languages too.
+      if (key !== 'launcher') expect(value, `${language} ${key} is English`).not.toBe(englishStrings[key]);
       expect(value.match(/\{\w+\}/g) ?? [], `${language} ${key} placeholders`).toEqual(
         englishStrings[key]!.match(/\{\w+\}/g) ?? [],
       );
@@ -52,17 +53,12 @@ const DEFAULTS_SHOWN = { title: DEFAULTS.title, welcome: DEFAULTS.welcome, place
 
 describe('before its pack arrives', () => {
   it.each(LANGUAGES.filter((l) => l !== 'en'))(
-    '%s labels the launcher as its pack does, the rest in English',
+    '%s names the launcher as its pack does, the rest in English',
     (language) => {
       const bare = localeText(language).text;
       const full = localeText(language, lines(language)).text;
-      expect([bare.launcherOpen, bare.launcherClose]).toEqual([full.launcherOpen, full.launcherClose]);
-      expect(bare.launcherOpen).not.toBe(DEFAULT_TEXT.launcherOpen);
-      expect({ ...bare, launcherOpen: '', launcherClose: '' }).toEqual({
-        ...DEFAULT_TEXT,
-        launcherOpen: '',
-        launcherClose: '',
-      });
+      expect(bare.launcher).toBe(full.launcher);
+      expect({ ...bare, launcher: '' }).toEqual({ ...DEFAULT_TEXT, launcher: '' });
     },
   );
 

@@ -22,7 +22,7 @@ afterEach(() => {
 describe('mount()', () => {
   it('shows the text overrides and warns once, naming the options it does not know', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const handle = mount({ ...minimal, colour: 'red', text: { launcherOpen: 'Hilfe', sendd: 'x' } } as never);
+    const handle = mount({ ...minimal, colour: 'red', text: { launcher: 'Hilfe', sendd: 'x' } } as never);
     const root = await rendered();
     expect(root?.querySelector('.launcher')?.getAttribute('aria-label')).toBe('Hilfe');
     expect(warn.mock.calls).toEqual([['[askbox] mount() ignored unknown options: colour, text.sendd']]);

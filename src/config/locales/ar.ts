@@ -1,7 +1,6 @@
 /** Arabic (العربية): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const ar = `
-افتح الدردشة
-أغلق الدردشة
+الدردشة
 إغلاق
 محادثة جديدة
 إرسال

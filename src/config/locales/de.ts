@@ -1,7 +1,6 @@
 /** German (Deutsch): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const de = `
-Chat öffnen
-Chat schließen
+Chat
 Schließen
 Neues Gespräch
 Senden

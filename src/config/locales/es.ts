@@ -1,7 +1,6 @@
 /** Spanish (español): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const es = `
-Abrir el chat
-Cerrar el chat
+Chat
 Cerrar
 Nueva conversación
 Enviar

@@ -1,7 +1,6 @@
 /** French (français): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const fr = `
-Ouvrir le chat
-Fermer le chat
+Chat
 Fermer
 Nouvelle discussion
 Envoyer

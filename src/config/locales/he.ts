@@ -1,7 +1,6 @@
 /** Hebrew (עברית): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const he = `
-פתיחת הצ׳אט
-סגירת הצ׳אט
+צ׳אט
 סגירה
 שיחה חדשה
 שליחה

@@ -1,7 +1,6 @@
 /** Italian (italiano): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const it = `
-Apri la chat
-Chiudi la chat
+Chat
 Chiudi
 Nuova conversazione
 Invia

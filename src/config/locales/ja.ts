@@ -1,7 +1,6 @@
 /** Japanese (日本語): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const ja = `
-チャットを開く
-チャットを閉じる
+チャット
 閉じる
 新しい会話
 送信

@@ -1,7 +1,6 @@
 /** Dutch (Nederlands): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const nl = `
-Chat openen
-Chat sluiten
+Chat
 Sluiten
 Nieuw gesprek
 Versturen

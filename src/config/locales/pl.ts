@@ -1,7 +1,6 @@
 /** Polish (polski): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const pl = `
-Otwórz czat
-Zamknij czat
+Czat
 Zamknij
 Nowa rozmowa
 Wyślij

@@ -1,7 +1,6 @@
 /** Portuguese (português): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const pt = `
-Abrir o chat
-Fechar o chat
+Chat
 Fechar
 Nova conversa
 Enviar

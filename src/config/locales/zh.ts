@@ -1,7 +1,6 @@
 /** Simplified Chinese (简体中文): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
 export const zh = `
-打开聊天
-关闭聊天
+聊天
 关闭
 新对话
 发送
