@@ -122,6 +122,31 @@ function terserPass(): Plugin {
 }
 
 /**
+ * dist/askbox-debug.js: the self-diagnosis overlay, a script of its own that askbox.js loads from next to itself only
+ * when the page asks for it (`?askbox-debug=1`, `data-debug`), so that it costs the widget's bundle nothing.
+ */
+function debugOverlay(): Plugin {
+  return {
+    name: 'askbox-debug-overlay',
+    async generateBundle() {
+      const result = await build({
+        configFile: false,
+        logLevel: 'warn',
+        define: { __ASKBOX_VERSION__: JSON.stringify(version) },
+        build: {
+          write: false,
+          target: 'es2022',
+          lib: { entry: 'src/debug/overlay.ts', formats: ['iife'], name: 'AskboxDebug' },
+        },
+      });
+      const chunk = (Array.isArray(result) ? result[0] : (result as Rolldown.RolldownOutput))?.output[0];
+      if (!chunk || chunk.type !== 'chunk') throw new Error('src/debug/overlay.ts must build into one script');
+      this.emitFile({ type: 'asset', fileName: 'askbox-debug.js', source: chunk.code });
+    },
+  };
+}
+
+/**
  * dist/askbox-locales/<language>.json: each language's UI strings as a JSON array of lines, fetched by the script-tag
  * bundle from next to itself when the page or visitor speaks that language (see src/embed.ts).
  */
@@ -153,6 +178,7 @@ function wordpressPackage(): Plugin {
         copyFileSync(`src/proxy/wordpress/askbox/${file}`, `${out}/${file}`);
       copyFileSync('src/proxy/php/askbox-proxy.php', `${out}/askbox-proxy.php`);
       copyFileSync('dist/askbox.js', `${out}/askbox.js`);
+      copyFileSync('dist/askbox-debug.js', `${out}/askbox-debug.js`);
       cpSync('dist/askbox-locales', `${out}/askbox-locales`, { recursive: true });
     },
   };
@@ -208,6 +234,11 @@ export default defineConfig(({ mode }) => ({
   define: { __ASKBOX_VERSION__: JSON.stringify(version) },
   css,
   build: builds[mode] ?? builds.embed,
-  plugins: mode === 'proxy' ? [wordpressPackage()] : mode === 'embed' ? [flatChat(), terserPass(), localePacks()] : [],
+  plugins:
+    mode === 'proxy'
+      ? [wordpressPackage()]
+      : mode === 'embed'
+        ? [flatChat(), terserPass(), localePacks(), debugOverlay()]
+        : [],
   test: { projects: mutating ? [node, dom] : [node, dom, e2e, bench] },
 }));

@@ -57,6 +57,7 @@ const PAGES = new Set([
   'two',
   'spa',
   'whole',
+  'debug',
 ]);
 
 /**
@@ -95,7 +96,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     if (path.startsWith('/askbox/') && proxy) return void proxy(req, res);
     if (path.startsWith('/sim/') && simulator) return void toNodeListener(simulator.handle)(req, res);
     if (path === '/favicon.ico') return void res.writeHead(204).end();
-    if (path === '/askbox.js') return serveFile(res, here('../dist/askbox.js'), 'text/javascript; charset=utf-8');
+    if (path === '/askbox.js' || path === '/askbox-debug.js')
+      return serveFile(res, here(`../dist${path}`), 'text/javascript; charset=utf-8');
     const pack = /^\/askbox-locales\/([a-z]{2})\.json$/.exec(path)?.[1];
     if (pack) return serveFile(res, here(`../dist/askbox-locales/${pack}.json`), 'application/json; charset=utf-8');
     const page = path === '/' ? 'index' : path.replace(/^\/|\.html$/g, '');

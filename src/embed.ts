@@ -108,6 +108,22 @@ function replay(api: AskboxGlobal, calls: unknown[]) {
 }
 
 /**
+ * Loads the self-diagnosis overlay (`?askbox-debug=1`, or `data-debug`), dist/askbox-debug.js next to this script,
+ * as a script carrying the page's nonce. The CSP violations seen from now on are handed to it when it asks
+ * (`askbox:debug`), so it adds no global either. See README, "Self-diagnosis".
+ */
+function loadDebug(base: string, nonce = '') {
+  const seen: Event[] = [];
+  document.addEventListener('securitypolicyviolation', (event) => seen.push(event));
+  document.addEventListener('askbox:debug', (event) => Object.assign((event as CustomEvent<object>).detail, { seen }));
+  const tag = document.createElement('script');
+  tag.src = new URL('askbox-debug.js', base).href;
+  tag.nonce = nonce;
+  tag.addEventListener('error', () => console.error(`[askbox] The self-diagnosis could not be loaded from ${tag.src}`));
+  document.head.append(tag);
+}
+
+/**
  * The event with which a copy of this script hands its tag to a copy already running widgets (so that there is one
  * registry and one global): `detail.tag` is the tag, and the running copy sets `detail.taken`.
  */
@@ -128,6 +144,7 @@ function boot() {
   document.dispatchEvent(new CustomEvent(TAG_EVENT, { detail: handover }));
   if (handover.taken) return;
   const booted = new WeakSet<HTMLScriptElement>();
+  let debugging = false;
   const onTag = (event: Event) => {
     const detail = (event as CustomEvent<unknown>).detail;
     if (detail && typeof detail === 'object' && 'tag' in detail && detail.tag instanceof HTMLScriptElement) {
@@ -191,6 +208,10 @@ function boot() {
       return void console.error('[askbox] The chat widget could not start:', error);
     }
     const { destroy } = registry.add(config, handle);
+    if (!debugging && (config.debug || /\baskbox-debug=1\b/.test(location.search))) {
+      debugging = true;
+      loadDebug(script?.src || document.baseURI, config.styleNonce);
+    }
     const stub: unknown = window.Askbox;
     // The first widget brings the global, unless another copy of the script (an older one…) has its own there.
     if (stub !== askbox && !(stub && typeof stub === 'object' && 'version' in stub)) {

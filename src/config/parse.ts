@@ -57,6 +57,7 @@ const KEYS = {
   zIndex: true,
   offsetX: true,
   offsetY: true,
+  debug: true,
 } as const satisfies Record<Exclude<keyof WidgetConfig, 'language'>, true>;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -130,6 +131,8 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   if (launcher === undefined) fail('launcher', 'must be "true" or "false"');
   const stream = input.stream === undefined ? DEFAULTS.stream : bool(input.stream);
   if (stream === undefined) fail('stream', 'must be "true" or "false"');
+  const debug = bool(input.debug);
+  if (debug === undefined) fail('debug', 'must be "true" or "false"');
 
   const documentIds = list(input.documentIds);
   const badId = documentIds.find((id) => !ID.test(id));
@@ -216,6 +219,7 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
       zIndex,
       offsetX: offsetX ?? DEFAULTS.offsetX,
       offsetY: offsetY ?? DEFAULTS.offsetY,
+      debug: debug === true,
     },
   };
 }
