@@ -56,12 +56,15 @@ describe('axe-core in Chromium, shadow root included', () => {
     await page.locator('askbox-widget .msg--failed').waitFor();
     await check(page, 'failed reply', found);
 
+    const replies = await page.locator(W.bot).count();
     await page.context().setOffline(true);
     await ask(page, 'Anyone there?');
     await page.locator(W.alert).waitFor();
     await check(page, 'offline', found);
+    // Back online, the message goes by itself.
     await page.context().setOffline(false);
-    await page.locator(`${W.alert} .link-button`).last().click();
+    await expect.poll(() => page.locator(W.bot).count()).toBe(replies + 1);
+    await expect.poll(() => page.locator(W.input).isEnabled()).toBe(true);
 
     await ask(page, 'over quota?');
     await page.locator('askbox-widget .notice--limit').waitFor();

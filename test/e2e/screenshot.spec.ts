@@ -34,6 +34,8 @@ describe('the README screenshot', () => {
     const { page, consoleErrors } = await e2e.open(path, options);
     if (name === 'dark') await page.emulateMedia({ colorScheme: 'dark' });
     await page.locator(W.launcher).click();
+    // Opened once: on a page in another language the panel appears when its pack has come.
+    await page.locator(W.panel).waitFor();
     await ask(page, 'How do returns work?');
     await page.locator(`${W.bot} .sources`).waitFor();
     await expect.poll(() => page.locator(W.input).isEnabled()).toBe(true);
