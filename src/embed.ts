@@ -163,6 +163,8 @@ function boot() {
       (registry.first()?.[method] as ((...values: unknown[]) => unknown) | undefined)?.(...args);
   const askbox = Object.freeze(api) as unknown as AskboxGlobal;
   const languages = pageLanguages(document);
+  // The locale packs and the self-diagnosis are fetched from next to this script.
+  const base = script?.src || document.baseURI;
 
   /**
    * Starts a widget from raw settings, placed in `target` (an `<askbox-chat>`) or where its mode says. Returns how to
@@ -191,7 +193,7 @@ function boot() {
       config.language === 'en'
         ? undefined
         : () =>
-            loadPack(new URL(`askbox-locales/${config.language}.json`, script?.src || document.baseURI))
+            loadPack(new URL(`askbox-locales/${config.language}.json`, base))
               .then((table) => parseConfig(input, { ...env, tables: { [config.language]: table } }).config ?? config)
               .catch((error: unknown) => {
                 console.warn(
@@ -210,7 +212,7 @@ function boot() {
     const { destroy } = registry.add(config, handle);
     if (!debugging && (config.debug || /\baskbox-debug=1\b/.test(location.search))) {
       debugging = true;
-      loadDebug(script?.src || document.baseURI, config.styleNonce);
+      loadDebug(base, config.styleNonce);
     }
     const stub: unknown = window.Askbox;
     // The first widget brings the global, unless another copy of the script (an older one…) has its own there.

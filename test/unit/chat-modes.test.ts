@@ -11,6 +11,7 @@ function setup(stream: boolean) {
       replies: [
         { match: 'broken', status: 500, text: 'Sorry, I could not answer that.', failedResponding: true },
         { match: 'limit', status: 402 },
+        { match: 'refused', status: 422, message: 'The content may not contain links.' },
         { match: 'ship', text: 'We ship to 40 countries.' },
       ],
     },
@@ -54,6 +55,13 @@ describe.each([
     ]);
     expect(model.retryTarget.value).toBe('reply');
     expect(model.draft.value).toBe('');
+  });
+
+  it("after a 422, gives the text back with the service's reason", async () => {
+    const { model } = setup(stream);
+    await model.send('This is refused');
+    expect([model.messages.value, model.draft.value]).toEqual([[], 'This is refused']);
+    expect(model.failure.value?.error.detail).toBe('The content may not contain links.');
   });
 
   it('at the message limit (402), keeps the text and waits', async () => {
