@@ -60,12 +60,8 @@ export function endWaits(status: Signal<ChatStatus>): void {
   effect(() => {
     const failure = failureOf(status.value);
     if (failure?.until === undefined) return;
-    const timer = setTimeout(
-      () => {
-        if (status.peek() === failure) status.value = IDLE;
-      },
-      Math.min(failure.until - Date.now(), MAX_DELAY),
-    );
+    // A status that changes before then (a new conversation, another failure) clears the timer.
+    const timer = setTimeout(() => (status.value = IDLE), Math.min(failure.until - Date.now(), MAX_DELAY));
     return () => clearTimeout(timer);
   });
 }

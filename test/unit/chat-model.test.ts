@@ -209,7 +209,7 @@ describe('chat model: failures', () => {
   });
 
   it('holds sending for the Retry-After of a 429, then ends the failure by itself, the draft intact', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
       const { model, state } = setup();
       state.refusals.push(new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 5 }));
@@ -259,6 +259,29 @@ describe('chat model: failures', () => {
       ['assistant', 'done', 'It did.'],
     ]);
     expect([model.draft.value, model.status.value.type]).toEqual(['', 'idle']);
+  });
+
+  it('holds sending only after a 429, for at most the longest timer, and lets a newer status end the wait', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { model, state } = setup();
+      // A 503 may carry Retry-After too: it is no reason to hold the visitor's next message.
+      state.refusals.push(new ChatError('http', 'Busy', { status: 503, retryAfter: 30 }));
+      await model.send('one');
+      expect([model.failure.value?.until, model.limited.value]).toEqual([undefined, false]);
+      // A wait longer than a timer can take (about 24.8 days) is not cut short by an overflowing delay.
+      state.refusals.push(new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 3_000_000 }));
+      await model.send();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(model.status.value.type).toBe('rate-limited');
+      model.newConversation();
+      state.refusals.push(new ChatError('network', 'Failed to fetch'));
+      await model.send('two');
+      await vi.advanceTimersByTimeAsync(3_000_000_000);
+      expect(model.status.value.type).toBe('offline');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does not overwrite a draft typed while the refused message was on its way', async () => {

@@ -24,6 +24,8 @@ describe('self-diagnosis: the proxy and the bot', () => {
 
   it.each([
     [{ status: 200, body: { status: 'ok' } }, '/askbox answered 200, but not as an Askbox proxy'],
+    [{ status: 200, body: null }, '/askbox answered 200, but not as an Askbox proxy'],
+    [{ status: 500, body: { proxy: 'askbox' } }, '/askbox answered 500, but not as an Askbox proxy'],
     [{ status: 404, body: undefined }, '/askbox answered 404, but not as an Askbox proxy'],
     [
       { status: 403, body: { message: 'This site is not allowed to use this chat.' } },
@@ -46,7 +48,7 @@ describe('self-diagnosis: the proxy and the bot', () => {
 
 describe('self-diagnosis: the page', () => {
   it('lists CSP violations, or says there were none', () => {
-    expect(checkCsp([]).level).toBe('ok');
+    expect(checkCsp([])).toEqual({ level: 'ok', text: 'No Content-Security-Policy violation seen.' });
     expect(checkCsp(['connect-src https://proxy.example', 'style-src inline'])).toEqual({
       level: 'fail',
       text: "Content-Security-Policy blocked: connect-src https://proxy.example; style-src inline. Allow Askbox's script, its proxy (connect-src) and its nonce (see README, strict CSP).",
@@ -54,13 +56,23 @@ describe('self-diagnosis: the page', () => {
   });
 
   it('warns of refused storage areas', () => {
-    expect(checkStorage([]).level).toBe('ok');
+    expect(checkStorage([])).toEqual({ level: 'ok', text: 'localStorage and sessionStorage work.' });
     expect(checkStorage(['localStorage', 'sessionStorage']).text).toMatch(/^localStorage and sessionStorage refused/);
   });
 
   it('warns of one widget added twice with different settings, not of two widgets or of an exact copy', () => {
     const tag = { botId: 'bot1', proxyUrl: '/askbox' };
-    expect(checkTags([tag, { ...tag }]).level).toBe('ok');
+    expect(checkTags([tag, { ...tag }])).toEqual({
+      level: 'ok',
+      text: 'No widget is added twice with different settings.',
+    });
+    // The same settings, in another order.
+    expect(
+      checkTags([
+        { ...tag, title: 'T', theme: 'dark' },
+        { theme: 'dark', ...tag, title: 'T' },
+      ]).level,
+    ).toBe('ok');
     expect(checkTags([tag, { ...tag, instance: 'sales', title: 'Sales' }]).level).toBe('ok');
     expect(checkTags([tag, { ...tag, botId: 'bot2', title: 'Other' }]).level).toBe('ok');
     expect(checkTags([tag, { ...tag, title: 'Other' }, { ...tag, theme: 'dark' }])).toEqual({
@@ -78,7 +90,10 @@ describe('self-diagnosis: the page', () => {
   });
 
   it('names what covers the launcher', () => {
-    expect(checkOverlap([]).level).toBe('ok');
+    expect(checkOverlap([])).toEqual({
+      level: 'ok',
+      text: "Nothing else fixed on the page overlaps the launcher's corner.",
+    });
     expect(checkOverlap(['div#cookie-consent.cookie-bar']).text).toMatch(
       /^Fixed elements overlap the launcher's corner: div#cookie-consent\.cookie-bar\./,
     );
