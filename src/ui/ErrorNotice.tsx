@@ -42,12 +42,12 @@ function formatWait(seconds: number, locale: string): string {
  * sending waits (the service's own text, meant for the site owner, goes to the console).
  */
 export function ErrorNotice() {
-  const { model, config, online } = useWidget();
+  const { model, config } = useWidget();
   const { text } = config;
   const shown = useValue(model.failure);
   const retryTarget = useValue(model.retryTarget);
   const left = useSecondsLeft(shown?.until);
-  const connected = useValue(online);
+  const connected = useValue(model.online);
   if (!shown)
     return connected ? null : (
       <div class="notice" role="status">

@@ -11,6 +11,7 @@ beforeAll(async () => {
       { match: 'ship', text: 'We ship to 40 countries.' },
       { match: 'broken', status: 500, text: 'Sorry, that went wrong.', failedResponding: true, once: true },
       { match: 'broken', text: 'Fixed on the second try.' },
+      { match: 'stall', text: 'Once upon a time, in a land far away, they lived happily ever after.', stallAfter: 1 },
     ],
   });
 });
@@ -75,8 +76,8 @@ describe('a 429 from the proxy', () => {
 });
 
 describe('offline', () => {
-  it('shows it at once, keeps the text, and sends it by itself when the connection returns', async () => {
-    const { page, consoleErrors } = await e2e.open('/plain.html');
+  it('shows it at once; a message sent meanwhile waits as a pending bubble and goes once the connection returns', async () => {
+    const { page, requests, consoleErrors } = await e2e.open('/plain.html');
     await page.locator(W.launcher).click();
     await page.locator(W.welcome).waitFor();
     await page.context().setOffline(true);
@@ -84,14 +85,25 @@ describe('offline', () => {
     await page.locator(W.input).fill('What do you ship?');
     await page.locator(W.input).press('Enter');
     await page.locator(W.alert).waitFor();
-    expect(await page.locator(W.input).inputValue()).toBe('What do you ship?');
+    await page.locator('askbox-widget .msg--pending', { hasText: 'What do you ship?' }).waitFor();
+    // The draft is free to type in, but sending waits for the message that is already waiting.
+    await page.locator(W.input).fill('And returns?');
+    const send = page.locator(W.panel).getByRole('button', { name: 'Send message' });
+    expect(await send.isDisabled()).toBe(true);
     expect(await page.locator(W.panel).getByRole('button', { name: 'Retry' }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
     await page.context().setOffline(false);
     await page.locator(W.bot, { hasText: 'We ship to 40 countries' }).waitFor();
     expect(await page.locator(`${W.user} .msg__text`).allTextContents()).toEqual(['What do you ship?']);
-    expect(await page.locator(W.input).inputValue()).toBe('');
-    expect(consoleErrors.filter((e) => !e.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
+    expect(await page.locator('askbox-widget .msg--pending').count()).toBe(0);
+    // Nothing was tried while offline: the message went once, when the connection returned.
+    expect(requests.filter((r) => r.startsWith('POST /askbox/'))).toEqual([
+      'POST /askbox/conversations',
+      'POST /askbox/messages/stream',
+    ]);
+    expect(await page.locator(W.input).inputValue()).toBe('And returns?');
+    expect(await send.isDisabled()).toBe(false);
+    expect(consoleErrors).toEqual([]);
   });
 
   it('reads back a message the service got before the connection went, instead of sending it twice', async () => {
@@ -107,6 +119,7 @@ describe('offline', () => {
     await page.locator(W.input).fill('What do you ship?');
     await page.locator(W.input).press('Enter');
     await page.locator(W.alert).waitFor();
+    await page.locator('askbox-widget .msg--pending').waitFor();
     await page.unroute('**/askbox/messages/stream');
     await page.context().setOffline(false);
     // The stored question is shown once, with the reply it never got marked failed and one Retry.
@@ -114,5 +127,20 @@ describe('offline', () => {
     expect(await page.locator(`${W.user} .msg__text`).allTextContents()).toEqual(['What do you ship?']);
     expect(requests.filter((r) => r === 'POST /askbox/messages/stream')).toHaveLength(1);
     expect(await page.locator(W.input).inputValue()).toBe('');
+  });
+
+  it('reads back, once the connection returns, the whole of a reply it cut off', async () => {
+    const { page, requests } = await e2e.open('/plain.html');
+    await ask(page, 'A stall, please');
+    await page.locator(W.streaming, { hasText: 'Once' }).waitFor();
+    // The connection goes mid-reply (offline emulation alone leaves a response under way alone); the service
+    // finishes the reply and stores it all the same.
+    await page.context().setOffline(true);
+    e2e.dropConnections();
+    await page.locator('askbox-widget .msg--failed', { hasText: 'Once' }).waitFor();
+    await page.context().setOffline(false);
+    await page.locator(W.bot, { hasText: 'happily ever after.' }).waitFor();
+    expect(await page.locator('askbox-widget .msg--failed').count()).toBe(0);
+    expect(requests.filter((r) => r === 'POST /askbox/messages/stream')).toHaveLength(1);
   });
 });

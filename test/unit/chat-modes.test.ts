@@ -1,3 +1,4 @@
+import { signal } from '@preact/signals-core';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse';
 import { ChatModel } from '../../src/state/chat-model';
@@ -26,6 +27,7 @@ function setup(stream: boolean) {
     storage: createMemoryStorage(),
     config,
     emit: (type) => events.push(type),
+    online: signal(true),
   });
   return { ...stack, model, events };
 }
