@@ -67,10 +67,11 @@ export function ErrorNotice() {
         </p>
       </div>
     );
-  // A wait counts down on screen; a screen reader hears the sentence once, as it was when the notice appeared.
+  // A wait counts down on screen; a screen reader hears the sentence once, as it was when the notice appeared, and
+  // politely: it is no error of the visitor's, and the draft is safe.
   const sentence = errorText(shown.error, text, config.locale);
   return (
-    <div id="askbox-limit" class={`notice notice--${shown.error.kind}`} role="alert">
+    <div id="askbox-limit" class={`notice notice--${shown.error.kind}`} role={left ? 'status' : 'alert'}>
       {left ? (
         <p class="notice__text">
           <span aria-hidden="true">{errorText(shown.error, text, config.locale, left)}</span>

@@ -59,11 +59,13 @@ describe('a 429 from the proxy', () => {
     await page.locator(W.bot, { hasText: 'Answered.' }).waitFor();
     await page.locator(W.input).fill('second, too soon');
     await page.locator(W.input).press('Enter');
-    const notice = page.locator(W.alert);
+    // Announced politely (a status, not an alert), once; the count is for the eye.
+    const notice = page.locator('askbox-widget #askbox-limit[role="status"]');
     await notice.waitFor();
     expect(await notice.locator('[aria-hidden="true"]').textContent()).toMatch(/Please wait [1-3] seconds?/);
     const send = page.locator(W.panel).getByRole('button', { name: 'Send message' });
     expect(await send.isDisabled()).toBe(true);
+    expect(await send.getAttribute('aria-describedby')).toBe('askbox-limit');
     expect(await page.locator(W.input).inputValue()).toBe('second, too soon');
     expect(await axeViolations(page)).toEqual([]);
     await notice.waitFor({ state: 'detached', timeout: 5000 });
