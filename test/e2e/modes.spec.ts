@@ -11,6 +11,7 @@ beforeAll(async () => {
       { match: 'ship', text: 'We ship to 40 countries.' },
       { match: 'broken', status: 500, text: 'Sorry, that went wrong.', failedResponding: true, once: true },
       { match: 'broken', text: 'Fixed on the second try.' },
+      { match: 'think', text: 'Thought it through.', firstByteDelayMs: 1500 },
       { match: 'stall', text: 'Once upon a time, in a land far away, they lived happily ever after.', stallAfter: 1 },
     ],
   });
@@ -28,6 +29,16 @@ describe('whole replies (data-stream="false")', () => {
     expect(requests.filter((r) => r.includes('/stream'))).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
     expect(consoleErrors).toEqual([]);
+  });
+
+  it('shows the typing indicator until the whole reply is there, and no half-written one', async () => {
+    const { page } = await e2e.open('/whole.html');
+    await page.locator(W.input).fill('Think it over');
+    await page.locator(W.input).press('Enter');
+    await page.locator('askbox-widget .typing').waitFor();
+    expect(await page.locator(W.streaming).count()).toBe(0);
+    await page.locator(W.bot, { hasText: 'Thought it through.' }).waitFor();
+    expect(await page.locator('askbox-widget .typing').count()).toBe(0);
   });
 
   it('after a 500 shows the stored failed reply with Retry, and Retry asks again with the question shown once', async () => {
