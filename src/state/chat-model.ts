@@ -173,10 +173,15 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
    * What the service stored for `content`, read from the conversation's newest messages; undefined if nothing (or,
    * unless `strict`, if they cannot be read; offline, they are not tried).
    */
-  async function readExchange(run: Run, content: string, strict?: boolean) {
-    const conversation = online.value && session.current();
-    const list = conversation ? client.recentMessages(conversation, run.signal) : Promise.resolve([]);
-    return findExchange(await (strict ? list : list.catch(() => [])), content, knownIds());
+  async function readExchange(run: Run, content: string, strict?: boolean): Promise<StoredExchange | undefined> {
+    const conversation = session.current();
+    if (!online.value || !conversation) return undefined;
+    try {
+      return findExchange(await client.recentMessages(conversation, run.signal), content, knownIds());
+    } catch (error) {
+      if (strict) throw error;
+      return undefined;
+    }
   }
 
   /** The visitor's latest bubble is the stored question: it takes the stored id, so no later read takes it for new. */
