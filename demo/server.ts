@@ -34,6 +34,8 @@ export interface DemoServer {
   address: string;
   /** The simulator, when the demo runs without a real key. */
   simulator: Simulator | undefined;
+  /** Cuts every open connection, replies being streamed too, as a lost network does (tests of a dropped reply). */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -121,6 +123,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     url,
     address: (server.address() as AddressInfo).address,
     simulator,
+    dropConnections: () => {
+      server.closeAllConnections();
+      streams?.server.closeAllConnections();
+    },
     close: () => Promise.all([stop(server), streams && stop(streams.server)]).then(() => undefined),
   };
 }

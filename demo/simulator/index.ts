@@ -193,6 +193,9 @@ export function createSimulator(options: SimulatorOptions) {
       if (method === 'POST') {
         const accepted = await acceptMessage(request);
         if ('response' in accepted) return accepted.response;
+        // The call is synchronous: it answers, and the reply is stored, once the reply is generated.
+        const { firstByteDelayMs } = accepted.script;
+        if (firstByteDelayMs) await new Promise((resolve) => setTimeout(resolve, firstByteDelayMs));
         const stored = store(accepted.conversationId, accepted.reply.text, true, accepted.reply);
         return json({ data: toApiMessage(stored, new Set(), documents, url.origin, basePath) });
       }

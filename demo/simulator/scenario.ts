@@ -15,7 +15,7 @@ export interface ScenarioReply {
   chunkSize?: number | number[];
   /** Milliseconds between chunks (default 25). */
   delayMs?: number;
-  /** Milliseconds before the stream answers at all. */
+  /** Milliseconds before the stream answers at all; for `POST /messages`, before the whole reply is ready. */
   firstByteDelayMs?: number;
   /** Knowledge-base document names or ids to cite; default: the documents the answer used. */
   sources?: string[];

@@ -38,6 +38,8 @@ export interface Chat {
  * stylesheet, in one function that runs on the first call.
  */
 export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { storage: KeyValueStore }): Chat {
+  // Set from the panel's window once shown; the model sends what the connection held back when it returns.
+  const online = signal(true);
   const model = new ChatModel({
     client:
       deps.client ??
@@ -49,6 +51,7 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
     storage: deps.storage,
     config,
     emit,
+    online,
   });
   let hide: (() => void) | undefined;
   return {
@@ -68,13 +71,9 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
         phone.setOpen(open && config.mode === 'bubble');
       });
       const stopUnread = effect(() => void (model.announcement.value && launcher.addUnread()));
-      // Offline shows at once; back online, a message the connection lost is sent (or read back, if it arrived).
       const view = launcher.root.ownerDocument.defaultView;
-      const online = signal(view?.navigator.onLine !== false);
-      const onConnection = () => {
-        online.value = view?.navigator.onLine !== false;
-        if (online.value && model.retryTarget.value === 'send') void model.retry();
-      };
+      const onConnection = () => void (online.value = view?.navigator.onLine !== false);
+      onConnection();
       for (const type of CONNECTION) view?.addEventListener(type, onConnection);
       const returnFocus = () =>
         (launcher.button.isConnected ? launcher.button : (opener as HTMLElement | null))?.focus();
@@ -88,7 +87,6 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
               sanitize: createSanitizer(window, config.text),
               copy: (text: string) => copyText(launcher.slot, text),
               formatTime: createTimeFormat(config.locale),
-              online,
             },
           },
           h(App, { returnFocus }),

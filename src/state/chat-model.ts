@@ -1,10 +1,11 @@
-import { action, batch, computed, createModel, effect, signal } from '@preact/signals-core';
-import type { ChatClient, ConversationRef } from '../api/client.js';
-import { toChatError, type ChatError } from '../api/errors.js';
-import type { ApiMessage, StreamEvent } from '../api/types.js';
+import { action, batch, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals-core';
+import type { ChatClient } from '../api/client.js';
+import { ChatError, toChatError } from '../api/errors.js';
+import type { ApiMessage } from '../api/types.js';
 import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema.js';
-import { collapseRetries, findExchange } from './exchange.js';
+import { collapseRetries, findExchange, type StoredExchange } from './exchange.js';
 import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
+import { createOpener } from './opener.js';
 import { createRuns, type Run } from './runs.js';
 import { conversationKey, createSession } from './session.js';
 import { createUndo } from './undo.js';
@@ -19,13 +20,8 @@ export interface ChatModelDeps {
   storage: KeyValueStore;
   config: WidgetConfig;
   emit: Emit;
-}
-
-/** A reply the service has accepted the message for: the conversation, its first event and the rest. */
-interface OpenReply {
-  conversation: ConversationRef;
-  first: IteratorResult<StreamEvent>;
-  events: AsyncIterator<StreamEvent>;
+  /** Whether the browser is online (`navigator.onLine`, then its `online` and `offline` events). */
+  online: ReadonlySignal<boolean>;
 }
 
 /**
@@ -35,7 +31,7 @@ interface OpenReply {
  * a conversation is created only with that first message.
  */
 export const ChatModel = createModel((deps: ChatModelDeps) => {
-  const { client, config, emit } = deps;
+  const { client, config, emit, online } = deps;
   const session = createSession(deps.storage, conversationKey(config));
 
   const messages = signal<readonly ChatMessage[]>([]);
@@ -52,9 +48,11 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   /**
    * Sending waits, with the notice as the reason and the draft editable: after the service's message limit (402)
    * until the visitor starts a new conversation or reloads (re-sending into the same wall helps nobody); after a 429
-   * with `Retry-After` until that has passed (`endWaits`).
+   * with `Retry-After` until that has passed (`endWaits`); while a message the connection lost waits to be sent.
    */
-  const limited = computed(() => status.value.type === 'quota' || failure.value?.until !== undefined);
+  const limited = computed(
+    () => status.value.type === 'quota' || failure.value?.until !== undefined || failure.value?.retry === 'send',
+  );
   endWaits(status);
   /** What the single Retry repeats: a failed history load, or the last reply when it failed. */
   const retryTarget = computed<RetryTarget | undefined>(() => {
@@ -75,7 +73,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     watchStall(false);
   });
 
-  function fail(error: ChatError, retry?: RetryTarget) {
+  /** A lost connection's failure ends by sending (or reading back) what it cut off, by itself once back online. */
+  function fail(error: ChatError, retry: RetryTarget | undefined = error.kind === 'network' ? 'send' : undefined) {
     status.value = toFailure(error, retry);
     if (error.kind === 'quota') reportQuota(error.detail ?? '');
     else emit('error', { kind: error.kind, message: error.detail ?? error.message });
@@ -118,50 +117,26 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     }
   }
 
-  /**
-   * Sends `content` and waits for the service to accept it (its first reply event). A conversation in use that
-   * the service no longer knows (deleted upstream, or its grant expired) is replaced by a new one, once.
-   */
-  async function openReply(content: string, abort: AbortSignal): Promise<OpenReply> {
-    for (;;) {
-      const existing = session.current();
-      const conversation = existing ?? (await createConversation());
-      const events = client.streamReply({ conversation, content }, abort)[Symbol.asyncIterator]();
-      try {
-        return { conversation, events, first: await events.next() };
-      } catch (caught) {
-        const err = toChatError(caught, abort);
-        const gone = err.kind === 'not_found' || (err.status === 422 && err.fields.includes('conversation_id'));
-        if (!existing || !gone) throw err;
-        session.forget();
-      }
-    }
-  }
-
-  async function createConversation(): Promise<ConversationRef> {
-    const created = await client.createConversation({
-      name: config.conversationName,
-      botId: config.botId,
-      documentIds: config.documentIds,
-      grant: session.lastGrant(),
-    });
-    session.save(created);
-    // A conversation created here has no earlier history to fetch.
-    historyLoaded = true;
-    return created;
-  }
+  // A conversation created here has no earlier history to fetch.
+  const openReply = createOpener(client, config, session, () => (historyLoaded = true));
 
   /**
    * Asks the service for a reply to `content`. `pendingUser` is the visitor's new bubble; without it, the last
-   * question is asked again, and the failed reply it had is replaced once the service accepts.
+   * question is asked again, and the failed reply it had is replaced once the service accepts. `check`: the message
+   * may have reached the service already (a lost connection), so what it stored is read back first; it is sent only
+   * if it is not there, and not at all if that cannot be read.
    */
-  async function ask(content: string, pendingUser?: ChatMessage): Promise<void> {
+  async function ask(content: string, pendingUser?: ChatMessage, check?: boolean): Promise<void> {
     const run = begin();
     const previous = pendingUser ? undefined : failedReply();
     let text = '';
     let accepted = false;
     status.value = { type: 'sending' };
     try {
+      const stored = check && (await readExchange(run, content, true));
+      if (!run.live()) return;
+      if (stored) return showStored(stored);
+      if (!online.value) throw new ChatError('network', 'Offline');
       const reply = await openReply(content, run.signal);
       if (!run.live()) return;
       accepted = true;
@@ -180,7 +155,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     } catch (caught) {
       if (!run.live()) return;
       const err = toChatError(caught, run.signal);
-      if (!accepted) await refused(run, err, content, pendingUser, previous);
+      if (!accepted) await refused(run, err, content, pendingUser);
       else if (err.kind === 'aborted') {
         if (text) append(localMessage('assistant', text, 'stopped'));
       } else await recoverReply(run, content, text, err);
@@ -194,11 +169,19 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     }
   }
 
-  /** What the service stored for `content`, read from the conversation's newest messages; undefined if nothing. */
-  async function readExchange(run: Run, content: string) {
+  /**
+   * What the service stored for `content`, read from the conversation's newest messages; undefined if nothing (or,
+   * unless `strict`, if they cannot be read; offline, they are not tried).
+   */
+  async function readExchange(run: Run, content: string, strict?: boolean): Promise<StoredExchange | undefined> {
     const conversation = session.current();
-    const list = conversation ? await client.recentMessages(conversation, run.signal).catch(() => []) : [];
-    return findExchange(list, content, knownIds());
+    if (!online.value || !conversation) return undefined;
+    try {
+      return findExchange(await client.recentMessages(conversation, run.signal), content, knownIds());
+    } catch (error) {
+      if (strict) throw error;
+      return undefined;
+    }
   }
 
   /** The visitor's latest bubble is the stored question: it takes the stored id, so no later read takes it for new. */
@@ -210,43 +193,26 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   /**
    * The service did not accept the message. After a 5xx it may have stored the question and a failed reply all the
    * same (cody-api.md, Send Message: 500), and a lost connection may have cut the answer to a message it took: they
-   * are read back and shown as stored, so that Retry asks again without a second bubble. Otherwise the visitor gets
-   * their text back instead of losing it; after a lost connection, to be sent again (`resend`) once it returns.
+   * are read back and shown as stored, so that Retry asks again without a second bubble. After a lost connection
+   * the visitor's bubble waits, pending, to be sent (or read back) once it returns (`resend`); otherwise the visitor
+   * gets their text back instead of losing it.
    */
-  async function refused(
-    run: Run,
-    err: ChatError,
-    content: string,
-    pendingUser: ChatMessage | undefined,
-    previous: ChatMessage | undefined,
-  ) {
+  async function refused(run: Run, err: ChatError, content: string, pendingUser: ChatMessage | undefined) {
     const exchange = (err.status ?? 0) >= 500 || err.kind === 'network' ? await readExchange(run, content) : undefined;
     if (!run.live()) return;
-    if (exchange) {
-      if (previous) replace(previous.id, null);
-      const reply = exchange.reply ? toChatMessage(exchange.reply) : localMessage('assistant', '', 'failed');
-      return commitReply(reply, exchange.question);
-    }
-    if (pendingUser) {
+    if (exchange) return showStored(exchange);
+    if (pendingUser && err.kind !== 'network') {
       replace(pendingUser.id, null);
       if (!draft.value.trim()) draft.value = content;
     }
-    if (err.kind !== 'aborted') fail(err, err.kind === 'network' ? 'send' : undefined);
+    if (err.kind !== 'aborted') fail(err);
   }
 
-  /**
-   * Sends the text a lost connection gave back, unless the service got it after all: a message that may have
-   * reached it is read back from the conversation, not sent twice.
-   */
-  async function resend() {
-    const content = draft.value.trim();
-    const run = begin();
-    const exchange = await readExchange(run, content);
-    if (!run.live()) return;
-    if (!exchange) return send();
-    draft.value = '';
-    append(toChatMessage(exchange.question));
-    commitReply(exchange.reply ? toChatMessage(exchange.reply) : localMessage('assistant', '', 'failed'));
+  /** Shows an exchange the service stored; its reply (or, with none, a failed one) replaces a failed reply shown. */
+  function showStored({ question, reply }: StoredExchange) {
+    const failed = failedReply();
+    if (failed) replace(failed.id, null);
+    commitReply(reply ? toChatMessage(reply) : localMessage('assistant', '', 'failed'), question);
   }
 
   /** Replaces the streamed text with the stored reply, which carries the real id, sources and flags. */
@@ -308,6 +274,20 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     await ask(content, user);
   });
 
+  /**
+   * Repeats what failed (see `retryTarget`): loading the history, asking again for the last reply, or sending the
+   * message a lost connection held back (or asking again for the reply it cut off) unless the service got it after
+   * all: what may have reached the service is read back from the conversation, not sent twice.
+   */
+  const retry = action(async () => {
+    const target = retryTarget.value;
+    if (target === 'history') return loadHistory();
+    const asked = messages.value.findLast((m) => m.role === 'user');
+    if (target && asked) await ask(asked.text, asked.status === 'pending' ? asked : undefined, target === 'send');
+  });
+  // Back online, that is done by itself.
+  online.subscribe((up) => void (up && retryTarget.value === 'send' && retry()));
+
   return {
     messages,
     streaming,
@@ -322,6 +302,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     busy,
     limited,
     canSend,
+    online,
     open: action(() => {
       if (isOpen.value) return;
       isOpen.value = true;
@@ -336,14 +317,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     setDraft: action((value: string) => void (draft.value = value)),
     send,
     stop: action(runs.abort),
-    /** Repeats what failed (see `retryTarget`): loading the history, asking again for the last reply, sending. */
-    retry: action(async () => {
-      const target = retryTarget.value;
-      if (target === 'history') await loadHistory();
-      if (target === 'send') await resend();
-      const question = messages.value.findLast((m) => m.role === 'user');
-      if (target === 'reply' && question) await ask(question.text);
-    }),
+    retry,
     dismiss: action(() => {
       if (failure.value && !limited.value) status.value = IDLE;
     }),

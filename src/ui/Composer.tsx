@@ -69,7 +69,13 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
           <StopIcon />
         </button>
       ) : (
-        <button type="submit" class="icon-button composer__send" aria-label={text.send} disabled={!canSend}>
+        <button
+          type="submit"
+          class="icon-button composer__send"
+          aria-label={text.send}
+          aria-describedby={limited ? 'askbox-limit' : undefined}
+          disabled={!canSend}
+        >
           <SendIcon />
         </button>
       )}

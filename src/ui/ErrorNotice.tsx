@@ -42,12 +42,12 @@ function formatWait(seconds: number, locale: string): string {
  * sending waits (the service's own text, meant for the site owner, goes to the console).
  */
 export function ErrorNotice() {
-  const { model, config, online } = useWidget();
+  const { model, config } = useWidget();
   const { text } = config;
   const shown = useValue(model.failure);
   const retryTarget = useValue(model.retryTarget);
   const left = useSecondsLeft(shown?.until);
-  const connected = useValue(online);
+  const connected = useValue(model.online);
   if (!shown)
     return connected ? null : (
       <div class="notice" role="status">
@@ -67,10 +67,11 @@ export function ErrorNotice() {
         </p>
       </div>
     );
-  // A wait counts down on screen; a screen reader hears the sentence once, as it was when the notice appeared.
+  // A wait counts down on screen; a screen reader hears the sentence once, as it was when the notice appeared, and
+  // politely: it is no error of the visitor's, and the draft is safe.
   const sentence = errorText(shown.error, text, config.locale);
   return (
-    <div id="askbox-limit" class={`notice notice--${shown.error.kind}`} role="alert">
+    <div id="askbox-limit" class={`notice notice--${shown.error.kind}`} role={left ? 'status' : 'alert'}>
       {left ? (
         <p class="notice__text">
           <span aria-hidden="true">{errorText(shown.error, text, config.locale, left)}</span>

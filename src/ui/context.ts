@@ -1,4 +1,3 @@
-import type { ReadonlySignal } from '@preact/signals-core';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { WidgetConfig } from '../config/schema.js';
@@ -15,8 +14,6 @@ export interface WidgetContext {
   copy: (text: string) => Promise<boolean>;
   /** A message's time in the visitor's locale. */
   formatTime: (time: number) => string;
-  /** Whether the browser is online (`navigator.onLine`, then its `online` and `offline` events). */
-  online: ReadonlySignal<boolean>;
 }
 
 export const Widget = createContext<WidgetContext | null>(null);

@@ -238,12 +238,15 @@ describe('sending and streaming', () => {
       open();
       type('a quick follow-up');
       fireEvent.keyDown(input(), { key: 'Enter' });
-      const alert = await ui().findByRole('alert');
-      // Seen: the countdown; heard: the sentence as the notice appeared.
-      expect(alert.querySelector('[aria-hidden="true"]')?.textContent).toBe(sentence);
-      expect(alert.querySelector('.sr-only')?.textContent).toBe(sentence);
+      await waitFor(() => expect(root().querySelector('#askbox-limit')).toBeTruthy());
+      const notice = root().querySelector('#askbox-limit');
+      // Heard politely, once: the sentence as the notice appeared; seen: the countdown.
+      expect(notice?.getAttribute('role')).toBe('status');
+      expect(notice?.querySelector('[aria-hidden="true"]')?.textContent).toBe(sentence);
+      expect(notice?.querySelector('.sr-only')?.textContent).toBe(sentence);
       expect((input() as HTMLTextAreaElement).value).toBe('a quick follow-up');
-      expect(ui().getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', true);
+      const send = ui().getByRole('button', { name: 'Send message' });
+      expect([send.hasAttribute('disabled'), send.getAttribute('aria-describedby')]).toEqual([true, 'askbox-limit']);
       expect(ui().queryByRole('button', { name: 'Dismiss' })).toBeNull();
       expect(input().getAttribute('aria-describedby')).toBe('askbox-limit');
     },
@@ -270,14 +273,15 @@ describe('sending and streaming', () => {
       open();
       type('patience');
       fireEvent.keyDown(input(), { key: 'Enter' });
-      await vi.waitFor(() => expect(ui().getByRole('alert')).toBeTruthy());
-      const seen = () => ui().getByRole('alert').querySelector('[aria-hidden="true"]')?.textContent;
+      const notice = () => root().querySelector('#askbox-limit');
+      await vi.waitFor(() => expect(notice()).toBeTruthy());
+      const seen = () => notice()?.querySelector('[aria-hidden="true"]')?.textContent;
       expect(seen()).toContain('wait 3 seconds');
       await vi.advanceTimersByTimeAsync(1000);
       expect(seen()).toContain('wait 2 seconds');
-      expect(ui().getByRole('alert').querySelector('.sr-only')?.textContent).toContain('wait 3 seconds');
+      expect(notice()?.querySelector('.sr-only')?.textContent).toContain('wait 3 seconds');
       await vi.advanceTimersByTimeAsync(2000);
-      expect(ui().queryByRole('alert')).toBeNull();
+      expect(notice()).toBeNull();
       expect((input() as HTMLTextAreaElement).value).toBe('patience');
       expect(ui().getByRole('button', { name: 'Send message' })).toHaveProperty('disabled', false);
     } finally {

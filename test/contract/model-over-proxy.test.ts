@@ -1,3 +1,4 @@
+import { signal } from '@preact/signals-core';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse';
 import type { ProxyOptions } from '../../src/proxy/handler';
@@ -18,7 +19,7 @@ function setup(
   const { config } = parseConfig({ botId: stack.botId, proxyUrl: '/askbox', ...extra(stack) });
   if (!config) throw new Error('bad test config');
   const storage = createMemoryStorage();
-  const model = new ChatModel({ client: stack.client, storage, config, emit: () => undefined });
+  const model = new ChatModel({ client: stack.client, storage, config, emit: () => undefined, online: signal(true) });
   const storedId = () => JSON.parse(storage.get(`conversation:${stack.botId}@/askbox`) ?? '{}').id as unknown;
   const created = () => stack.requests.filter((r) => r === 'POST /askbox/conversations').length;
   return { ...stack, model, storedId, created };

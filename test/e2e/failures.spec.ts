@@ -114,12 +114,16 @@ describe('failures, as a visitor sees them', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('shows a network error and keeps the text when the proxy is unreachable', async () => {
+  it('shows a network error and keeps the text, pending, when the proxy is unreachable; Retry sends it', async () => {
     const { page } = await e2e.open('/');
     await page.route('**/askbox/**', (route) => route.abort('connectionrefused'));
     await ask(page, 'anyone there?');
     await page.locator(W.alert).waitFor();
     expect(await page.locator(W.alert).textContent()).toContain('Could not reach the chat service');
-    expect(await page.locator(W.input).inputValue()).toBe('anyone there?');
+    expect(await page.locator('askbox-widget .msg--pending').textContent()).toContain('anyone there?');
+    await page.unroute('**/askbox/**');
+    await page.locator(W.alert).getByRole('button', { name: 'Retry' }).click();
+    await page.locator(W.bot).waitFor();
+    expect(await page.locator(`${W.user} .msg__text`).allTextContents()).toEqual(['anyone there?']);
   });
 });

@@ -74,6 +74,7 @@ export async function startE2E(scenario: Scenario = {}, proxy: Partial<ProxyOpti
   return {
     url: server.url,
     open,
+    dropConnections: () => server.dropConnections(),
     async close() {
       await browser.close();
       await server.close();

@@ -16,6 +16,8 @@ export function createFakeClient() {
     storedReply: undefined as ApiMessage | undefined,
     /** What `recentMessages` lists; default: the history, the last message sent unless refused, the stored reply. */
     listing: undefined as ApiMessage[] | undefined,
+    /** While set, `recentMessages` throws it. */
+    listingError: undefined as ChatError | undefined,
     /** Whether the last message sent was refused (so the service stored nothing of it). */
     refused: false,
     history: [] as ApiMessage[],
@@ -64,6 +66,7 @@ export function createFakeClient() {
     recentMessages: async () => {
       state.calls.push('latest');
       await state.gate;
+      if (state.listingError) throw state.listingError;
       if (state.listing) return state.listing;
       const last = state.sent.at(-1);
       return [

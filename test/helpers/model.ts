@@ -1,3 +1,4 @@
+import { signal } from '@preact/signals-core';
 import { parseConfig } from '../../src/config/parse';
 import { ChatModel } from '../../src/state/chat-model';
 import type { WidgetEvents } from '../../src/state/events';
@@ -7,20 +8,23 @@ import { createMemoryStorage } from './memory-storage';
 
 /**
  * A chat model over a scripted fake client (see `createFakeClient`) for bot `bot000000001` at `/askbox`, with
- * `input` as further config; it records every event it emits and every status it passes through.
+ * `input` as further config; it records every event it emits and every status it passes through. `online` stands
+ * for the browser's connection.
  */
 export function createTestModel(input: Record<string, unknown> = {}, storage: KeyValueStore = createMemoryStorage()) {
   const fake = createFakeClient();
   const parsed = parseConfig({ botId: 'bot000000001', proxyUrl: '/askbox', ...input });
   if (!parsed.config) throw new Error('bad test config');
   const events: Array<{ type: keyof WidgetEvents; detail: unknown }> = [];
+  const online = signal(true);
   const model = new ChatModel({
     client: fake.client,
     storage,
     config: parsed.config,
     emit: (type, detail) => events.push({ type, detail }),
+    online,
   });
   const statuses: string[] = [];
   model.status.subscribe((status) => statuses.push(status.type));
-  return { ...fake, model, storage, events, statuses };
+  return { ...fake, model, storage, events, statuses, online };
 }

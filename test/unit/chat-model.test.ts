@@ -187,7 +187,6 @@ describe('chat model: failures', () => {
   it.each([
     ['quota', quota(), 'quota'],
     ['rate-limited', new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 30 }), 'rate-limited'],
-    ['offline', new ChatError('network', 'Failed to fetch'), 'offline'],
     ['failed', new ChatError('http', 'Server error', { status: 500 }), 'failed'],
   ])('gives the text back when the message is refused (%s)', async (_, error, type) => {
     const { model, state, events } = setup();
@@ -198,12 +197,11 @@ describe('chat model: failures', () => {
     expect(model.failure.value).toEqual({
       type,
       error,
-      // A lost connection: the text is sent again (`retry`) once the connection returns.
-      retry: type === 'offline' ? 'send' : undefined,
+      retry: undefined,
       // A 429's Retry-After: sending waits until then.
       ...(type === 'rate-limited' && { until: expect.closeTo(Date.now() + 30_000, -3) }),
     });
-    expect(model.retryTarget.value).toBe(type === 'offline' ? 'send' : undefined);
+    expect(model.retryTarget.value).toBeUndefined();
     // The message limit is a state of its own, with its own event (issue 9, item 5).
     expect(events.at(-1)?.type).toBe(type === 'quota' ? 'quota' : 'error');
   });
@@ -229,26 +227,99 @@ describe('chat model: failures', () => {
     }
   });
 
-  it('sends the text a lost connection gave back once it returns, when the service never got it', async () => {
-    const { model, state, reply } = setup();
+  it('keeps a message the connection lost as a pending bubble, and sends it once by itself when it returns', async () => {
+    const { model, state, reply, online, events } = setup();
     state.refusals.push(new ChatError('network', 'Failed to fetch'));
     await model.send('are you there?');
-    expect([model.draft.value, model.retryTarget.value]).toEqual(['are you there?', 'send']);
-    const resent = model.retry();
+    // The text stays where the visitor put it; the draft is theirs to go on typing in, but not to send meanwhile.
+    expect(shape(model)).toEqual([['user', 'pending', 'are you there?']]);
+    expect(model.failure.value).toEqual({ type: 'offline', error: expect.any(ChatError), retry: 'send' });
+    model.setDraft('and another thing');
+    expect([model.limited.value, model.canSend.value]).toEqual([true, false]);
+    await model.send();
+    model.dismiss();
+    expect([state.sent, model.status.value.type]).toEqual([['are you there?'], 'offline']);
+    online.value = false;
+    online.value = true;
     await vi.waitFor(() => expect(state.sent).toHaveLength(2));
     reply('Yes.');
-    await resent;
+    await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
     expect(state.sent).toEqual(['are you there?', 'are you there?']);
     expect(shape(model)).toEqual([
       ['user', 'done', 'are you there?'],
       ['assistant', 'done', 'Yes.'],
     ]);
-    expect(model.draft.value).toBe('');
+    expect(model.draft.value).toBe('and another thing');
+    expect(events.map((e) => e.type)).toEqual(['send', 'error', 'reply']);
+  });
+
+  it('sends nothing while the browser is offline: the message waits, pending, until the connection returns', async () => {
+    const { model, state, reply, online } = setup();
+    online.value = false;
+    await model.send('are you there?');
+    expect([state.calls, shape(model), model.failure.value?.retry]).toEqual([
+      [],
+      [['user', 'pending', 'are you there?']],
+      'send',
+    ]);
+    // Retry while still offline sends nothing either.
+    await model.retry();
+    expect([state.calls, model.status.value.type]).toEqual([[], 'offline']);
+    reply('Yes.');
+    online.value = true;
+    await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
+    expect([state.calls, shape(model).map((m) => m[1])]).toEqual([
+      ['create', 'stream', 'latest'],
+      ['done', 'done'],
+    ]);
+  });
+
+  it('sends nothing when it returns but the conversation cannot be read: the message may have arrived', async () => {
+    const { model, state, online } = setup(storedWith(STORED));
+    state.refusals.push(new ChatError('network', 'Failed to fetch'));
+    await model.send('did it arrive?');
+    state.listingError = new ChatError('network', 'Failed to fetch');
+    online.value = false;
+    online.value = true;
+    await vi.waitFor(() => expect(state.calls.at(-1)).toBe('latest'));
+    await vi.waitFor(() => expect(model.status.value.type).toBe('offline'));
+    expect([state.sent, shape(model), model.retryTarget.value]).toEqual([
+      ['did it arrive?'],
+      [['user', 'pending', 'did it arrive?']],
+      'send',
+    ]);
+  });
+
+  it('reads back, when the connection returns, a reply it cut off, instead of asking for it again', async () => {
+    const { model, state, emit, chunk, fail, online } = setup();
+    const sending = model.send('tell me everything');
+    emit({ type: 'start' });
+    chunk('Everything begins');
+    // The connection goes mid-reply; the service finishes and stores the reply all the same.
+    fail(new ChatError('network', 'Failed to fetch'));
+    state.listingError = new ChatError('network', 'Failed to fetch');
+    await sending;
+    expect(shape(model)).toEqual([
+      ['user', 'done', 'tell me everything'],
+      ['assistant', 'failed', 'Everything begins'],
+    ]);
+    expect(model.retryTarget.value).toBe('send');
+    state.listingError = undefined;
+    state.storedReply = storedReply('Everything begins with a question.');
+    online.value = false;
+    online.value = true;
+    await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
+    expect(state.sent).toEqual(['tell me everything']);
+    expect(shape(model)).toEqual([
+      ['user', 'done', 'tell me everything'],
+      ['assistant', 'done', 'Everything begins with a question.'],
+    ]);
   });
 
   it('reads back, and does not send twice, a message the service got before the connection went', async () => {
     const { model, state } = setup();
     state.refusals.push(new ChatError('network', 'Failed to fetch'));
+    model.setDraft('typed meanwhile');
     await model.send('did it arrive?');
     // The service stored the question and answered; only the response was lost.
     state.listing = [question('q00000000001', 'did it arrive?'), storedReply('It did.')];
@@ -258,7 +329,7 @@ describe('chat model: failures', () => {
       ['user', 'done', 'did it arrive?'],
       ['assistant', 'done', 'It did.'],
     ]);
-    expect([model.draft.value, model.status.value.type]).toEqual(['', 'idle']);
+    expect([model.draft.value, model.status.value.type]).toEqual(['typed meanwhile', 'idle']);
   });
 
   it('holds sending only after a 429, for at most the longest timer, and lets a newer status end the wait', async () => {
@@ -295,7 +366,7 @@ describe('chat model: failures', () => {
 
   it('clears the failure when the visitor sends again', async () => {
     const { model, state, reply } = setup();
-    state.refusals.push(new ChatError('network', 'Failed to fetch'));
+    state.refusals.push(new ChatError('http', 'Busy', { status: 503 }));
     await model.send('q');
     reply('ok');
     await model.send('q');
@@ -570,7 +641,7 @@ describe('chat model: guards', () => {
   it('gives the text back over a draft of mere spaces, and clears a draft the page sent itself', async () => {
     const { model, state, reply } = setup();
     // A refusal that leaves sending open (a 402 now waits for a new conversation, issue 9, item 5).
-    state.refusals.push(new ChatError('network', 'Failed to fetch'));
+    state.refusals.push(new ChatError('http', 'Busy', { status: 503 }));
     const sending = model.send('refused');
     model.setDraft('   ');
     await sending;

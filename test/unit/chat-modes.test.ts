@@ -1,33 +1,38 @@
-import { describe, expect, it } from 'vitest';
+import { signal } from '@preact/signals-core';
+import { describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../src/config/parse';
+import { DEFAULT_LIMITS, type ProxyOptions } from '../../src/proxy/options';
 import { ChatModel } from '../../src/state/chat-model';
 import { createMemoryStorage } from '../helpers/memory-storage';
 import { setupStack } from '../helpers/stack';
 
 /** The model over the real client, proxy and simulator, streaming or asking for whole replies. */
-function setup(stream: boolean) {
+function setup(stream: boolean, proxyOptions: Partial<ProxyOptions> = {}) {
   const stack = setupStack(
     {
       replies: [
+        { match: 'apologise', text: 'Sorry, I could not answer that.', failedResponding: true },
         { match: 'broken', status: 500, text: 'Sorry, I could not answer that.', failedResponding: true },
         { match: 'limit', status: 402 },
         { match: 'refused', status: 422, message: 'The content may not contain links.' },
         { match: 'ship', text: 'We ship to 40 countries.' },
       ],
     },
-    {},
+    proxyOptions,
     { stream },
   );
   const { config } = parseConfig({ botId: stack.botId, proxyUrl: '/askbox', stream: String(stream) });
   if (!config) throw new Error('bad config');
   const events: string[] = [];
+  const online = signal(true);
   const model = new ChatModel({
     client: stack.client,
     storage: createMemoryStorage(),
     config,
     emit: (type) => events.push(type),
+    online,
   });
-  return { ...stack, model, events };
+  return { ...stack, model, events, online };
 }
 
 const shown = (model: ReturnType<typeof setup>['model']) =>
@@ -55,6 +60,43 @@ describe.each([
     ]);
     expect(model.retryTarget.value).toBe('reply');
     expect(model.draft.value).toBe('');
+  });
+
+  it('shows a failed_responding reply the service answered as failed, with Retry', async () => {
+    const { model } = setup(stream);
+    await model.send('Please apologise');
+    expect(shown(model)).toEqual([
+      'user: Please apologise (done)',
+      'assistant: Sorry, I could not answer that. (failed)',
+    ]);
+    expect(model.retryTarget.value).toBe('reply');
+  });
+
+  it('sends nothing offline: the message waits, pending, and goes once when the connection returns', async () => {
+    const { model, online, requests } = setup(stream);
+    online.value = false;
+    await model.send('What do you ship?');
+    expect([requests, shown(model), model.status.value.type]).toEqual([
+      [],
+      ['user: What do you ship? (pending)'],
+      'offline',
+    ]);
+    online.value = true;
+    await vi.waitFor(() => expect(model.messages.value).toHaveLength(2));
+    expect(shown(model)).toEqual(['user: What do you ship? (done)', 'assistant: We ship to 40 countries. (done)']);
+    expect(requests.filter((r) => r.startsWith('POST /askbox/messages'))).toEqual([sendRoute]);
+  });
+
+  it("holds sending for the proxy's 429 Retry-After, the draft intact", async () => {
+    const { model, requests } = setup(stream, {
+      limits: { ...DEFAULT_LIMITS, visitorMessages: { burst: 1, perMinute: 1 } },
+    });
+    await model.send('What do you ship?');
+    model.setDraft('And returns?');
+    await model.send();
+    expect(model.status.value).toMatchObject({ type: 'rate-limited', until: expect.any(Number) });
+    expect([model.canSend.value, model.draft.value]).toEqual([false, 'And returns?']);
+    expect(requests.filter((r) => r.startsWith('POST /askbox/messages'))).toEqual([sendRoute, sendRoute]);
   });
 
   it("after a 422, gives the text back with the service's reason", async () => {

@@ -138,6 +138,19 @@ describe('simulator: messages', () => {
     expect((await api('GET', '/messages/zzzzzzzzzzzz')).status).toBe(404);
   });
 
+  it('answers POST /messages once the reply is generated: until then only the question is stored', async () => {
+    const { api, conversation } = setupSimulator({ replies: [{ text: 'Done thinking.', firstByteDelayMs: 200 }] });
+    const id = await conversation();
+    const started = Date.now();
+    const answer = api('POST', '/messages', { content: 'Take your time', conversation_id: id });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const meanwhile = (await api('GET', `/messages?conversation_id=${id}`)).body?.data;
+    expect(meanwhile.map((m: { content: string }) => m.content)).toEqual(['Take your time']);
+    expect((await answer).body?.data.content).toBe('Done thinking.');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect((await api('GET', `/messages?conversation_id=${id}`)).body?.data).toHaveLength(2);
+  });
+
   it('pages messages with page and per_page', async () => {
     const { api, conversation } = setupSimulator();
     const id = await conversation();
