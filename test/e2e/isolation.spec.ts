@@ -107,8 +107,10 @@ describe('visitor isolation through the proxy, in Chromium', () => {
     await expect.poll(() => page.locator(W.bot).count()).toBe(1);
     await page.getByRole('button', { name: 'Send message' }).waitFor();
     await ask(page, 'A second question right away');
-    await expect.poll(() => page.locator(W.alert).textContent()).toMatch(/Please wait (\d+) seconds and try again\./);
-    const seconds = Number(/wait (\d+) seconds/.exec((await page.locator(W.alert).textContent()) ?? '')?.[1]);
+    // The sentence a screen reader hears (a polite status; the count on screen ticks down).
+    const heard = page.locator('askbox-widget [role="status"].notice--rate_limit .sr-only');
+    await expect.poll(() => heard.textContent()).toMatch(/Please wait (\d+) seconds and try again\./);
+    const seconds = Number(/wait (\d+) seconds/.exec((await heard.textContent()) ?? '')?.[1]);
     expect(seconds).toBeGreaterThan(50);
     expect(seconds).toBeLessThanOrEqual(60);
     expect(await page.locator(W.input).inputValue()).toBe('A second question right away');

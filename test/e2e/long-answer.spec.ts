@@ -53,9 +53,10 @@ describe('a long answer (Chromium)', () => {
     const { page } = await e2e.open('/plain.html');
     await ask(page, 'How do returns work?');
     await page.locator(`${W.bot} .sources`).waitFor();
+    // The log settles on the reply's start in the frames after the sources are laid out (later on a busy machine).
+    await expect.poll(async () => (await placement(page))?.top).toBeLessThanOrEqual(16);
     const landed = await placement(page);
     expect(landed?.top).toBeGreaterThanOrEqual(0);
-    expect(landed?.top).toBeLessThanOrEqual(16);
     expect(landed?.fromBottom).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Jump to the latest message' }).waitFor();
   });
