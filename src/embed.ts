@@ -1,6 +1,7 @@
 import { parsePack } from './config/locale.js';
 import { parseConfig } from './config/parse.js';
 import { defineElement, elementInput } from './mount/element.js';
+import { chatLoadFailures, loadChat } from './mount/chat-loader.js';
 import type { WidgetHandle } from './mount/handle.js';
 import { createRegistry } from './mount/registry.js';
 import { pageLanguages, startWidget } from './mount/widget.js';
@@ -109,13 +110,15 @@ function replay(api: AskboxGlobal, calls: unknown[]) {
 
 /**
  * Loads the self-diagnosis overlay (`?askbox-debug=1`, or `data-debug`), dist/askbox-debug.js next to this script,
- * as a script carrying the page's nonce. The CSP violations seen from now on are handed to it when it asks
- * (`askbox:debug`), so it adds no global either. See README, "Self-diagnosis".
+ * as a script carrying the page's nonce. The CSP violations seen from now on, and the chat file's failures to load,
+ * are handed to it when it asks (`askbox:debug`), so it adds no global either. See README, "Self-diagnosis".
  */
 function loadDebug(base: string, nonce = '') {
   const seen: Event[] = [];
   document.addEventListener('securitypolicyviolation', (event) => seen.push(event));
-  document.addEventListener('askbox:debug', (event) => Object.assign((event as CustomEvent<object>).detail, { seen }));
+  document.addEventListener('askbox:debug', (event) =>
+    Object.assign((event as CustomEvent<object>).detail, { seen, failures: chatLoadFailures }),
+  );
   const tag = document.createElement('script');
   tag.src = new URL('askbox-debug.js', base).href;
   tag.nonce = nonce;
@@ -163,7 +166,7 @@ function boot() {
       (registry.first()?.[method] as ((...values: unknown[]) => unknown) | undefined)?.(...args);
   const askbox = Object.freeze(api) as unknown as AskboxGlobal;
   const languages = pageLanguages(document);
-  // The locale packs and the self-diagnosis are fetched from next to this script.
+  // The chat file, the locale packs and the self-diagnosis are fetched from next to this script.
   const base = script?.src || document.baseURI;
 
   /**
@@ -202,7 +205,8 @@ function boot() {
                 );
                 return config;
               });
-    const { handle, attach } = startWidget(config, {}, complete);
+    const chat = () => loadChat(new URL(__ASKBOX_CHAT_FILE__, base).href, __ASKBOX_CHAT_INTEGRITY__, config.styleNonce);
+    const { handle, attach } = startWidget(config, { chat }, complete);
     try {
       attach(target);
     } catch (error) {

@@ -1,2 +1,6 @@
 /** The package version, injected by Vite's `define` at build time. */
 declare const __ASKBOX_VERSION__: string;
+/** The chat file's name in dist/ (askbox-chat.<hash>.js), written into the launcher by the `embed` build. */
+declare const __ASKBOX_CHAT_FILE__: string;
+/** The chat file's Subresource Integrity (`sha384-…`), written into the launcher by the `embed` build. */
+declare const __ASKBOX_CHAT_INTEGRITY__: string;

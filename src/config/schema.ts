@@ -52,6 +52,10 @@ export interface UiText {
   table: string;
   /** Appended to the closed launcher's name while replies wait unseen; `{count}` becomes their number. */
   unread: string;
+  /** The panel's frame while the chat file loads (a phone tap opens it before the chat is there). */
+  loading: string;
+  /** The panel's frame when the chat file could not be loaded, above Retry. */
+  loadFailed: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -166,6 +170,8 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   code: 'Code',
   table: 'Table',
   unread: '{count} unread',
+  loading: 'Loading…',
+  loadFailed: 'The chat could not be loaded.',
   errors: /* @__PURE__ */ Object.freeze({
     config: 'The chat is not set up correctly.',
     auth: 'The chat service refused the request. Please try again later.',

@@ -52,6 +52,16 @@ export function checkProxy(proxyUrl: string, botId: string, origin: string, resu
   ];
 }
 
+/** The chat file's line: each failure to load it (URL and reason), or none. */
+export function checkChatFile(failures: readonly string[]): Check {
+  return failures.length === 0
+    ? { level: 'ok', text: 'The chat file loads, or has not been needed yet.' }
+    : {
+        level: 'fail',
+        text: `${failures.join('; ')}. Host askbox-chat.*.js next to askbox.js, unchanged (see README, Install).`,
+      };
+}
+
 /** The CSP line: the violations seen since the script started, or none. */
 export function checkCsp(violations: readonly string[]): Check {
   return violations.length === 0

@@ -1,5 +1,7 @@
 import { addStyles } from '../mount/shadow-host.js';
+import { CHAT_FAILED } from '../mount/chat-loader.js';
 import {
+  checkChatFile,
   checkCsp,
   checkOverlap,
   checkProxy,
@@ -17,9 +19,13 @@ import {
  * widget's shadow root. It adds no global: askbox.js hands over the CSP violations it has seen through an event.
  */
 
-/** What askbox.js fills in when the overlay asks (`askbox:debug` on document): the CSP violations it has seen. */
+/**
+ * What askbox.js fills in when the overlay asks (`askbox:debug` on document): the CSP violations it has seen, and the
+ * chat file's failures to load (a live list: askbox.js adds to it and dispatches `askbox:chat-failed`).
+ */
 interface Handover {
   seen?: SecurityPolicyViolationEvent[];
+  failures?: readonly string[];
 }
 
 const violation = (event: SecurityPolicyViolationEvent) =>
@@ -119,6 +125,7 @@ async function run(): Promise<void> {
     const checks: Check[] = [
       { level: 'ok', text: `Askbox ${__ASKBOX_VERSION__}.` },
       ...proxies.flat(),
+      checkChatFile(handover.failures ?? []),
       checkCsp(violations),
       checkStorage(blockedStorage()),
       checkTags(settings),
@@ -149,6 +156,7 @@ async function run(): Promise<void> {
     violations.push(violation(event));
     if (panel.isConnected) render();
   });
+  document.addEventListener(CHAT_FAILED, () => void (panel.isConnected && render()));
   home.append(panel);
   panel.querySelector('button')?.focus();
 }

@@ -1,4 +1,4 @@
-import { effect, signal } from '@preact/signals-core';
+import { effect, signal } from '@preact/signals';
 import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
 import type { WidgetConfig } from '../config/schema.js';
@@ -15,6 +15,9 @@ import type { Launcher } from './launcher.js';
 import { createPhoneFit } from './phone.js';
 
 const CONNECTION = ['online', 'offline'];
+
+/** `createChat`'s type: what the chat file hands to the launcher. */
+export type CreateChat = typeof createChat;
 
 /** Replacements for the network the chat uses by default (tests pass fakes). */
 export interface ChatDeps {

@@ -21,7 +21,7 @@ export interface Launcher {
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /**
- * Builds the launcher in `doc`, not yet placed anywhere; `onPress` runs on click, `onWarm` on hover and focus.
+ * Builds the launcher in `doc`, not yet placed anywhere; `onPress` runs on click, `onWarm` on hover, focus and touch.
  * With `config.launcher` false, or inline, the button is built but never placed: the page opens the chat through
  * the API, or the panel is always open.
  */
@@ -57,7 +57,9 @@ export function createLauncher(
   badge.setAttribute('aria-hidden', 'true');
   button.append(icon, label, badge);
   button.addEventListener('click', handlers.onPress);
-  for (const type of ['pointerenter', 'focus']) button.addEventListener(type, handlers.onWarm, { once: true });
+  // Hover and focus come before a click; on a touch screen (no hover) the touch itself does, a frame or two ahead.
+  for (const type of ['pointerenter', 'focus', 'pointerdown', 'touchstart'])
+    button.addEventListener(type, handlers.onWarm, { once: true, passive: true });
   root.append(slot);
   // Inline, the panel is always there: no launcher.
   const placed = config.launcher && config.mode === 'bubble';

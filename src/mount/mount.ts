@@ -2,6 +2,7 @@ import { ChatError } from '../api/errors.js';
 import { parseConfig } from '../config/parse.js';
 import { TABLES } from '../config/locales/index.js';
 import type { WidgetConfig } from '../config/schema.js';
+import { createChat } from './chat.js';
 import type { WidgetHandle } from './handle.js';
 import { createRegistry } from './registry.js';
 import { pageLanguages, startWidget } from './widget.js';
@@ -41,7 +42,7 @@ export function mount(options: MountOptions, target?: HTMLElement): WidgetHandle
   const { config } = parsed;
   const live = mounted.find(config);
   if (live) return live;
-  const widget = startWidget(config);
+  const widget = startWidget(config, { chat: () => createChat });
   try {
     widget.attach(target);
   } catch (error) {

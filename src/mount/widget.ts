@@ -4,9 +4,10 @@ import { conversationKey } from '../state/session.js';
 import { createStorage, type KeyValueStore } from '../state/storage.js';
 import css from '../styles/launcher.css?inline';
 import { toThemeCss } from '../styles/theme.js';
-import { createChat, type Chat, type ChatDeps } from './chat.js';
+import type { Chat, ChatDeps, CreateChat } from './chat.js';
 import type { WidgetHandle } from './handle.js';
 import { createLauncher, type Launcher } from './launcher.js';
+import { createPendingFrame, type PendingFrame } from './pending.js';
 import { keepPlaced } from './placement.js';
 import { followSystemScheme } from './scheme.js';
 import { addStyles, createShadowHost, type ShadowHost } from './shadow-host.js';
@@ -30,8 +31,15 @@ export function pageLanguages(doc: Document): string[] {
 
 const toggle = ({ model }: Chat) => (model.isOpen.value ? model.close() : model.open());
 
-/** Replacements for the storage areas the widget uses by default (tests pass fakes or failing ones). */
+/**
+ * Where the chat behind the launcher comes from: `createChat` itself (the ESM build imports it), or a promise of it
+ * (the script tag loads the chat file on first interest; see mount/chat-loader.ts).
+ */
+type ChatSource = () => CreateChat | Promise<CreateChat>;
+
+/** The chat's source, and replacements for the storage areas the widget uses by default (tests pass fakes). */
 export interface WidgetDeps extends ChatDeps {
+  chat: ChatSource;
   /** Where the conversation is kept (default: localStorage). */
   storage?: KeyValueStore;
   /** Where the panel's open state is kept for the browser session (default: sessionStorage). */
@@ -49,7 +57,7 @@ const areaStore = (area: 'localStorage' | 'sessionStorage') => createStorage(() 
  */
 export function startWidget(
   config: WidgetConfig,
-  deps: WidgetDeps = {},
+  deps: WidgetDeps,
   complete?: () => Promise<WidgetConfig>,
 ): StartedWidget {
   const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
@@ -73,6 +81,9 @@ export function startWidget(
   const store = deps.storage ?? areaStore('localStorage');
   let theme = config.theme;
   let launcher: Launcher | undefined;
+  let frame: PendingFrame | undefined;
+  /** True from an open asked for before the chat was there until the chat opens or the visitor closes the frame. */
+  let waiting = false;
   let shadow: ShadowHost | undefined;
   let chat: Chat | undefined;
   let destroyed = false;
@@ -99,47 +110,100 @@ export function startWidget(
     model.open();
     restoring = false;
   };
-  let completing: Promise<WidgetConfig> | undefined;
+  /** The complete config (with the UI strings of a language other than English) and `createChat`, once both are in. */
+  let ready: { full: WidgetConfig; make: CreateChat } | undefined;
+  let preparing: Promise<{ full: WidgetConfig; make: CreateChat }> | undefined;
+  const prepare = () => {
+    if (ready) return ready;
+    const source = deps.chat();
+    if (!complete && typeof source === 'function') return (ready = { full: config, make: source });
+    // A failed load is tried again on the next call (Retry, or a later open).
+    preparing ??= Promise.all([complete?.() ?? config, source]).then(
+      ([full, make]) => (ready = { full, make }),
+      (error: unknown) => {
+        preparing = undefined;
+        throw error;
+      },
+    );
+    return preparing;
+  };
   /** Runs `action` on the chat, creating it first if need be; a failure to start is one console error. */
-  const run = <T>(action: (loaded: Chat) => T, full = config): T | undefined => {
+  const run = <T>(action: (loaded: Chat) => T, loaded?: NonNullable<typeof ready>): T | undefined => {
     if (destroyed) return undefined;
     try {
-      if (!chat) {
-        chat = createChat(full, emit, { client: deps.client, storage: store });
+      if (!chat && loaded) {
+        chat = loaded.make(loaded.full, emit, { client: deps.client, storage: store });
+        frame?.hide();
         // Inline, the panel is open from its first frame: nothing to announce, and focus stays where it is.
         if (inline) openChat(chat, false);
         show();
       }
-      return action(chat);
+      return chat && action(chat);
     } catch (error) {
       console.error('[askbox] The chat widget could not start:', error);
       return undefined;
     }
   };
   /**
-   * `run`, at once when the chat's config is complete, else once `complete` has brought the rest of it (the UI
-   * strings of a language other than English); calls made meanwhile run in order.
+   * `run`, at once when the chat and its config are at hand, else once they have come (the chat file, the UI strings
+   * of a language other than English); calls made meanwhile run in order. `opening` shows the panel's frame with a
+   * loading state meanwhile, and the failure notice if the chat file cannot be loaded (the loader logs why).
    */
-  const use = <T>(action: (loaded: Chat) => T): T | undefined | Promise<T | undefined> => {
-    if (chat || !complete) return run(action);
-    completing ??= complete();
-    return completing.then((full) => run(action, full));
+  const use = <T>(
+    action: (loaded: Chat) => T,
+    opening?: { focus: boolean },
+  ): T | undefined | Promise<T | undefined> => {
+    if (destroyed) return undefined;
+    if (chat) return run(action);
+    const got = prepare();
+    if (!(got instanceof Promise)) return run(action, got);
+    if (opening || inline) {
+      waiting = true;
+      frame?.loading(Boolean(opening?.focus));
+      launcher?.setOpen(true);
+    }
+    return got.then(
+      (loaded) => {
+        // Closed while it loaded: the chat is created, but does not open.
+        const wanted = !opening || waiting;
+        if (opening) waiting = false;
+        return run(wanted ? action : () => undefined, loaded);
+      },
+      () => {
+        if (frame?.shown) frame.failed();
+        return undefined;
+      },
+    );
   };
 
   const warm = () => void use(() => undefined);
-  const open = (engaged: boolean) => use((loaded) => openChat(loaded, engaged));
+  const open = (engaged: boolean) => use((loaded) => openChat(loaded, engaged), { focus: engaged && !inline });
+  /** Closes the frame shown while the chat loads: a load that completes later then opens nothing. */
+  const closeFrame = () => {
+    waiting = false;
+    frame?.hide();
+    launcher?.setOpen(false);
+  };
 
   const handle: WidgetHandle = {
     open: () => void open(true),
     // An inline panel is part of the page: it does not close.
-    close: () => void (inline || chat?.model.close()),
-    toggle: () => void (inline || use(toggle)),
+    close: () => void (inline || (chat ? chat.model.close() : waiting && closeFrame())),
+    toggle: () => {
+      if (inline) return;
+      if (chat) return void toggle(chat);
+      if (waiting) return closeFrame();
+      void open(true);
+    },
     send: async (text) => {
       if (typeof text !== 'string') return void console.error('[askbox] send() takes the message text as a string');
-      await use(async ({ model }) => {
-        model.open();
-        await model.send(text);
-      });
+      await use(
+        async ({ model }) => {
+          model.open();
+          await model.send(text);
+        },
+        { focus: false },
+      );
     },
     setTheme: (next) => {
       if (!THEMES.includes(next)) return void console.error(`[askbox] setTheme() takes one of ${THEMES.join(', ')}`);
@@ -186,6 +250,19 @@ export function startWidget(
         onWarm: warm,
       });
       paintScheme();
+      frame = createPendingFrame(
+        launcher.root,
+        launcher.slot,
+        { title: config.title, text: config.text },
+        {
+          onClose: () => {
+            closeFrame();
+            launcher?.button.focus();
+          },
+          onRetry: () => void open(true),
+        },
+      );
+      if (waiting) frame.loading(false);
       shadow = createShadowHost(doc, {
         css: css + toThemeCss(config),
         nonce: config.styleNonce,

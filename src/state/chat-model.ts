@@ -1,4 +1,4 @@
-import { action, batch, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals-core';
+import { action, batch, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals';
 import type { ChatClient } from '../api/client.js';
 import { ChatError, toChatError } from '../api/errors.js';
 import type { ApiMessage } from '../api/types.js';

@@ -1,4 +1,4 @@
-import { signal, type ReadonlySignal } from '@preact/signals-core';
+import { signal, type ReadonlySignal } from '@preact/signals';
 
 /**
  * How long a streaming reply may be silent before the visitor is told it is still being worked on: longer than the

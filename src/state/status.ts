@@ -1,4 +1,4 @@
-import { effect, type Signal } from '@preact/signals-core';
+import { effect, type Signal } from '@preact/signals';
 import type { ChatError } from '../api/errors.js';
 
 /**

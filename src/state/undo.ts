@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals-core';
+import { signal } from '@preact/signals';
 import type { ConversationRef } from '../api/types.js';
 import type { ChatMessage } from './messages.js';
 import type { Session } from './session.js';

@@ -1,6 +1,5 @@
 import { toPlainText } from '../render/markdown.js';
 import { useWidget } from './context.js';
-import { useValue } from './hooks.js';
 
 /**
  * A polite live region that reads each completed reply once. The log itself is not live: announcing every
@@ -8,7 +7,7 @@ import { useValue } from './hooks.js';
  */
 export function Announcer() {
   const { model, config } = useWidget();
-  const reply = useValue(model.announcement);
+  const reply = model.announcement.value;
   return (
     <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
       {reply ? `${config.text.assistant}: ${toPlainText(reply.text)}` : ''}

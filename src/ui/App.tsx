@@ -2,7 +2,6 @@ import { useEffect, useRef } from 'preact/hooks';
 import { Announcer } from './Announcer.js';
 import { Panel } from './Panel.js';
 import { useWidget } from './context.js';
-import { useValue } from './hooks.js';
 
 /**
  * The panel and the live region, rendered next to the plain-DOM launcher. Focus moves into the composer when the
@@ -11,7 +10,7 @@ import { useValue } from './hooks.js';
  */
 export function App({ returnFocus }: { returnFocus: () => void }) {
   const { model, config } = useWidget();
-  const open = useValue(model.isOpen);
+  const open = model.isOpen.value;
   const input = useRef<HTMLTextAreaElement>(null);
   const wasOpen = useRef(open);
 

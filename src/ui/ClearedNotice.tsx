@@ -1,6 +1,5 @@
 import type { Ref } from 'preact';
 import { useWidget } from './context.js';
-import { useValue } from './hooks.js';
 
 /**
  * "Conversation cleared. Undo", after the visitor started a new conversation, until they send again: one click
@@ -8,7 +7,7 @@ import { useValue } from './hooks.js';
  */
 export function ClearedNotice({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const { model, config } = useWidget();
-  const cleared = useValue(model.cleared);
+  const cleared = model.cleared.value;
   const undo = () => {
     model.undoNewConversation();
     // The button goes away with the notice: focus goes back to the message box rather than to the page.

@@ -3,7 +3,6 @@ import { useLayoutEffect, useMemo } from 'preact/hooks';
 import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH } from '../config/schema.js';
 import { useWidget } from './context.js';
 import { SendIcon, StopIcon } from './icons.js';
-import { useValue } from './hooks.js';
 
 /**
  * The message box. Enter sends, Shift+Enter adds a line, and Enter while an input method is composing (CJK) is
@@ -13,11 +12,11 @@ import { useValue } from './hooks.js';
 export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const { model, config } = useWidget();
   const { text } = config;
-  const draft = useValue(model.draft);
-  const busy = useValue(model.busy);
-  const loading = useValue(model.status).type === 'loading';
-  const canSend = useValue(model.canSend);
-  const limited = useValue(model.limited);
+  const draft = model.draft.value;
+  const busy = model.busy.value;
+  const loading = model.status.value.type === 'loading';
+  const canSend = model.canSend.value;
+  const limited = model.limited.value;
   const length = draft.length;
   const over = length > MAX_MESSAGE_LENGTH;
   // Built once per widget, not on every keystroke.

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ChatError } from '../api/errors.js';
 import type { UiText } from '../config/schema.js';
 import { useWidget } from './context.js';
-import { useValue } from './hooks.js';
 
 /**
  * The sentence for an error: the service's own words where they are meant for the visitor (422), else ours; after a
@@ -44,10 +43,10 @@ function formatWait(seconds: number, locale: string): string {
 export function ErrorNotice() {
   const { model, config } = useWidget();
   const { text } = config;
-  const shown = useValue(model.failure);
-  const retryTarget = useValue(model.retryTarget);
+  const shown = model.failure.value;
+  const retryTarget = model.retryTarget.value;
   const left = useSecondsLeft(shown?.until);
-  const connected = useValue(model.online);
+  const connected = model.online.value;
   if (!shown)
     return connected ? null : (
       <div class="notice" role="status">

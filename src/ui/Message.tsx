@@ -2,7 +2,6 @@ import type { ChatMessage } from '../state/messages.js';
 import { CopyButton } from './CopyButton.js';
 import { Markdown } from './Markdown.js';
 import { useWidget } from './context.js';
-import { useValue } from './hooks.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {
@@ -11,7 +10,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   const user = message.role === 'user';
   const when = new Date(message.time);
   // The failed last reply carries the widget's one Retry (see ChatModel.retryTarget).
-  const canRetry = useValue(model.retryTarget) === 'reply' && isLast;
+  const canRetry = model.retryTarget.value === 'reply' && isLast;
   return (
     <article
       class={`msg msg--${user ? 'user' : 'bot'}${message.status === 'pending' ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}

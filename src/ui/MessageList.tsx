@@ -1,12 +1,11 @@
-import { computed } from '@preact/signals-core';
+import { useComputed, useSignal, useSignalEffect } from '@preact/signals';
 import type { VNode } from 'preact';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ChatMessage } from '../state/messages.js';
 import { Markdown } from './Markdown.js';
 import { Message } from './Message.js';
 import { Starters } from './Starters.js';
 import { useWidget } from './context.js';
-import { useValue } from './hooks.js';
 import { DownIcon } from './icons.js';
 
 /** Room left above a long reply's start when the log stops following it. */
@@ -38,10 +37,10 @@ export function MessageList() {
   const [behind, setBehind] = useState(false);
   const [shown, setShown] = useState(FIRST_SCREEN);
   const items = useRef(new WeakMap<ChatMessage, { last: boolean; vnode: VNode }>());
-  const messages = useValue(model.messages);
-  const status = useValue(model.status).type;
-  const stalled = useValue(model.stalled);
-  const waiting = useValue(useMemo(() => computed(() => model.streaming.value === ''), [model]));
+  const messages = model.messages.value;
+  const status = model.status.value.type;
+  const stalled = model.stalled.value;
+  const waiting = useComputed(() => model.streaming.value === '').value;
   const last = messages.at(-1);
   const hidden = Math.max(0, messages.length - shown);
 
@@ -162,10 +161,16 @@ export function MessageList() {
   );
 }
 
-/** The reply in flight, re-rendered at most once per animation frame however fast its chunks arrive. */
+/**
+ * The reply in flight, re-rendered at most once per animation frame however fast its chunks arrive: the text shown
+ * is copied from the model by a `useSignalEffect`, which @preact/signals runs once per frame for any number of
+ * changes, so a burst of chunks costs one render and one DOM update.
+ */
 function StreamingReply() {
   const { model } = useWidget();
-  const streaming = useValue(model.streaming, true);
+  const shown = useSignal(model.streaming.peek());
+  useSignalEffect(() => void (shown.value = model.streaming.value));
+  const streaming = shown.value;
   return streaming ? (
     <article class="msg msg--bot msg--streaming" aria-busy="true">
       <Markdown text={streaming} streaming />

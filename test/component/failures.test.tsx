@@ -5,6 +5,7 @@ import { ChatError } from '../../src/api/errors';
 import { parseConfig } from '../../src/config/parse';
 import type { WidgetHandle } from '../../src/mount/handle';
 import { HOST_TAG } from '../../src/mount/shadow-host';
+import { createChat } from '../../src/mount/chat';
 import { startWidget } from '../../src/mount/widget';
 import { createMemoryStorage } from '../helpers/memory-storage';
 import { createFakeClient, question, storedReply } from '../helpers/fake-client';
@@ -36,7 +37,7 @@ function setup(overrides: Record<string, unknown> = {}, client?: ChatClient, sto
   const fake = createFakeClient();
   const { config } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', ...overrides });
   if (!config) throw new Error('bad config');
-  const widget = startWidget(config, { client: client ?? fake.client, storage });
+  const widget = startWidget(config, { chat: () => createChat, client: client ?? fake.client, storage });
   widget.attach(document.body);
   handle = widget.handle;
   handle.open();

@@ -4,6 +4,7 @@ import { parseConfig } from '../../src/config/parse';
 import type { KeyValueStore } from '../../src/state/storage';
 import type { WidgetHandle } from '../../src/mount/handle';
 import { HOST_TAG } from '../../src/mount/shadow-host';
+import { createChat } from '../../src/mount/chat';
 import { startWidget } from '../../src/mount/widget';
 import { createFakeClient, storedReply } from '../helpers/fake-client';
 import { createMemoryStorage } from '../helpers/memory-storage';
@@ -25,7 +26,12 @@ function setup(overrides: Record<string, unknown> = {}, tab: KeyValueStore = cre
   const fake = createFakeClient();
   const { config, issues } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', ...overrides });
   if (!config) throw new Error(`bad config: ${JSON.stringify(issues)}`);
-  const widget = startWidget(config, { client: fake.client, storage: createMemoryStorage(), tabStorage: tab });
+  const widget = startWidget(config, {
+    chat: () => createChat,
+    client: fake.client,
+    storage: createMemoryStorage(),
+    tabStorage: tab,
+  });
   widget.attach(document.body);
   handles.push(widget.handle);
   return { fake, handle: widget.handle };
@@ -150,7 +156,11 @@ describe('the open state, remembered for the session', () => {
       const fake = createFakeClient();
       const { config } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox' });
       if (!config) throw new Error('bad config');
-      const widget = startWidget(config, { client: fake.client, storage: createMemoryStorage() });
+      const widget = startWidget(config, {
+        chat: () => createChat,
+        client: fake.client,
+        storage: createMemoryStorage(),
+      });
       handles.push(widget.handle);
       widget.attach(document.body);
       fireEvent.click(launcher() as HTMLElement);

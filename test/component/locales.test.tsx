@@ -6,6 +6,7 @@ import { parseConfig } from '../../src/config/parse';
 import { DEFAULT_TEXT } from '../../src/config/schema';
 import type { WidgetHandle } from '../../src/mount/handle';
 import { HOST_TAG } from '../../src/mount/shadow-host';
+import { createChat } from '../../src/mount/chat';
 import { startWidget } from '../../src/mount/widget';
 import { createFakeClient, storedReply } from '../helpers/fake-client';
 import { createMemoryStorage } from '../helpers/memory-storage';
@@ -45,6 +46,7 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in 
       { tables: TABLES },
     );
     const widget = startWidget(config!, {
+      chat: () => createChat,
       client: fake.client,
       storage: createMemoryStorage(),
       tabStorage: createMemoryStorage(),

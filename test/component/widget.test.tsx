@@ -4,6 +4,7 @@ import { ChatError } from '../../src/api/errors';
 import { TABLES } from '../../src/config/locales/index';
 import { parseConfig } from '../../src/config/parse';
 import type { WidgetHandle } from '../../src/mount/handle';
+import { createChat } from '../../src/mount/chat';
 import { startWidget } from '../../src/mount/widget';
 import { HOST_TAG } from '../../src/mount/shadow-host';
 import { createMemoryStorage } from '../helpers/memory-storage';
@@ -52,7 +53,12 @@ async function setup(overrides: Record<string, unknown> = {}, storage = createMe
     { tables: TABLES },
   );
   if (!config) throw new Error('bad config');
-  const widget = startWidget(config, { client: fake.client, storage, tabStorage: createMemoryStorage() });
+  const widget = startWidget(config, {
+    chat: () => createChat,
+    client: fake.client,
+    storage,
+    tabStorage: createMemoryStorage(),
+  });
   widget.attach(document.body);
   widget.warm();
   handle = widget.handle;

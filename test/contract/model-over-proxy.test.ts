@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals-core';
+import { signal } from '@preact/signals';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse';
 import type { ProxyOptions } from '../../src/proxy/handler';

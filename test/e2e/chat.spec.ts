@@ -89,7 +89,7 @@ describe('chatting in Chromium', () => {
     await page.locator(W.launcher).click();
     await page.evaluate(() => {
       const root = document.querySelector('askbox-widget')?.shadowRoot;
-      const probe = { frames: [] as number[], updates: 0 };
+      const probe = { frames: [] as number[], lengths: [] as number[], updates: 0, last: performance.now() };
       (window as unknown as { probe: typeof probe }).probe = probe;
       // DOM updates of the streaming reply since the last frame, counted per animation frame.
       new MutationObserver((records) => {
@@ -101,8 +101,10 @@ describe('chatting in Chromium', () => {
         )
           probe.updates += 1;
       }).observe(root as ShadowRoot, { subtree: true, childList: true, characterData: true });
-      const frame = () => {
+      const frame = (now: number) => {
         probe.frames.push(probe.updates);
+        probe.lengths.push(now - probe.last);
+        probe.last = now;
         probe.updates = 0;
         requestAnimationFrame(frame);
       };
@@ -110,11 +112,15 @@ describe('chatting in Chromium', () => {
     });
     await ask(page, 'Now a fast stream please');
     await page.locator(`${W.bot}`).last().locator('.md').filter({ hasText: 'Paragraph 60' }).waitFor();
-    const frames = await page.evaluate(() => (window as unknown as { probe: { frames: number[] } }).probe.frames);
+    const { frames, lengths } = await page.evaluate(
+      () => (window as unknown as { probe: { frames: number[]; lengths: number[] } }).probe,
+    );
     const updated = frames.filter((updates) => updates > 0);
-    // ~1,150 chunks, drawn in a few dozen frames: never two updates of the reply in one frame.
+    // ~1,150 chunks, drawn in a few dozen frames: never two updates of the reply in one frame. (@preact/signals
+    // flushes on the next animation frame, or after 35 ms if no frame comes: a frame that a loaded machine draws
+    // late may thus see one update per 35 ms it lasted.)
     expect(updated.length).toBeGreaterThanOrEqual(5);
-    expect(Math.max(...frames)).toBe(1);
+    frames.forEach((updates, i) => expect(updates).toBeLessThanOrEqual(Math.max(1, Math.ceil((lengths[i] ?? 0) / 35))));
     expect(await page.locator(W.bot).last().locator('.md p').allTextContents()).toEqual(
       FAST.split('\n\n').map((paragraph) => paragraph.replaceAll('**', '')),
     );

@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals-core';
+import { signal } from '@preact/signals';
 import { parseConfig } from '../../src/config/parse';
 import { ChatModel } from '../../src/state/chat-model';
 import type { WidgetEvents } from '../../src/state/events';

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isChatError } from '../../src/api/errors';
 import { parseConfig } from '../../src/config/parse';
 import { mount } from '../../src/mount/mount';
+import { createChat } from '../../src/mount/chat';
 import { startWidget } from '../../src/mount/widget';
 import { HOST_TAG } from '../../src/mount/shadow-host';
 
@@ -78,7 +79,7 @@ describe('startWidget()', () => {
   it('answers calls before it has a place on the page, and shows their effect once attached', async () => {
     const { config } = parseConfig(minimal);
     if (!config) throw new Error('bad config');
-    const widget = startWidget(config);
+    const widget = startWidget(config, { chat: () => createChat });
     widget.handle.open();
     expect(document.body.querySelector(HOST_TAG)).toBeNull();
     widget.attach(document.body);

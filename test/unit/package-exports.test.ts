@@ -112,10 +112,12 @@ describe('the packed package', () => {
     ]);
   });
 
-  it('ships the builds the exports name, their types and the locale packs, not the WordPress plugin (a zip of its own)', () => {
+  it('ships the builds the exports name, the chat file, their types, the locale packs and the manifest, not the WordPress plugin (a zip of its own)', () => {
     const outside = files.filter(
       (path) =>
-        !/^dist\/(askbox(-debug)?\.m?js|proxy\/[\w-]+\.js|types\/.+\.d\.ts|askbox-locales\/[a-z]{2}\.json)$/.test(path),
+        !/^dist\/(askbox(-debug|-chat\.[\w-]+)?\.m?js|manifest\.json|proxy\/[\w-]+\.js|types\/.+\.d\.ts|askbox-locales\/[a-z]{2}\.json)$/.test(
+          path,
+        ),
     );
     expect(files.filter((path) => path.startsWith('dist/askbox-locales/'))).toHaveLength(11);
     expect(outside).toEqual(['LICENSE', 'README.md', 'package.json']);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createParser } from 'eventsource-parser';
 import { ChatError } from '../../src/api/errors';
-import { createDataParser, readReplyStream } from '../../src/api/sse';
+import { readReplyStream } from '../../src/api/sse';
 import type { StreamEvent } from '../../src/api/types';
 import { replyEvents, splitBytes, streamOf } from '../fixtures/sse';
 
@@ -78,12 +79,12 @@ describe('readReplyStream', () => {
 /** The data of the events in `pieces`, fed one by one. */
 function parse(pieces: string[]): string[] {
   const events: string[] = [];
-  const feed = createDataParser((data) => events.push(data));
-  for (const piece of pieces) feed(piece);
+  const parser = createParser({ onEvent: ({ data }) => void events.push(data) });
+  for (const piece of pieces) parser.feed(piece);
   return events;
 }
 
-describe('createDataParser: the event-stream framing', () => {
+describe('eventsource-parser: the event-stream framing readReplyStream relies on', () => {
   it('joins data lines with LF, drops one space after the colon, and dispatches at a blank line', () => {
     expect(parse(['data: a\ndata:b\ndata:  c\ndata\n\n'])).toEqual(['a\nb\n c\n']);
   });

@@ -27,6 +27,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
       expect(lint.status, lint.stdout).toBe(0);
     }
     expect(readdirSync(PLUGIN).sort()).toEqual([
+      expect.stringMatching(/^askbox-chat\.[\w-]+\.js$/),
       'askbox-debug.js',
       'askbox-locales',
       'askbox-proxy.php',

@@ -31,6 +31,8 @@ Arbeitet noch…
 Codeblock
 Tabelle
 {count} ungelesen
+Wird geladen…
+Der Chat konnte nicht geladen werden.
 Chat falsch eingerichtet.
 Anfrage abgelehnt.
 Keine Verbindung.

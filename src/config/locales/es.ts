@@ -31,6 +31,8 @@ Sigo trabajando…
 Código
 Tabla
 {count} sin leer
+Cargando…
+No se pudo cargar el chat.
 Chat mal configurado.
 Solicitud rechazada.
 Sin conexión.

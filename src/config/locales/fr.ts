@@ -31,6 +31,8 @@ Toujours en cours…
 Bloc de code
 Tableau
 {count} non lu(s)
+Chargement…
+Impossible de charger le chat.
 Chat mal configuré.
 Demande refusée.
 Pas de connexion.

@@ -31,6 +31,8 @@ Ci sto ancora lavorando…
 Codice
 Tabella
 {count} non letti
+Caricamento…
+Impossibile caricare la chat.
 Chat non configurata.
 Richiesta rifiutata.
 Nessuna connessione.

@@ -31,6 +31,8 @@ Nog bezig…
 Codeblok
 Tabel
 {count} ongelezen
+Laden…
+De chat kon niet worden geladen.
 Chat verkeerd ingesteld.
 Verzoek geweigerd.
 Geen verbinding.

@@ -31,6 +31,8 @@ Wciąż pracuję…
 Kod
 Tabela
 Nieprzeczytane: {count}
+Ładowanie…
+Nie udało się załadować czatu.
 Czat źle skonfigurowany.
 Żądanie odrzucone.
 Brak połączenia.

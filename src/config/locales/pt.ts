@@ -31,6 +31,8 @@ Ainda trabalhando…
 Código
 Tabela
 {count} não lida(s)
+Carregando…
+Não foi possível carregar o chat.
 Chat mal configurado.
 Pedido recusado.
 Sem conexão.

@@ -1,0 +1,110 @@
+import type { CreateChat } from './chat.js';
+
+/**
+ * The event with which the chat file, while it runs, hands `createChat` to the launcher that loaded it: dispatched on
+ * its own `<script>` element, so that it adds no global and two copies of Askbox on a page never mix their files.
+ */
+export const CHAT_EVENT = 'askbox:chat';
+
+/** Why the chat file could not be loaded: its URL and a reason a site owner can act on. */
+class ChatLoadError extends Error {
+  override readonly name = 'ChatLoadError';
+  readonly url: string;
+  readonly reason: string;
+  constructor(url: string, reason: string) {
+    super(`The chat could not be loaded from ${url}: ${reason}`);
+    this.url = url;
+    this.reason = reason;
+  }
+}
+
+/** Dispatched on document after a new failure to load the chat file, for the self-diagnosis overlay. */
+export const CHAT_FAILED = 'askbox:chat-failed';
+
+/** Every failed load so far, as its console message: the self-diagnosis overlay lists them. */
+export const chatLoadFailures: string[] = [];
+
+/** The loads under way or done, by URL: one request however many widgets ask, a new one after a failure (Retry). */
+const loads = new Map<string, Promise<CreateChat>>();
+
+/**
+ * Loads the chat file once per page, as a classic script pinned by `integrity` (`crossorigin="anonymous"`, so that
+ * the browser checks it on a CDN too) and carrying the page's nonce, after Sentry's `lazyLoadIntegration`. Resolves
+ * with its `createChat`; rejects with a `ChatLoadError` saying why (a 404, an integrity mismatch, the page's CSP,
+ * the network), which is also logged once as a console error.
+ */
+export function loadChat(url: string, integrity: string, nonce = ''): Promise<CreateChat> {
+  let load = loads.get(url);
+  if (!load) {
+    load = inject(url, integrity, nonce).catch((error: unknown) => {
+      loads.delete(url);
+      const failure = error instanceof ChatLoadError ? error : new ChatLoadError(url, String(error));
+      // One console error per distinct failure: a Retry that fails the same way says nothing new.
+      if (!chatLoadFailures.includes(failure.message)) {
+        chatLoadFailures.push(failure.message);
+        console.error(`[askbox] ${failure.message}`);
+        document.dispatchEvent(new Event(CHAT_FAILED));
+      }
+      throw failure;
+    });
+    loads.set(url, load);
+  }
+  return load;
+}
+
+function inject(url: string, integrity: string, nonce: string): Promise<CreateChat> {
+  return new Promise((resolve, reject) => {
+    let made: CreateChat | undefined;
+    let blocked = false;
+    const onViolation = (event: SecurityPolicyViolationEvent) => void (blocked ||= event.blockedURI === url);
+    document.addEventListener('securitypolicyviolation', onViolation);
+    const tag = document.createElement('script');
+    tag.addEventListener(CHAT_EVENT, (event) => {
+      // Only the file itself, while it runs, can hand over the chat: not a page script dispatching the event later.
+      if (document.currentScript === tag) made = (event as CustomEvent<CreateChat>).detail;
+    });
+    const done = () => {
+      document.removeEventListener('securitypolicyviolation', onViolation);
+      tag.remove();
+    };
+    tag.addEventListener('load', () => {
+      done();
+      if (made) resolve(made);
+      else reject(new ChatLoadError(url, 'it ran but is not the chat file of this version of askbox.js'));
+    });
+    tag.addEventListener('error', () => {
+      void diagnose(url, integrity, () => blocked).then((reason) => {
+        done();
+        reject(new ChatLoadError(url, reason));
+      });
+    });
+    tag.src = url;
+    tag.integrity = integrity;
+    tag.crossOrigin = 'anonymous';
+    if (nonce) tag.nonce = nonce;
+    document.head.append(tag);
+  });
+}
+
+/**
+ * Why a script failed, which its `error` event does not say: asked again with fetch (the reply is small and now
+ * cached), whose status and bytes tell a 404 from a tampered or outdated file; a CSP violation for the URL, or the
+ * browser being offline, come first.
+ */
+async function diagnose(url: string, integrity: string, blocked: () => boolean): Promise<string> {
+  if (!navigator.onLine) return 'the browser is offline';
+  try {
+    const response = await fetch(url, { credentials: 'omit', mode: 'cors' });
+    if (blocked()) return "the page's Content-Security-Policy blocked it (script-src)";
+    if (!response.ok) return `the server answered ${response.status}`;
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', await response.arrayBuffer()));
+    const actual = `sha384-${btoa(String.fromCharCode(...digest))}`;
+    return actual === integrity
+      ? 'the browser refused to run it'
+      : `its integrity check failed (expected ${integrity}, got ${actual}): the file is not the one this askbox.js was built with`;
+  } catch {
+    return blocked()
+      ? "the page's Content-Security-Policy blocked it (script-src)"
+      : 'the request failed (network error, or a CDN without CORS headers)';
+  }
+}

@@ -1,0 +1,84 @@
+import type { UiText } from '../config/schema.js';
+
+/**
+ * The panel's frame while the chat file loads, built by the launcher without Preact: a phone tap (no hover to load
+ * ahead) opens it at once with a loading state, and a failed load leaves a short notice with Retry in it, not a
+ * dead button.
+ */
+export interface PendingFrame {
+  /** Shows the loading state; `focus` moves focus into the frame (a visitor's own open, not the page's). */
+  loading(focus: boolean): void;
+  /** Replaces the loading state with the failure notice and its Retry button (focused if focus was inside). */
+  failed(): void;
+  /** Whether the frame is on screen. */
+  readonly shown: boolean;
+  /** Takes the frame away. */
+  hide(): void;
+}
+
+/**
+ * Builds the frame into `root`, before `slot` (the panel takes its place there); `onClose` runs on its close button
+ * and Escape, `onRetry` on Retry.
+ */
+export function createPendingFrame(
+  root: HTMLElement,
+  slot: HTMLElement,
+  labels: { title: string; text: Pick<UiText, 'close' | 'retry' | 'loading' | 'loadFailed'> },
+  handlers: { onClose(): void; onRetry(): void },
+): PendingFrame {
+  const doc = root.ownerDocument;
+  const { text } = labels;
+  const frame = doc.createElement('div');
+  frame.className = 'panel pending';
+  frame.setAttribute('role', 'dialog');
+  frame.setAttribute('aria-label', labels.title);
+  frame.tabIndex = -1;
+  const close = doc.createElement('button');
+  close.type = 'button';
+  close.className = 'pending__close';
+  close.setAttribute('aria-label', text.close);
+  close.textContent = '×';
+  close.addEventListener('click', handlers.onClose);
+  const body = doc.createElement('div');
+  body.className = 'pending__body';
+  frame.append(close, body);
+  frame.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') handlers.onClose();
+  });
+
+  const fill = (role: string, message: string) => {
+    const line = doc.createElement('p');
+    line.setAttribute('role', role);
+    line.textContent = message;
+    body.replaceChildren(line);
+    return line;
+  };
+
+  return {
+    get shown() {
+      return frame.isConnected;
+    },
+    loading(focus) {
+      const spinner = doc.createElement('span');
+      spinner.className = 'pending__spinner';
+      fill('status', text.loading).prepend(spinner);
+      if (!frame.isConnected) root.insertBefore(frame, slot);
+      if (focus) frame.focus();
+    },
+    failed() {
+      const active = (frame.getRootNode() as Document | ShadowRoot).activeElement;
+      const hadFocus = Boolean(active && frame.contains(active));
+      fill('alert', text.loadFailed);
+      const retry = doc.createElement('button');
+      retry.type = 'button';
+      retry.className = 'pending__retry';
+      retry.textContent = text.retry;
+      retry.addEventListener('click', handlers.onRetry);
+      body.append(retry);
+      if (hadFocus) retry.focus();
+    },
+    hide() {
+      frame.remove();
+    },
+  };
+}
