@@ -1,4 +1,5 @@
-import type { CDPSession, Page } from 'playwright-core';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2E, W } from './harness';
 
@@ -9,99 +10,64 @@ beforeAll(async () => {
 });
 afterAll(() => e2e?.close());
 
-/** A V8 block coverage range: `count` is how often the code in [startOffset, endOffset) of the script ran. */
-interface Range {
-  startOffset: number;
-  endOffset: number;
-  count: number;
-}
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 /**
- * Literals of each library's code, to find the code behind the launcher in the minified bundle (names are mangled,
- * literals are not): Preact's MathML check, the signals' brand, DOMPurify's tag allowlist, the markdown renderer's
- * task-list glyph.
+ * Literals of each library's code, to find it in a minified file (names are mangled, literals are not): Preact's
+ * MathML check, the signals' brand, DOMPurify's tag allowlist, the markdown renderer's task-list glyph, and
+ * eventsource-parser's field parsing.
  */
 const MARKERS = {
   preact: '^m(i|n|o|s|text|space)$',
   signals: 'preact-signals',
   dompurify: 'acronym',
   markdown: '☐',
+  'eventsource-parser': 'retry',
 } as const;
 
-/** Records which code of askbox.js runs, from before the script loads (the page is reloaded under coverage). */
-async function coverage(page: Page) {
-  const cdp: CDPSession = await page.context().newCDPSession(page);
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
-  await page.reload();
-  await page.locator(W.launcher).waitFor();
-  const source = await page.evaluate(async () => (await fetch('/askbox.js')).text());
-  const offsets = Object.fromEntries(
-    Object.entries(MARKERS).map(([name, marker]) => {
-      const at = source.indexOf(marker);
-      expect(at, `${name} marker in askbox.js`).toBeGreaterThan(0);
-      return [name, at];
-    }),
-  ) as Record<keyof typeof MARKERS, number>;
-
-  /** The function ranges of askbox.js with how often each ran since the last call (taking coverage resets it). */
-  async function ranges(): Promise<Range[]> {
-    const { result } = await cdp.send('Profiler.takePreciseCoverage');
-    return result
-      .filter((script) => script.url.endsWith('/askbox.js'))
-      .flatMap((script) => script.functions.flatMap((fn) => fn.ranges));
-  }
-
-  // The function that holds every library behind the launcher: the smallest range containing all markers.
-  const first = await ranges();
-  const values = Object.values(offsets);
-  const chat = first
-    .filter((r) => values.every((at) => r.startOffset <= at && at < r.endOffset))
-    .reduce((a, b) => (b.endOffset - b.startOffset < a.endOffset - a.startOffset ? b : a));
-  const runsIn = (found: Range[]) =>
-    found
-      .filter((r) => r.startOffset === chat.startOffset && r.endOffset === chat.endOffset)
-      .reduce((sum, r) => sum + r.count, 0);
-  let runs = runsIn(first);
-
-  /** How often that function has run since the script loaded. */
-  async function chatRuns(): Promise<number> {
-    runs += runsIn(await ranges());
-    return runs;
-  }
-
-  return { size: chat.endOffset - chat.startOffset, source, chatRuns };
-}
+/** The requests for the chat file among a page's requests. */
+const chatRequests = (requests: string[]) => requests.filter((r) => /\/askbox-chat\.[\w-]+\.js$/.test(r));
 
 describe('a launcher-only boot, in Chromium', () => {
-  it('runs none of Preact, signals, DOMPurify or the markdown parser before the visitor shows interest', async () => {
-    const { page, consoleErrors, pageErrors } = await e2e.open('/plain.html');
-    const probe = await coverage(page);
+  it('ships the libraries behind the launcher in the chat file only', () => {
+    const launcher = readFileSync(`${DIST}askbox.js`, 'utf8');
+    const chatFile = readdirSync(DIST).find((name) => name.startsWith('askbox-chat.'));
+    const chat = readFileSync(`${DIST}${chatFile}`, 'utf8');
+    for (const [name, marker] of Object.entries(MARKERS)) {
+      if (name !== 'eventsource-parser') expect(launcher, `${name} in askbox.js`).not.toContain(marker);
+      expect(chat, `${name} in the chat file`).toContain(marker);
+    }
+  });
+
+  it('loads no chat code before the visitor shows interest; hovering the launcher loads it, once', async () => {
+    const { page, requests, consoleErrors, pageErrors } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
     await page.waitForTimeout(300);
-    // The code behind the launcher is most of the script, and none of it has run.
-    expect(probe.size).toBeGreaterThan(probe.source.length * 0.6);
-    expect(await probe.chatRuns()).toBe(0);
+    expect(chatRequests(requests)).toEqual([]);
+    expect(await page.locator('script[src*="askbox-chat"]').count()).toBe(0);
     expect(await page.locator(W.launcher).getAttribute('aria-label')).toBe('Chat');
 
-    // Hovering the launcher creates the chat ahead of the click; the click then only opens it.
+    // Hovering the launcher loads the chat ahead of the click; the click then only opens it.
     await page.locator(W.launcher).hover();
-    await expect.poll(() => probe.chatRuns()).toBe(1);
+    await expect.poll(() => chatRequests(requests).length).toBe(1);
     await page.locator(W.launcher).click();
     await page.locator(W.panel).waitFor();
-    expect(await probe.chatRuns()).toBe(1);
     expect(await page.locator(W.launcher).getAttribute('aria-expanded')).toBe('true');
+    expect(chatRequests(requests)).toHaveLength(1);
+    // The loader's <script> element is gone once the chat is in: nothing of it is left in the page.
+    expect(await page.locator('script[src*="askbox-chat"]').count()).toBe(0);
     expect(consoleErrors).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
 
-  it('creates the chat on keyboard focus of the launcher too, and on a page call before any interaction', async () => {
-    const { page } = await e2e.open('/plain.html');
-    const probe = await coverage(page);
+  it('loads the chat on keyboard focus of the launcher too, and on a page call before any interaction', async () => {
+    const { page, requests } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
     await page.keyboard.press('Tab');
-    await expect.poll(() => probe.chatRuns()).toBe(1);
+    await expect.poll(() => chatRequests(requests).length).toBe(1);
 
-    const { page: other } = await e2e.open('/plain.html');
-    const untouched = await coverage(other);
+    const { page: other, requests: otherRequests } = await e2e.open('/plain.html');
+    await other.locator(W.launcher).waitFor();
     const opened: string[] = [];
     await other.exposeFunction('recordOpen', () => opened.push('open'));
     await other.evaluate(() => {
@@ -110,7 +76,27 @@ describe('a launcher-only boot, in Chromium', () => {
       api.open();
     });
     await other.locator(W.panel).waitFor();
-    expect(await untouched.chatRuns()).toBe(1);
+    expect(chatRequests(otherRequests)).toHaveLength(1);
     await expect.poll(() => opened).toEqual(['open']);
+  });
+
+  it('opens a phone tap at once, with a loading frame, and the chat in it once loaded', async () => {
+    const { page, requests } = await e2e.open('/plain.html', { width: 390, height: 700, mobile: true });
+    await page.locator(W.launcher).waitFor();
+    // A slow chat file: the frame stays in its loading state meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.locator(W.launcher).tap();
+    const frame = page.locator('askbox-widget .pending');
+    await frame.getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
+    expect(await frame.getAttribute('role')).toBe('dialog');
+    expect(chatRequests(requests)).toHaveLength(1);
+    release();
+    await page.locator(W.input).waitFor();
+    expect(await frame.count()).toBe(0);
   });
 });
