@@ -87,24 +87,20 @@ function inject(url: string, integrity: string, nonce: string): Promise<CreateCh
 }
 
 /**
- * Why a script failed, which its `error` event does not say: asked again with fetch (the reply is small and now
- * cached), whose status and bytes tell a 404 from a tampered or outdated file; a CSP violation for the URL, or the
- * browser being offline, come first.
+ * Why a script failed, which its `error` event does not say: a CSP violation for the URL, or the browser being
+ * offline; else asked again with fetch, whose status tells a missing file, and whose success (the same bytes, or
+ * CORS would have failed it too) leaves the integrity check: the file is not the one this askbox.js was built with.
  */
 async function diagnose(url: string, integrity: string, blocked: () => boolean): Promise<string> {
+  const csp = "the page's Content-Security-Policy blocked it (script-src)";
   if (!navigator.onLine) return 'the browser is offline';
   try {
     const response = await fetch(url, { credentials: 'omit', mode: 'cors' });
-    if (blocked()) return "the page's Content-Security-Policy blocked it (script-src)";
-    if (!response.ok) return `the server answered ${response.status}`;
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', await response.arrayBuffer()));
-    const actual = `sha384-${btoa(String.fromCharCode(...digest))}`;
-    return actual === integrity
-      ? 'the browser refused to run it'
-      : `its integrity check failed (expected ${integrity}, got ${actual}): the file is not the one this askbox.js was built with`;
+    if (blocked()) return csp;
+    return response.ok
+      ? `its integrity check failed: it is not the file this askbox.js was built with (${integrity})`
+      : `the server answered ${response.status}`;
   } catch {
-    return blocked()
-      ? "the page's Content-Security-Policy blocked it (script-src)"
-      : 'the request failed (network error, or a CDN without CORS headers)';
+    return blocked() ? csp : 'the request failed (network error, or a CDN without CORS headers)';
   }
 }
