@@ -4,6 +4,7 @@ import { createChat } from './mount/chat.js';
 /**
  * The chat file's entry (dist/askbox-chat.<hash>.js): everything behind the launcher. askbox.js loads it on the
  * visitor's first sign of interest and pins it by its sha384; run, it hands `createChat` to the `<script>` element
- * that loaded it (see `loadChat` in mount/chat-loader.ts) and defines nothing else.
+ * that loaded it, or to the document under loaders that hide `document.currentScript` (see `loadChat` in
+ * mount/chat-loader.ts), and defines nothing else.
  */
-document.currentScript?.dispatchEvent(new CustomEvent(CHAT_EVENT, { detail: createChat }));
+(document.currentScript ?? document).dispatchEvent(new CustomEvent(CHAT_EVENT, { detail: createChat }));

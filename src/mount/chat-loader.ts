@@ -2,7 +2,7 @@ import type { CreateChat } from './chat.js';
 
 /**
  * The event with which the chat file, while it runs, hands `createChat` to the launcher that loaded it: dispatched on
- * its own `<script>` element, so that it adds no global and two copies of Askbox on a page never mix their files.
+ * its own `<script>` element (else on the document), so that it adds no global.
  */
 export const CHAT_EVENT = 'askbox:chat';
 
@@ -59,12 +59,14 @@ function inject(url: string, integrity: string, nonce: string): Promise<CreateCh
     const onViolation = (event: SecurityPolicyViolationEvent) => void (blocked ||= event.blockedURI === url);
     document.addEventListener('securitypolicyviolation', onViolation);
     const tag = document.createElement('script');
-    tag.addEventListener(CHAT_EVENT, (event) => {
-      // Only the file itself, while it runs, can hand over the chat: not a page script dispatching the event later.
-      if (document.currentScript === tag) made = (event as CustomEvent<CreateChat>).detail;
-    });
+    // The chat file hands itself to its own element, or to the document where `document.currentScript` is hidden
+    // (Rocket Loader-style loaders): listened for on both while it loads.
+    const take = (event: Event) => void (made ??= (event as CustomEvent<CreateChat>).detail);
+    tag.addEventListener(CHAT_EVENT, take);
+    document.addEventListener(CHAT_EVENT, take);
     const done = () => {
       document.removeEventListener('securitypolicyviolation', onViolation);
+      document.removeEventListener(CHAT_EVENT, take);
       tag.remove();
     };
     tag.addEventListener('load', () => {

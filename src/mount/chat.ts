@@ -31,7 +31,7 @@ export interface Chat {
    * Renders the panel into the launcher's slot and keeps the launcher in step with it; once. `addStyles` installs
    * the panel's stylesheet next to the launcher's (passed in, so that the bundle's lazy half need not carry it).
    */
-  show(launcher: Launcher, addStyles: (css: string) => void): void;
+  show(launcher: Launcher, addStyles: (css: string) => void, opener?: Element | null): void;
   destroy(): void;
 }
 
@@ -59,16 +59,20 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
   let hide: (() => void) | undefined;
   return {
     model,
-    show(launcher, addStyles) {
+    show(launcher, addStyles, openedFrom) {
       if (hide) return;
       addStyles(css);
       const phone = createPhoneFit(launcher.root);
       // Where focus goes back to when the panel closes from inside: the launcher, or without one, whatever had
       // focus when the panel opened (e.g. the page's own "Chat with us" button that called Askbox.open()).
-      let opener: Element | null = null;
+      let opener: Element | null = openedFrom ?? null;
       const stop = effect(() => {
         const open = model.isOpen.value;
-        if (open) opener = launcher.root.ownerDocument.activeElement;
+        const active = launcher.root.ownerDocument.activeElement;
+        // Focus inside the widget (the frame shown while the chat loaded), or nowhere, is not where it came from.
+        const ours =
+          active === (launcher.root.getRootNode() as ShadowRoot).host || active === active?.ownerDocument.body;
+        if (open && active && !ours) opener = active;
         launcher.setOpen(open);
         // Inline, the panel is part of the page, on a phone too.
         phone.setOpen(open && config.mode === 'bubble');

@@ -10,6 +10,8 @@ export interface PendingFrame {
   loading(focus: boolean): void;
   /** Replaces the loading state with the failure notice and its Retry button (focused if focus was inside). */
   failed(): void;
+  /** What had focus when the frame took it: where focus goes back to once the panel closes. */
+  readonly opener: Element | null;
   /** Whether the frame is on screen. */
   readonly shown: boolean;
   /** Takes the frame away. */
@@ -54,7 +56,11 @@ export function createPendingFrame(
     return line;
   };
 
+  let opener: Element | null = null;
   return {
+    get opener() {
+      return opener;
+    },
     get shown() {
       return frame.isConnected;
     },
@@ -63,7 +69,9 @@ export function createPendingFrame(
       spinner.className = 'pending__spinner';
       fill('status', text.loading).prepend(spinner);
       if (!frame.isConnected) root.insertBefore(frame, slot);
-      if (focus) frame.focus();
+      if (!focus) return;
+      opener = doc.activeElement;
+      frame.focus();
     },
     failed() {
       const active = (frame.getRootNode() as Document | ShadowRoot).activeElement;

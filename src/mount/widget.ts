@@ -96,10 +96,14 @@ export function startWidget(
   const show = () => {
     const root = shadow?.root;
     if (chat && launcher && root)
-      chat.show(launcher, (sheet) => {
-        if (!styled) addStyles(root, sheet, config.styleNonce);
-        styled = true;
-      });
+      chat.show(
+        launcher,
+        (sheet) => {
+          if (!styled) addStyles(root, sheet, config.styleNonce);
+          styled = true;
+        },
+        frame?.opener,
+      );
   };
   /**
    * Opens the panel. `engaged` is false when the widget opens itself (inline, `data-open`, the remembered state):
@@ -127,16 +131,23 @@ export function startWidget(
     );
     return preparing;
   };
-  /** Runs `action` on the chat, creating it first if need be; a failure to start is one console error. */
-  const run = <T>(action: (loaded: Chat) => T, loaded?: NonNullable<typeof ready>): T | undefined => {
+  /**
+   * Runs `action` on the chat, creating it first if need be; a failure to start is one console error. A `quiet`
+   * action (the widget opening itself) runs before the new chat is first drawn, so that it draws open and focus
+   * stays where it is; any other after, so that the panel opening moves focus in.
+   */
+  const run = <T>(action: (loaded: Chat) => T, loaded?: NonNullable<typeof ready>, quiet = false): T | undefined => {
     if (destroyed) return undefined;
     try {
       if (!chat && loaded) {
-        chat = loaded.make(loaded.full, emit, { client: deps.client, storage: store });
+        const made = loaded.make(loaded.full, emit, { client: deps.client, storage: store });
+        chat = made;
         frame?.hide();
         // Inline, the panel is open from its first frame: nothing to announce, and focus stays where it is.
-        if (inline) openChat(chat, false);
+        if (inline) openChat(made, false);
+        const result = quiet ? action(made) : undefined;
         show();
+        if (quiet) return result;
       }
       return chat && action(chat);
     } catch (error) {
@@ -151,12 +162,12 @@ export function startWidget(
    */
   const use = <T>(
     action: (loaded: Chat) => T,
-    opening?: { focus: boolean },
+    opening?: { focus: boolean; quiet?: boolean },
   ): T | undefined | Promise<T | undefined> => {
     if (destroyed) return undefined;
     if (chat) return run(action);
     const got = prepare();
-    if (!(got instanceof Promise)) return run(action, got);
+    if (!(got instanceof Promise)) return run(action, got, opening?.quiet);
     if (opening || inline) {
       waiting = true;
       frame?.loading(Boolean(opening?.focus));
@@ -167,7 +178,7 @@ export function startWidget(
         // Closed while it loaded: the chat is created, but does not open.
         const wanted = !opening || waiting;
         if (opening) waiting = false;
-        return run(wanted ? action : () => undefined, loaded);
+        return run(wanted ? action : () => undefined, loaded, opening?.quiet);
       },
       () => {
         if (frame?.shown) frame.failed();
@@ -177,7 +188,8 @@ export function startWidget(
   };
 
   const warm = () => void use(() => undefined);
-  const open = (engaged: boolean) => use((loaded) => openChat(loaded, engaged), { focus: engaged && !inline });
+  const open = (engaged: boolean) =>
+    use((loaded) => openChat(loaded, engaged), { focus: engaged && !inline, quiet: !engaged });
   /** Closes the frame shown while the chat loads: a load that completes later then opens nothing. */
   const closeFrame = () => {
     waiting = false;

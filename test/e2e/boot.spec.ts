@@ -94,6 +94,9 @@ describe('a launcher-only boot, in Chromium', () => {
     const frame = page.locator('askbox-widget .pending');
     await frame.getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
     expect(await frame.getAttribute('role')).toBe('dialog');
+    // The frame is where the panel will be: the whole screen, the launcher hidden under it.
+    expect(await frame.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 700 });
+    expect(await page.locator(W.launcher).isVisible()).toBe(false);
     expect(chatRequests(requests)).toHaveLength(1);
     release();
     await page.locator(W.input).waitFor();

@@ -153,6 +153,7 @@ describe('embedding on real pages', () => {
   it('fills a phone screen, with a 16px input so iOS does not zoom', async () => {
     const { page } = await e2e.open('/plain.html', { width: 390, height: 700 });
     await page.locator(W.launcher).click();
+    await page.locator(W.input).waitFor();
     expect(await page.locator(W.panel).boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 700 });
     expect(await page.locator(W.input).evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
     expect(await page.locator(W.launcher).isVisible()).toBe(false);
