@@ -45,15 +45,26 @@ function forward(req: IncomingMessage, res: ServerResponse, target: URL) {
 
 /**
  * Serves `builds` (the scripts' text, read once so a rebuild during the run changes nothing) at /build/<i>.js and
- * their pages at /page/<i>, the blank page at /page/blank, and forwards /askbox/ to `demoUrl`.
+ * their pages at /page/<i>, the blank page at /page/blank, the files a launcher loads from next to itself (`files`,
+ * by name: the chat file) at /build/<name>, and forwards /askbox/ to `demoUrl`.
  */
-export async function startBenchHost(builds: readonly string[], botId: string, demoUrl: string): Promise<BenchHost> {
+export async function startBenchHost(
+  builds: readonly string[],
+  botId: string,
+  demoUrl: string,
+  files: Readonly<Record<string, string>> = {},
+): Promise<BenchHost> {
   const target = new URL(demoUrl);
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path.startsWith(`${PROXY_PATH}/`)) return forward(req, res, target);
     const html = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
     if (path === '/page/blank') return void res.writeHead(200, html).end(page(''));
+    const file = path.startsWith('/build/') ? files[path.slice('/build/'.length)] : undefined;
+    if (file !== undefined)
+      return void res
+        .writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' })
+        .end(file);
     const match = /^\/(page|build)\/(\d+)(\.js)?$/.exec(path);
     const build = match ? builds[Number(match[2])] : undefined;
     if (match?.[1] === 'build' && match[3] && build !== undefined) {

@@ -5,7 +5,7 @@
 //   tsx test/bench/browser.ts [--runs 9] [--stream-runs 3] [--baseline /tmp/old-askbox.js] [--only boot,stream,history]
 //
 // It asserts nothing about speed: a run that fails or times out is reported as missing and the benchmark goes on.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDemoServer } from '../../demo/server';
@@ -64,10 +64,13 @@ function field<T>(samples: readonly (T | undefined)[], pick: (sample: T) => numb
 
 const KB = 1024;
 const demo = await startDemoServer({ port: 0, scenario: createBenchScenario(), proxy: { limits: false } });
+// The current launcher's chat file, served from next to it (a single-file baseline asks for none).
+const chatFile = readdirSync('dist').find((name) => /^askbox-chat\.[\w-]+\.js$/.test(name));
 const host = await startBenchHost(
   builds.map((build) => build.code),
   DEMO_BOT_ID,
   demo.url,
+  chatFile ? { [chatFile]: readFileSync(`dist/${chatFile}`, 'utf8') } : {},
 );
 const browser = await launchChromium();
 const started = performance.now();
