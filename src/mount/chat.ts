@@ -36,9 +36,9 @@ export interface Chat {
 }
 
 /**
- * Creates the chat behind the launcher. In the script-tag bundle nothing of this module runs at boot: the build
- * (`flatChat` in vite.config.ts) wraps it, with Preact, signals, DOMPurify, the markdown parser and the panel's
- * stylesheet, in one function that runs on the first call.
+ * Creates the chat behind the launcher. For the script tag this module, with Preact, signals, DOMPurify, the markdown
+ * parser and the panel's stylesheet, is the chat file (src/embed-chat.ts), which the launcher loads on the visitor's
+ * first sign of interest; the ESM build imports it.
  */
 export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { storage: KeyValueStore }): Chat {
   // Set from the panel's window once shown; the model sends what the connection held back when it returns.

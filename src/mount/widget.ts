@@ -235,7 +235,8 @@ export function startWidget(
       if (wasOpen && !inline) emit('close', undefined);
       store.remove(conversationKey(config));
       tab.remove(openKey);
-      launcher?.setOpen(false);
+      // A frame waiting for the chat file goes too: the open it waited for belonged to the visitor now gone.
+      closeFrame();
       if (inline && shadow) warm();
     },
     destroy: () => {

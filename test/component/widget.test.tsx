@@ -415,7 +415,8 @@ describe('a long history', () => {
     observer.observe(shadow, { childList: true, subtree: true, characterData: true });
 
     open();
-    await waitFor(() => expect(shown()).toHaveLength(200));
+    // The order of the batches is the point here, not their speed: a loaded machine may take a few seconds.
+    await waitFor(() => expect(shown()).toHaveLength(200), { timeout: 10_000 });
     observer.disconnect();
     expect(seen.filter((entry) => !entry.startsWith('0 '))).toEqual(
       [12, 32, 52, 72, 92, 112, 132, 152, 172, 192, 200].map((count) => `${count} Answer 100`),
