@@ -40,8 +40,12 @@ export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptio
 
 /** Methods fetch's Request refuses to represent (TRACE, CONNECT, TRACK): they never reach the handler. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-/** A Host header that is a host name or address with an optional port, and nothing else. */
-const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/**
+ * A Host header that is a host name (dot-separated labels) or a bracketed IPv6 address, with an optional port, and
+ * nothing else; at most 255 characters. The URL parser then checks the address and the port's range.
+ */
+const HOST =
+  /^(?:(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** A refusal in the service's envelope, for requests that never reach the handler. */
 function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
@@ -61,9 +65,13 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Respons
   const method = req.method ?? 'GET';
   if (FORBIDDEN_METHODS.has(method.toUpperCase()))
     return refuse(405, 'Method not allowed.', { allow: 'GET, POST, OPTIONS' });
-  // SECURITY: a malformed Host header must not rewrite the URL's path; it falls back to localhost.
-  const host = HOST.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  // SECURITY: a malformed or repeated Host must neither rewrite the URL nor pass for another host (RFC 9112 §3.2:
+  // a 400). Only HTTP/1.0 may leave it out (old health checks do); it then stands for localhost.
+  const host = req.headers.host ?? (req.httpVersion === '1.0' ? 'localhost' : '');
+  const hosts = req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length;
+  if (hosts > 1 || host.length > 255 || !HOST.test(host) || !parseUrl(`${protocol}://${host}`))
+    return refuse(400, 'The Host header is malformed.');
   let target: URL;
   try {
     // An absolute-form target (`GET http://other/x HTTP/1.1`) keeps its path and query only.
@@ -85,6 +93,14 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Respons
     // Required by Node's fetch for streaming request bodies.
     ...(hasBody ? { duplex: 'half' } : {}),
   } as RequestInit);
+}
+
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }
 
 async function send(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {

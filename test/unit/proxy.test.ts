@@ -418,7 +418,7 @@ describe('proxy: Node adapter', () => {
     expect(events[0]?.ip).toBe('127.0.0.1');
   });
 
-  it('refuses what fetch cannot represent (TRACE), keeps only the path of an absolute-form target, ignores a bad Host', async () => {
+  it('refuses what fetch cannot represent (TRACE), keeps only the path of an absolute-form target, refuses a bad Host', async () => {
     const { proxy } = setup();
     const url = await serve(toNodeListener(proxy));
     const host = new URL(url).host;
@@ -438,7 +438,7 @@ describe('proxy: Node adapter', () => {
       url,
       `GET /askbox/health HTTP/1.1\nHost: evil.example/askbox/x?\nConnection: close`,
     );
-    expect(hostile.status).toBe(200);
+    expect(hostile.status).toBe(400);
   });
 
   it('answers 500 through onError when the handler throws', async () => {
