@@ -2,7 +2,7 @@
 /**
  * Askbox token proxy for PHP 8.1+ (shared hosting, WordPress): the same routes, policy and grants as the
  * JavaScript proxy (src/proxy/handler.ts), in one self-contained file with no extension beyond PHP's defaults
- * (json, hash, openssl; upstream calls use PHP's own HTTP streams, so allow_url_fopen must be on).
+ * (json, hash, openssl, pdo_sqlite; upstream calls use PHP's own HTTP streams, so allow_url_fopen must be on).
  *
  * Grants are byte-compatible with the Node and Workers proxies (`g1.<conversation>.<bot>.<visitor>.<expiry>.
  * <base64url HMAC-SHA256>`), so a site can switch runtimes without breaking stored conversations.
@@ -18,9 +18,10 @@
  *   ]);
  *
  * Further settings mirror the JavaScript proxy's options (allowedOrigins, publicUrl, grantTtlSeconds,
- * streamTtlSeconds, documentIds, limits, clientIp, timeouts, log, authorize), plus `limitsFile` (where the limit
- * buckets live; default in the system's temporary folder), `requestPath` (the path to route, when a framework has
- * already taken the URL apart) and `linkBase` (the public URL prefix of the stream links it hands out).
+ * streamTtlSeconds, documentIds, limits, clientIp, timeouts, log, authorize), plus `storeDir` (the folder of the
+ * limit store, an SQLite file; default `askbox-data` beside the web root, or ASKBOX_STORE_DIR), `requestPath` (the
+ * path to route, when a framework has already taken the URL apart) and `linkBase` (the public URL prefix of the
+ * stream links it hands out).
  */
 
 declare(strict_types=1);
@@ -29,6 +30,12 @@ const ASKBOX_ID = '/^[A-Za-z0-9_-]{1,64}$/';
 const ASKBOX_MAX_BODY = 65536;
 const ASKBOX_MAX_DEPTH = 4;
 const ASKBOX_MAX_NAME = 100;
+/** Buckets kept at most, as the memory store: beyond it those soonest full again are forgotten. */
+const ASKBOX_MAX_BUCKETS = 100000;
+/** How long a request waits for another worker's write before the store counts as unable to answer. */
+const ASKBOX_STORE_WAIT_MS = 500;
+/** The Retry-After of a 503 when the store cannot answer. */
+const ASKBOX_STORE_RETRY_SECONDS = 5;
 const ASKBOX_BASE_HEADERS = ['Cache-Control' => 'no-store', 'X-Content-Type-Options' => 'nosniff', 'Referrer-Policy' => 'no-referrer'];
 
 /** Handles the current request; never throws, never answers a hostile request with a 5xx, never prints the key. */
@@ -51,7 +58,7 @@ function askbox_proxy_handle(array $options): void
         askbox_log($config, ['level' => 'error', 'event' => $store ? 'limits' : 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
         // SECURITY: fail closed, in words for the visitor; what broke is in the log only.
         $message = $store ? 'The chat is busy. Please try again shortly.' : 'The chat is unavailable right now. Please try again later.';
-        $status = headers_sent() ? 200 : askbox_send(503, ['message' => $message]);
+        $status = headers_sent() ? 200 : askbox_send(503, ['message' => $message], $store ? ['Retry-After' => (string) ASKBOX_STORE_RETRY_SECONDS] : []);
     }
     askbox_log($config, ['level' => $status === 429 ? 'warn' : 'info', 'event' => $status === 429 ? 'limit' : 'request', 'method' => $method,
         'path' => preg_replace('#/stream/[^/]*#', '/stream/:token', $path), 'status' => $status, 'ms' => (int) round((microtime(true) - $started) * 1000)]);
@@ -90,12 +97,26 @@ function askbox_config(array $o): array
         'streamTtlMs' => askbox_seconds($o, 'streamTtlSeconds', 60, 1, 3600) * 1000,
         'documentIds' => array_values((array) ($o['documentIds'] ?? [])),
         'limits' => $limits === false ? false : array_merge($defaults, (array) $limits),
-        'limitsFile' => (string) ($o['limitsFile'] ?? sys_get_temp_dir() . '/askbox-limits-' . substr(hash('sha256', $secrets[0]), 0, 16) . '.json'),
+        'storeDir' => askbox_store_dir($o),
         'clientIp' => $o['clientIp'] ?? null,
         'timeouts' => array_merge(['connectMs' => 10000, 'firstByteMs' => 60000, 'idleMs' => 30000, 'maxStreamMs' => 300000], (array) ($o['timeouts'] ?? [])),
         'authorize' => $o['authorize'] ?? null,
         'log' => $o['log'] ?? null,
     ];
+}
+
+/**
+ * Where the store lives: `storeDir`, else the ASKBOX_STORE_DIR variable, else `askbox-data` beside the web root
+ * (the web root's parent, never served). SECURITY: never the system's temporary folder by default, which other
+ * users of a shared host can list.
+ */
+function askbox_store_dir(array $o): string
+{
+    $dir = $o['storeDir'] ?? (getenv('ASKBOX_STORE_DIR') ?: null);
+    $root = (string) ($_SERVER['DOCUMENT_ROOT'] ?? '');
+    $dir ??= $root !== '' ? dirname(rtrim($root, '/')) . '/askbox-data' : null;
+    if (!is_string($dir) || $dir === '' || !str_starts_with($dir, '/') && !preg_match('#^[A-Za-z]:[\\/]#', $dir)) throw new InvalidArgumentException('storeDir must be an absolute folder path');
+    return rtrim($dir, '/');
 }
 
 /** A lifetime option: whole seconds within [min, max], or the default when unset. */
@@ -325,53 +346,126 @@ function askbox_limit(array $c, string $action, ?string $visitor): ?int
     $checks = $action === 'message'
         ? [$rate("msg:ip:$ip", $l['ipMessages']), $rate("msg:v:$visitor", $l['visitorMessages']), ["day:v:$visitor", (float) $l['visitorMessagesPerDay'], $l['visitorMessagesPerDay'] / 86400]]
         : [$rate("conv:ip:$ip", $l['ipConversations']), $rate("conv:v:$visitor", $l['visitorConversations'])];
-    $wait = askbox_take($c['limitsFile'], $checks, askbox_now_ms());
+    $wait = askbox_take(askbox_db($c), $checks, askbox_now_ms());
     if ($wait <= 0) return null;
     $seconds = max(1, (int) ceil($wait / 1000));
     $noun = $action === 'message' ? 'messages' : 'new conversations';
     return askbox_send(429, ['message' => "Too many $noun. Please try again in $seconds seconds."], ['Retry-After' => (string) $seconds]);
 }
 
-/** The limit file cannot be used: the proxy cannot tell whether a request is within its limits. */
+/** The limit store cannot answer: the proxy cannot tell whether a request is within its limits. */
 final class AskboxLimitStoreError extends RuntimeException
 {
 }
 
 /**
- * Token buckets in one JSON file under an exclusive lock, so every PHP worker shares them: all or nothing, with
- * the JavaScript store's arithmetic. Buckets that would be full again are dropped; at most 50,000 are kept.
+ * The store: one SQLite database (PDO, WAL, a busy deadline) in `storeDir`, shared by every PHP worker of the site.
+ * SECURITY: it holds visitors' IP addresses, so the folder is made 0700 and the file 0600, and the default folder
+ * is outside the system's temporary folder. Opened once per request; every failure is an AskboxLimitStoreError.
  */
-function askbox_take(string $file, array $checks, int $now): int
+function askbox_db(array $c): PDO
 {
-    $fp = @fopen($file, 'c+');
-    if ($fp === false || !flock($fp, LOCK_EX)) throw new AskboxLimitStoreError("The limit store $file cannot be opened.");
+    static $open = [];
+    $dir = $c['storeDir'];
+    if (isset($open[$dir])) return $open[$dir];
+    if (!class_exists('PDO') || !in_array('sqlite', PDO::getAvailableDrivers(), true)) throw new AskboxLimitStoreError('PDO SQLite is missing: install php-sqlite3 (pdo_sqlite).');
+    if (!is_dir($dir) && !@mkdir($dir, 0700, true) && !is_dir($dir)) throw new AskboxLimitStoreError("The store folder $dir cannot be created (storeDir).");
+    $file = $dir . '/askbox-store.sqlite';
+    if (!is_file($file)) {
+        $mask = umask(0077);
+        $fp = @fopen($file, 'x');
+        umask($mask);
+        if ($fp !== false) fclose($fp);
+    }
+    if (is_file($file) && (fileperms($file) & 0077) !== 0) @chmod($file, 0600);
     try {
-        $states = json_decode((string) stream_get_contents($fp), true);
-        $states = is_array($states) ? $states : [];
+        $db = new PDO('sqlite:' . $file, null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
+        $db->exec('PRAGMA busy_timeout = ' . ASKBOX_STORE_WAIT_MS);
+        if ((int) $db->query('PRAGMA user_version')->fetchColumn() !== 1) {
+            $db->exec('PRAGMA journal_mode = WAL');
+            $db->exec('BEGIN IMMEDIATE');
+            $db->exec('CREATE TABLE IF NOT EXISTS buckets (k TEXT PRIMARY KEY, t REAL NOT NULL, a INTEGER NOT NULL, e INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS buckets_e ON buckets (e);
+                CREATE TABLE IF NOT EXISTS spent (k TEXT PRIMARY KEY, e INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL) WITHOUT ROWID;
+                INSERT OR IGNORE INTO meta VALUES (\'buckets\', 0);
+                PRAGMA user_version = 1;');
+            $db->exec('COMMIT');
+        }
+        // WAL: a reader never waits for the writer; NORMAL: a power cut may lose the last takes, never corrupt.
+        $db->exec('PRAGMA synchronous = NORMAL');
+    } catch (PDOException $error) {
+        throw new AskboxLimitStoreError("The store $file cannot be used: " . $error->getMessage(), 0, $error);
+    }
+    return $open[$dir] = $db;
+}
+
+/** Runs `$work` in one write transaction (BEGIN IMMEDIATE: no deadlock between two workers' upgrades). */
+function askbox_db_write(PDO $db, callable $work): mixed
+{
+    try {
+        $db->exec('BEGIN IMMEDIATE');
+        try {
+            $result = $work($db);
+            $db->exec('COMMIT');
+            return $result;
+        } catch (Throwable $error) {
+            try {
+                $db->exec('ROLLBACK');
+            } catch (PDOException) {
+                // SQLite may have rolled back by itself (a full disk); the first error is the one to report.
+            }
+            throw $error;
+        }
+    } catch (PDOException $error) {
+        throw new AskboxLimitStoreError('The store cannot be written: ' . $error->getMessage(), 0, $error);
+    }
+}
+
+/**
+ * Takes one token from every bucket of `$checks` ([key, capacity, tokens per second] each), all or nothing, with
+ * the JavaScript store's arithmetic; answers the wait in ms (0: taken). Buckets that would be full again are
+ * dropped; beyond `$cap` buckets, those soonest full again go first (the lenient side, as the memory store).
+ */
+function askbox_take(PDO $db, array $checks, int $now, int $cap = ASKBOX_MAX_BUCKETS): int
+{
+    return askbox_db_write($db, static function (PDO $db) use ($checks, $now, $cap): int {
+        $read = $db->prepare('SELECT t, a FROM buckets WHERE k = ?');
         $levels = [];
+        $fresh = 0;
         $wait = 0;
         foreach ($checks as [$key, $capacity, $rate]) {
-            $s = $states[$key] ?? null;
-            $tokens = $s ? min($capacity, $s['t'] + max(0, $now - $s['a']) / 1000 * $rate) : $capacity;
+            $read->execute([$key]);
+            $s = $read->fetch(PDO::FETCH_NUM);
+            $read->closeCursor();
+            if ($s === false) $fresh++;
+            $tokens = $s ? min($capacity, (float) $s[0] + max(0, $now - (int) $s[1]) / 1000 * $rate) : $capacity;
             $levels[$key] = $tokens;
             if ($tokens < 1) $wait = max($wait, (int) ceil((1 - $tokens) / $rate * 1000));
         }
         if ($wait > 0) return $wait;
-        foreach ($checks as [$key, $capacity, $rate]) $states[$key] = ['t' => $levels[$key] - 1, 'a' => $now, 'l' => (int) ceil($capacity / $rate * 1000)];
-        $states = array_filter($states, static fn ($s) => $s['a'] + $s['l'] > $now);
-        if (count($states) > 50000) {
-            uasort($states, static fn ($x, $y) => $x['a'] <=> $y['a']);
-            $states = array_slice($states, -50000, null, true);
+        $write = $db->prepare('INSERT INTO buckets (k, t, a, e) VALUES (?, ?, ?, ?) ON CONFLICT (k) DO UPDATE SET t = excluded.t, a = excluded.a, e = excluded.e');
+        foreach ($checks as [$key, $capacity, $rate]) $write->execute([$key, $levels[$key] - 1, $now, $now + (int) ceil($capacity / $rate * 1000)]);
+        $gone = $db->prepare('DELETE FROM buckets WHERE e <= ?');
+        $gone->execute([$now]);
+        $count = (int) $db->query('SELECT v FROM meta WHERE k = \'buckets\'')->fetchColumn() + $fresh - $gone->rowCount();
+        if ($count > $cap) {
+            $count -= $db->exec('DELETE FROM buckets WHERE k IN (SELECT k FROM buckets ORDER BY e LIMIT ' . ($count - $cap) . ')');
         }
-        ftruncate($fp, 0);
-        rewind($fp);
-        fwrite($fp, json_encode($states));
-        fflush($fp);
+        $db->prepare('UPDATE meta SET v = ? WHERE k = \'buckets\'')->execute([max(0, $count)]);
         return 0;
-    } finally {
-        flock($fp, LOCK_UN);
-        fclose($fp);
-    }
+    });
+}
+
+/** Marks a stream token used until `$expires` (ms); false when it was used already (a replay). */
+function askbox_spend(PDO $db, string $token, int $expires, int $now): bool
+{
+    return askbox_db_write($db, static function (PDO $db) use ($token, $expires, $now): bool {
+        $db->prepare('DELETE FROM spent WHERE e <= ?')->execute([$now]);
+        $mark = $db->prepare('INSERT OR IGNORE INTO spent (k, e) VALUES (?, ?)');
+        $mark->execute([hash('sha256', $token), $expires]);
+        return $mark->rowCount() === 1;
+    });
 }
 
 /** The client's IP: REMOTE_ADDR, or a header only when configured (anyone can send one). */
