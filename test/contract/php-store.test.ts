@@ -1,4 +1,4 @@
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPhp, startPhpProxy, type PhpLaunch } from '../helpers/php';
@@ -149,8 +149,9 @@ describe('the PHP store, a corrupt file written over a working one', () => {
         body: '{}',
       });
       expect(first.status).toBe(502);
-      // Its last writes checkpointed (no WAL left to read them from), then the file overwritten.
-      for (const end of ['-wal', '-shm']) rmSync(join(running.store, `askbox-store.sqlite${end}`), { force: true });
+      // Once the worker has closed it (the last connection checkpoints and removes the WAL), the file overwritten.
+      const wal = join(running.store, 'askbox-store.sqlite-wal');
+      await expect.poll(() => existsSync(wal)).toBe(false);
       writeFileSync(join(running.store, 'askbox-store.sqlite'), 'not a database at all'.repeat(400));
       const refused = await fetch(`${running.url}/conversations`, {
         method: 'POST',
