@@ -103,6 +103,10 @@ function parseUrl(text: string): URL | undefined {
   }
 }
 
+/**
+ * Writes the response: the headers, then each body chunk once, as it arrives, with backpressure. A client that
+ * leaves cancels the body, and so the upstream stream behind it.
+ */
 async function send(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -118,14 +122,12 @@ async function send(response: Response, res: ServerResponse, signal: AbortSignal
   if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
-  signal.addEventListener('abort', cancel, { once: true });
+  // The client may have left while the handler worked: the signal has fired already, and would not again.
+  if (signal.aborted) cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
-      if (signal.aborted) break;
-    }
+    for (let chunk = await reader.read(); !chunk.done && !signal.aborted; chunk = await reader.read())
+      if (!res.write(chunk.value)) await drained(res);
     res.end();
   } catch {
     // The body broke off (an upstream cut): end the socket abruptly so the client sees an incomplete response.
@@ -133,4 +135,15 @@ async function send(response: Response, res: ServerResponse, signal: AbortSignal
   } finally {
     signal.removeEventListener('abort', cancel);
   }
+}
+
+/** Resolves when `res` can take more, or has closed; it leaves no listener behind either way. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
 }

@@ -163,4 +163,61 @@ describe('toNodeListener', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(signal?.aborted).toBe(false);
   });
+
+  it('leaves no listener behind when a slow client makes it wait for the socket many times', async () => {
+    const warnings: Error[] = [];
+    const record = (warning: Error) => void warnings.push(warning);
+    process.on('warning', record);
+    const block = new Uint8Array(64 * 1024);
+    let sent = 0;
+    const url = await serve(
+      async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            pull: (controller) => (sent++ < 100 ? controller.enqueue(block) : controller.close()),
+          }),
+        ),
+    );
+    const { port } = new URL(url);
+    const received = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          // Read a little at a time, so the server's writes fill the socket again and again.
+          res.pause();
+          setTimeout(() => res.resume(), 1);
+        });
+        res.on('end', () => resolve(bytes));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', record);
+    expect(received).toBe(100 * block.length);
+    expect(warnings.map((warning) => warning.message)).toEqual([]);
+  });
+
+  it('cancels the body when the client left before the handler answered', async () => {
+    let started = false;
+    let cancelled = false;
+    const url = await serve(
+      (request) =>
+        new Promise((resolve) => {
+          started = true;
+          // The handler answers after the abort, with a stream that would never end by itself.
+          request.signal.addEventListener('abort', () =>
+            setTimeout(() => resolve(new Response(new ReadableStream({ cancel: () => void (cancelled = true) }))), 20),
+          );
+        }),
+    );
+    const { port } = new URL(url);
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/' });
+    req.on('error', () => undefined);
+    req.end();
+    await expect.poll(() => started).toBe(true);
+    req.destroy();
+    await expect.poll(() => cancelled).toBe(true);
+  });
 });
