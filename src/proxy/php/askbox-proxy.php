@@ -419,17 +419,22 @@ function askbox_limit(array $c, string $action, ?string $visitor): ?int
 {
     $l = $c['limits'];
     if ($l === false) return null;
-    $ip = askbox_client_ip($c);
-    $rate = static fn (string $key, array $r) => [$key, (float) $r['burst'], $r['perMinute'] / 60];
-    $checks = $action === 'message'
-        ? [$rate("msg:ip:$ip", $l['ipMessages']), ["day:ip:$ip", (float) $l['ipMessagesPerDay'], $l['ipMessagesPerDay'] / 86400],
-            $rate("msg:v:$visitor", $l['visitorMessages']), ["day:v:$visitor", (float) $l['visitorMessagesPerDay'], $l['visitorMessagesPerDay'] / 86400]]
-        : [$rate("conv:ip:$ip", $l['ipConversations']), $rate("conv:v:$visitor", $l['visitorConversations'])];
-    $wait = askbox_take(askbox_db($c), $checks, askbox_now_ms());
+    $wait = askbox_take(askbox_db($c), askbox_limit_checks($l, $action, askbox_client_ip($c), $visitor), askbox_now_ms());
     if ($wait <= 0) return null;
     $seconds = max(1, (int) ceil($wait / 1000));
     $noun = $action === 'message' ? 'messages' : 'new conversations';
     return askbox_send(429, ['message' => "Too many $noun. Please try again in $seconds seconds."], ['Retry-After' => (string) $seconds]);
+}
+
+/** The buckets an action takes from: [key, capacity, tokens per second] each; the daily caps refill over 24 hours. */
+function askbox_limit_checks(array $l, string $action, string $ip, ?string $visitor): array
+{
+    $rate = static fn (string $key, array $r) => [$key, (float) $r['burst'], $r['perMinute'] / 60];
+    $daily = static fn (string $key, int|float $perDay) => [$key, (float) $perDay, $perDay / 86400];
+    return $action === 'message'
+        ? [$rate("msg:ip:$ip", $l['ipMessages']), $daily("day:ip:$ip", $l['ipMessagesPerDay']),
+            $rate("msg:v:$visitor", $l['visitorMessages']), $daily("day:v:$visitor", $l['visitorMessagesPerDay'])]
+        : [$rate("conv:ip:$ip", $l['ipConversations']), $rate("conv:v:$visitor", $l['visitorConversations'])];
 }
 
 /** The limit store cannot answer: the proxy cannot tell whether a request is within its limits. */
