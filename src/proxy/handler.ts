@@ -4,6 +4,7 @@ import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOp
 import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy.js';
 import { BASE_HEADERS, fail, field, invalid, json, passThrough, readJson } from './respond.js';
 import { createSealer } from './seal.js';
+import { createStreamCap } from './stream-cap.js';
 import { fetchWithin, UpstreamTimeout, watchBody } from './upstream.js';
 
 export type { ProxyOptions } from './options.js';
@@ -42,6 +43,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const sealer = createSealer(config.secrets, config.now);
   const policy = createPolicy(config, options.onLimit);
+  const streamCap = createStreamCap(config.maxStreams);
   const log = options.log ?? (() => undefined);
   // SECURITY: whatever an error says, the key and the secrets never reach a log line.
   const redact = (text: string) =>
@@ -193,7 +195,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (resource === 'messages' && id === undefined && method === 'GET') return listMessages(call);
     if (resource === 'messages' && id === undefined && method === 'POST') return sendMessage(call);
     if (resource === 'messages' && id === undefined) return notAllowed('GET, POST');
-    if (resource === 'stream' && id !== undefined) return only('GET', () => stream(call, id));
+    if (resource === 'stream' && id !== undefined) return only('GET', () => streamCap(() => stream(call, id)));
     return fail(404, 'Not found.');
   }
 

@@ -93,6 +93,11 @@ export interface ProxyOptions {
   /** Told about every limit refusal. */
   onLimit?: (event: LimitEvent) => void;
   timeouts?: Partial<Timeouts>;
+  /**
+   * The most reply streams this process relays at once (default: no cap); past it a new stream is refused with a
+   * 503 and `Retry-After`, which the widget retries. Per process (per isolate on Workers).
+   */
+  maxStreams?: number;
   /** Structured log lines, one per request plus warnings and errors. */
   log?: (entry: ProxyLogEntry) => void;
   fetch?: typeof fetch;
@@ -143,6 +148,7 @@ export interface ResolvedOptions {
   limits: Limits | false;
   store: LimitStore;
   timeouts: Timeouts;
+  maxStreams: number | undefined;
   now: () => number;
 }
 
@@ -173,6 +179,8 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
       fail('limits need burst ≥ 1, perMinute > 0 and visitorMessagesPerDay ≥ 1');
   }
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  if (options.maxStreams !== undefined && !(Number.isInteger(options.maxStreams) && options.maxStreams >= 1))
+    fail('maxStreams must be a whole number ≥ 1');
   if (!Object.values(timeouts).every((ms) => ms > 0)) fail('timeouts must be positive numbers of milliseconds');
   return {
     apiKey: options.apiKey,
@@ -190,6 +198,7 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     limits,
     store: options.store ?? createMemoryStore(),
     timeouts,
+    maxStreams: options.maxStreams,
     now: options.now ?? Date.now,
   };
 }

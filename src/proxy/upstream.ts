@@ -91,6 +91,44 @@ export interface BodyDeadlines {
   totalMs: number;
 }
 
+/** What a watched body exposes: the callbacks run when it ends, and how a native relay takes its watch over. */
+interface Watch {
+  ends: (() => void)[];
+  source: ReadableStream<Uint8Array>;
+  deadlines: BodyDeadlines;
+  onTimeout: (what: string) => void;
+  /** Stops this watch (its timer and its reads) without ending the body: another relay now keeps the deadlines. */
+  detach(): void;
+  /** Ends the body, running `ends`. */
+  end(): void;
+}
+const WATCHES = new WeakMap<ReadableStream<Uint8Array>, Watch>();
+
+/**
+ * Runs `fn` once when `body`, made by `watchBody`, ends: read to its end, broken, timed out or cancelled. False when
+ * `body` is not such a body (so the caller must watch it some other way).
+ */
+export function onBodyEnd(body: ReadableStream<Uint8Array>, fn: () => void): boolean {
+  const watch = WATCHES.get(body);
+  watch?.ends.push(fn);
+  return watch !== undefined;
+}
+
+/**
+ * For a runtime adapter that relays a watched body natively (without reading it as a web stream): the body's
+ * source, deadlines and timeout report, with its own watch stopped; `end` must be called when the relay ends.
+ * Undefined for any other body, or one already being read.
+ */
+export function takeWatch(
+  body: ReadableStream<Uint8Array>,
+): Pick<Watch, 'source' | 'deadlines' | 'onTimeout' | 'end'> | undefined {
+  const watch = WATCHES.get(body);
+  if (!watch || body.locked) return undefined;
+  WATCHES.delete(body);
+  watch.detach();
+  return watch;
+}
+
 /**
  * Hands `body` on chunk by chunk as it arrives (no buffering: it reads only when its reader asks), and errors it —
  * which the runtime turns into a cut connection — when a deadline passes. `onTimeout` hears about it.
@@ -111,9 +149,11 @@ export function watchBody(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let output: ReadableStreamDefaultController<Uint8Array>;
 
+  const ends: (() => void)[] = [];
   const finish = () => {
     over = true;
     clearTimeout(timer);
+    for (const end of ends.splice(0)) end();
   };
   const check = () => {
     const now = Date.now();
@@ -155,7 +195,7 @@ export function watchBody(
     finish();
     output.error(error);
   };
-  return new ReadableStream<Uint8Array>(
+  const watched = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         output = controller;
@@ -169,4 +209,11 @@ export function watchBody(
     },
     { highWaterMark: 0 },
   );
+  const detach = () => {
+    over = true;
+    clearTimeout(timer);
+    reader.releaseLock();
+  };
+  WATCHES.set(watched, { ends, source: body, deadlines, onTimeout, detach, end: finish });
+  return watched;
 }
