@@ -3,7 +3,9 @@ import { newVisitorId } from './grant.js';
 import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOptions } from './options.js';
 import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy.js';
 import { BASE_HEADERS, fail, field, invalid, json, passThrough, readJson } from './respond.js';
+import { allowedStreamUrl, isServedHost } from './hosts.js';
 import { createSealer } from './seal.js';
+import { fetchStream } from './stream-fetch.js';
 import { createStreamCap } from './stream-cap.js';
 import { fetchWithin, UpstreamTimeout, watchBody } from './upstream.js';
 
@@ -12,9 +14,12 @@ export type { ProxyOptions } from './options.js';
 /** A fetch-standard handler: the whole proxy. The context carries what only the runtime knows (the socket's IP). */
 export type ProxyHandler = (request: Request, context?: ProxyContext) => Promise<Response>;
 
-/** The longest conversation name forwarded. */
+/** The longest conversation name forwarded, in code points. */
 const MAX_NAME_LENGTH = 100;
+/** The longest message the service takes (cody-api.md, endpoint 19), in code points. */
+const MAX_CONTENT_LENGTH = 2000;
 const DEFAULT_NAME = 'Website visitor';
+const BUSY_RETRY_SECONDS = 5;
 const ALLOW_HEADERS = `content-type, ${GRANT_HEADER}`;
 
 /** A request on its way through the proxy. */
@@ -92,8 +97,11 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const visitorId = (await policy.visitorOf(call.request)) ?? newVisitorId();
     const refusal = await policy.limit('conversation', call.ip, visitorId);
     if (refusal) return refusal;
+    // Cut on code points, never inside a surrogate pair (which the service would store as a broken character).
     const name =
-      typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, MAX_NAME_LENGTH) : DEFAULT_NAME;
+      typeof body.name === 'string' && body.name.trim()
+        ? Array.from(body.name.trim()).slice(0, MAX_NAME_LENGTH).join('')
+        : DEFAULT_NAME;
     const documentIds = focus(body.document_ids, config.documentIds);
     const response = await upstream(call, '/conversations', {
       method: 'POST',
@@ -113,6 +121,9 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const grant = await policy.grantFor(call.request, body.conversation_id);
     if (!grant) return fail(404, 'Conversation not found.');
     if (typeof body.content !== 'string') return invalid('content', 'The content field must be a string.');
+    // The service counts characters as code points; refused here, before any limit is spent or upstream call made.
+    if (Array.from(body.content).length > MAX_CONTENT_LENGTH)
+      return invalid('content', `The content field must not be greater than ${MAX_CONTENT_LENGTH} characters.`);
     return (
       (await policy.limit('message', call.ip, grant.visitorId)) ?? {
         content: body.content,
@@ -146,9 +157,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (response.status >= 300 && response.status < 400) streamUrl = response.headers.get('location');
     else if (response.ok) streamUrl = field(await response.json().catch(() => null), 'data', 'stream_url');
     else return passThrough(response, watchJson);
-    const target = typeof streamUrl === 'string' ? safeUrl(streamUrl, config.upstream) : undefined;
+    const target =
+      typeof streamUrl === 'string' ? allowedStreamUrl(streamUrl, config.upstream, config.streamHosts) : undefined;
     if (!target) return fail(502, 'The chat service did not return a stream.');
-    const token = await sealer.seal({ url: target, conversationId: body.conversation_id }, config.streamTtlMs);
+    const token = await sealer.seal({ url: target.href, conversationId: body.conversation_id }, config.streamTtlMs);
     // SECURITY: a path, so a forged Host header cannot point the visitor elsewhere; fetch follows it with the grant.
     return new Response(null, { status: 302, headers: { location: `${base}/stream/${token}` } });
   }
@@ -156,16 +168,27 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   async function stream(call: Call, token: string): Promise<Response> {
     const sealed = await sealer.open(token);
     // SECURITY: a stream URL alone is not enough; the visitor's grant for its conversation must come with it.
-    if (!sealed || !(await policy.grantFor(call.request, sealed.conversationId)))
+    // The token's IV (its first 16 characters) is random per token: it names the token in the store.
+    if (
+      !sealed ||
+      !(await policy.grantFor(call.request, sealed.conversationId)) ||
+      !(await policy.firstUse(token.slice(0, 16)))
+    )
       return fail(404, 'This stream does not exist or has expired.');
-    const sameOrigin = new URL(sealed.url).origin === config.upstreamOrigin;
-    const response = await fetchWithin(
-      doFetch,
-      sealed.url,
-      // SECURITY: the key goes only to the service's own origin; a separate stream host gets the sealed URL alone.
-      { headers: { accept: 'text/event-stream', ...(sameOrigin ? { authorization: `Bearer ${config.apiKey}` } : {}) } },
-      timeouts.connectMs,
-      call.request.signal,
+    const first = allowedStreamUrl(sealed.url, config.upstream, config.streamHosts);
+    if (!first) return fail(502, 'The chat service did not return a stream.');
+    // SECURITY: the key goes only to the service's own origin; a separate stream host gets the sealed URL alone.
+    const response = await fetchStream(first, config.streamHosts, (url, withKey) =>
+      fetchWithin(
+        doFetch,
+        url,
+        {
+          headers: { accept: 'text/event-stream', ...(withKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+          redirect: 'manual',
+        },
+        timeouts.connectMs,
+        call.request.signal,
+      ),
     );
     if (!response.ok || !response.body) return passThrough(response, watchJson);
     return new Response(watch(timeouts.firstByteMs, timeouts.maxStreamMs)(response.body), {
@@ -210,6 +233,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
 
   async function handle(request: Request, url: URL, ip: string): Promise<Response> {
     if (!url.pathname.startsWith(`${base}/`)) return fail(404, 'Not found.');
+    if (!isServedHost(url.host, config.hosts)) return fail(421, 'This chat is not served on this host.');
     const origin = request.headers.get('origin');
     // Same host (and port) as the proxy's public address; an opaque origin ("null") is never same-host or listed.
     const crossSite = origin !== null && safeHost(origin) !== (config.publicHost ?? url.host);
@@ -251,7 +275,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       if (request.signal.aborted) response = fail(499, 'The client went away.');
       else if (error instanceof UpstreamTimeout) response = fail(504, 'The chat service did not answer in time.');
       // SECURITY: fail closed, and in words for the visitor: nothing about the store reaches the page.
-      else if (error instanceof LimitStoreError) response = fail(503, 'The chat is busy. Please try again shortly.');
+      else if (error instanceof LimitStoreError) response = busy();
       else response = fail(502, 'The chat service could not be reached.');
       const message = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
       const event = error instanceof LimitStoreError ? 'limits' : 'upstream';
@@ -303,14 +327,11 @@ function query(url: URL, keys: readonly string[]): string {
   return text ? `?${text}` : '';
 }
 
-/** An absolute http(s) URL for `text` (resolved against the service), or undefined. */
-function safeUrl(text: string, against: string): string | undefined {
-  try {
-    const url = new URL(text, against);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
+/** The 503 of a limit store that failed or did not answer in time; the visitor may try again in a few seconds. */
+function busy(): Response {
+  const response = fail(503, 'The chat is busy. Please try again shortly.');
+  response.headers.set('retry-after', String(BUSY_RETRY_SECONDS));
+  return response;
 }
 
 function safeHost(origin: string): string | null {

@@ -53,19 +53,17 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     if (!limits) return null;
     const checks: BucketCheck[] = [];
     if (action === 'message') {
-      checks.push(bucket(`msg:ip:${ip}`, limits.ipMessages));
-      if (visitorId) {
-        checks.push(bucket(`msg:v:${visitorId}`, limits.visitorMessages));
-        const perDay = limits.visitorMessagesPerDay;
-        checks.push({ key: `day:v:${visitorId}`, capacity: perDay, refillPerSecond: perDay / DAY_SECONDS });
-      }
+      checks.push(bucket(`msg:ip:${ip}`, limits.ipMessages), daily(`day:ip:${ip}`, limits.ipMessagesPerDay));
+      if (visitorId)
+        checks.push(
+          bucket(`msg:v:${visitorId}`, limits.visitorMessages),
+          daily(`day:v:${visitorId}`, limits.visitorMessagesPerDay),
+        );
     } else {
       checks.push(bucket(`conv:ip:${ip}`, limits.ipConversations));
       if (visitorId) checks.push(bucket(`conv:v:${visitorId}`, limits.visitorConversations));
     }
-    const waitMs = await options.store.take(checks, options.now()).catch((error: unknown) => {
-      throw new LimitStoreError(error);
-    });
+    const waitMs = await withinDeadline(options.store.take(checks, options.now()));
     if (waitMs <= 0) return null;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     onLimit?.({ action, ip, visitorId, retryAfterSeconds });
@@ -79,9 +77,35 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     );
   }
 
-  return { grantFor, visitorOf, mint, limit };
+  /** A store call that fails closed: its error, or no answer within `storeMs`, is a `LimitStoreError`. */
+  function withinDeadline<T>(call: Promise<T>): Promise<T> {
+    const ms = options.timeouts.storeMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    });
+    return Promise.race([call, deadline])
+      .catch((error: unknown) => {
+        throw new LimitStoreError(error);
+      })
+      .finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Whether this is the first opening of the stream token `id` (kept for the token's whole lifetime).
+   * SECURITY: a stream token is a bearer capability; once used, a copy of it (a log, a proxy's cache) is worthless.
+   */
+  const firstUse = (id: string) =>
+    withinDeadline(options.store.claim(`stream:${id}`, options.streamTtlMs, options.now()));
+
+  return { grantFor, visitorOf, mint, limit, firstUse };
 }
 
 function bucket(key: string, rate: Rate): BucketCheck {
   return { key, capacity: rate.burst, refillPerSecond: rate.perMinute / 60 };
+}
+
+/** A daily cap: a bucket of `perDay` tokens refilled over 24 hours. */
+function daily(key: string, perDay: number): BucketCheck {
+  return { key, capacity: perDay, refillPerSecond: perDay / DAY_SECONDS };
 }

@@ -74,13 +74,15 @@ export async function readText(request: Request, limit: number): Promise<string 
 const MAX_JSON_DEPTH = 4;
 
 /**
- * Reads a JSON object body: `application/json` (415 otherwise), within the size limit (413), no deeper than the
- * widget ever sends (400), and an object (400). A Response when it is refused.
+ * Reads a JSON object body: `application/json` (415 otherwise), readable (400), within the size limit (413), no
+ * deeper than the widget ever sends (400), and an object (400). A Response when it is refused.
  */
 export async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) return fail(415, 'The request body must be application/json.');
-  const text = await readText(request, MAX_BODY_BYTES);
+  // A body the client breaks off or garbles (a bad chunked encoding) is the client's fault: a 400, not a 502.
+  const text = await readText(request, MAX_BODY_BYTES).catch(() => undefined);
+  if (text === undefined) return fail(400, 'The request body could not be read.');
   if (text === null) return fail(413, 'The request body is too large.');
   if (jsonDepth(text) > MAX_JSON_DEPTH) return fail(400, 'The request body is nested too deeply.');
   try {

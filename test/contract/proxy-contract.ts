@@ -42,7 +42,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
 
     beforeAll(async () => {
       upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
-      config = contractConfig(upstream.url, upstream.documentIds);
+      config = contractConfig(upstream.url, upstream.documentIds, upstream.streamOrigin);
       proxy = await runtime.start(config);
     }, 60_000);
 
@@ -433,6 +433,107 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
       });
     });
 
+    describe('a hostile service, hostile input, a foreign host', () => {
+      /** Sends `content` for a stream and opens the stream; both answers. */
+      async function streamFor(content: string) {
+        const me = visitor();
+        const { id, grant } = await me.start();
+        const started = await me.call('POST', '/messages/stream', { body: { content, conversation_id: id }, grant });
+        if (started.status !== 302) return { started, stream: undefined, me, grant };
+        const path = (started.headers.get('location') ?? '').replace('/askbox', '');
+        return { started, stream: await me.call('GET', path, { grant }), me, grant, path };
+      }
+
+      it(t('follows a stream redirect itself, with the key only while it stays on the service origin'), async () => {
+        const mark = upstream.records.length;
+        const { stream } = await streamFor('hop 2');
+        expect(stream?.status).toBe(200);
+        expect(await stream?.text()).toContain('data: [END]');
+        const hops = upstreamSince(mark).filter((r) => r.method === 'GET');
+        expect(hops.map((r) => [r.host, r.authorization])).toEqual([
+          ['api', `Bearer ${CONTRACT_KEY}`],
+          ['api', `Bearer ${CONTRACT_KEY}`],
+          ['stream', null],
+        ]);
+      });
+
+      it(t('refuses a redirect off the configured origins, and a fourth hop, with a 502'), async () => {
+        for (const content of ['hop trap', 'hop 4']) {
+          const { stream } = await streamFor(content);
+          expect(stream?.status, content).toBe(502);
+          expect(await stream?.json()).toEqual({ message: 'The chat service did not return a stream.' });
+        }
+        const { stream } = await streamFor('hop 3');
+        expect(stream?.status).toBe(200);
+        await stream?.arrayBuffer();
+      });
+
+      it(t('refuses a stream URL off the configured origins before sealing it'), async () => {
+        const { started } = await streamFor('trap');
+        expect(started.status).toBe(502);
+        expect(await started.json()).toEqual({ message: 'The chat service did not return a stream.' });
+      });
+
+      it(t('opens a stream token once: a replay is a 404'), async () => {
+        const { stream, me, grant, path } = await streamFor('returns?');
+        expect(stream?.status).toBe(200);
+        await stream?.text();
+        for (let i = 0; i < 2; i++) {
+          const replay = await me.call('GET', path ?? '', { grant });
+          expect(replay.status).toBe(404);
+          expect(await replay.json()).toEqual({ message: 'This stream does not exist or has expired.' });
+        }
+      });
+
+      it(t('refuses content over 2000 code points with the service 422, before any upstream call'), async () => {
+        const me = visitor();
+        const { id, grant } = await me.start();
+        const message = 'The content field must not be greater than 2000 characters.';
+        for (const content of ['x'.repeat(2001), '😀'.repeat(2001)]) {
+          for (const path of ['/messages', '/messages/stream']) {
+            const mark = upstream.records.length;
+            const response = await me.call('POST', path, { body: { content, conversation_id: id }, grant });
+            expect(response.status, path).toBe(422);
+            expect(await response.json()).toEqual({ message, errors: { content: [message] } });
+            expect(upstreamSince(mark)).toHaveLength(0);
+          }
+        }
+        // 2000 emoji are 4000 UTF-16 units, and still 2000 characters.
+        const sent = await me.call('POST', '/messages', {
+          body: { content: '😀'.repeat(2000), conversation_id: id },
+          grant,
+        });
+        expect(sent.status).toBe(200);
+      });
+
+      it(t('cuts a long conversation name at 100 code points, never inside a surrogate pair'), async () => {
+        const me = visitor();
+        const mark = upstream.records.length;
+        await me.start({ name: `${'n'.repeat(99)}😀😀` });
+        const created = upstreamSince(mark).find((r) => r.path.endsWith('/conversations'));
+        expect((JSON.parse(created?.body ?? '{}') as { name: string }).name).toBe(`${'n'.repeat(99)}😀`);
+      });
+
+      it(t('answers only loopback Hosts without publicUrl or allowedHosts: any other is a 421'), async () => {
+        const { port } = new URL(proxy.url);
+        const health = (host: string) =>
+          rawRequest(proxy.url, `GET /askbox/health HTTP/1.1\nHost: ${host}\nConnection: close`);
+        for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, '127.9.9.9', `[::1]:${port}`, 'localhost'])
+          expect((await health(host)).status, host).toBe(200);
+        for (const host of [
+          'evil.example',
+          `evil.example:${port}`,
+          '10.0.0.1',
+          '128.0.0.1',
+          'localhost.evil.example',
+        ]) {
+          const refused = await health(host);
+          expect(refused.status, host).toBe(421);
+          expect(refused.text).toContain('{"message":"This chat is not served on this host."}');
+        }
+      });
+    });
+
     describe('key hygiene and headers, over every response of the suite', () => {
       it(t('sends the key to the API on every call, never to the stream host, never to the visitor'), async () => {
         const api = upstream.records.filter((r) => r.host === 'api');
@@ -440,8 +541,9 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect(api.length).toBeGreaterThan(20);
         expect(streams.length).toBeGreaterThan(3);
         for (const record of api) expect(record.authorization).toBe(`Bearer ${CONTRACT_KEY}`);
-        // SECURITY: the stream host is another origin; the sealed URL is all it gets.
+        // SECURITY: the stream host is another origin; the sealed URL is all it gets. The trap gets nothing at all.
         for (const record of streams) expect(record.authorization).toBeNull();
+        expect(upstream.records.filter((r) => r.host === 'trap')).toEqual([]);
         expect(seen.length).toBeGreaterThan(50);
         for (const response of seen) {
           const text = response.body ? await response.text().catch(() => '') : '';

@@ -24,7 +24,7 @@ describe('two Node proxy instances sharing one Redis', () => {
   beforeAll(async () => {
     redis = await startRedis();
     upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
-    const config = contractConfig(upstream.url, upstream.documentIds);
+    const config = contractConfig(upstream.url, upstream.documentIds, upstream.streamOrigin);
     for (let i = 0; i < 2; i++) {
       const client = createClient({ url: redis.url });
       await client.connect();

@@ -6,6 +6,8 @@ import { API, SIM_KEY, setupSimulator } from './simulator';
 /** The page the test requests come from. */
 export const PAGE = 'http://shop.test';
 export const SECRET = 'unit-test-secret-0123456789';
+/** The page's host, which the proxies under test are told to serve (it is not a loopback host). */
+export const PAGE_HOST = new URL(PAGE).host;
 
 /** A proxy in front of the in-process simulator, with a clock the test moves, recording upstream calls and logs. */
 export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
@@ -18,6 +20,8 @@ export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
     botIds: [DEMO_BOT_ID],
     upstream: API,
     secret: SECRET,
+    // The page and the proxy share a host that is not loopback: it has to be listed.
+    allowedHosts: [PAGE_HOST],
     now: () => clock.now,
     log: (entry) => logs.push(entry),
     fetch: async (input, init) => {

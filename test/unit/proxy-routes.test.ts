@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID, OTHER_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
-import { PAGE, SECRET, setup } from '../helpers/proxy';
+import { PAGE, PAGE_HOST, SECRET, setup } from '../helpers/proxy';
 import { API, SIM_KEY, SIM_ORIGIN } from '../helpers/simulator';
 
 /**
@@ -18,6 +18,8 @@ function scripted(answer: (request: Request) => Response | Promise<Response>, op
     botIds: [DEMO_BOT_ID],
     upstream: API,
     secret: SECRET,
+    allowedHosts: [PAGE_HOST],
+    streamOrigins: ['https://stream.up.test', `${SIM_ORIGIN}:8443`],
     fetch: async (input, init) => {
       const request = new Request(input, init);
       // Conversations come from the simulator, so grants and ids are real.
@@ -96,7 +98,7 @@ describe('proxy routes: the allowlist', () => {
 
 describe('proxy routes: CORS', () => {
   it('treats only the very same host and port as same-host: no CORS headers for it, a 403 for its other ports', async () => {
-    const { proxy } = setup();
+    const { proxy } = setup({ allowedHosts: ['shop.test:8080'] });
     const same = await create(proxy, 'http://shop.test:8080/askbox/conversations', 'http://shop.test:8080');
     expect(same.status).toBe(200);
     expect(same.headers.get('access-control-allow-origin')).toBeNull();
@@ -110,7 +112,7 @@ describe('proxy routes: CORS', () => {
   });
 
   it('takes the port of publicUrl into the same-host check', async () => {
-    const { proxy } = setup({ publicUrl: 'https://shop.example:8443' });
+    const { proxy } = setup({ publicUrl: 'https://shop.example:8443', allowedHosts: ['internal:3000'] });
     const url = 'http://internal:3000/askbox/conversations';
     expect((await create(proxy, url, 'https://shop.example:8443')).status).toBe(200);
     expect((await create(proxy, url, 'https://shop.example')).status).toBe(403);
@@ -177,6 +179,7 @@ describe('proxy routes: conversations', () => {
         botIds: [DEMO_BOT_ID],
         upstream: API,
         secret: SECRET,
+        allowedHosts: [PAGE_HOST],
         fetch: async () => Response.json({ data }),
       });
       const response = await proxy(

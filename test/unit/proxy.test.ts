@@ -6,7 +6,7 @@ import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
 import { rawRequest } from '../contract/http';
 import type { ProxyLogEntry } from '../../src/proxy/options';
-import { PAGE, SECRET, setup } from '../helpers/proxy';
+import { PAGE, PAGE_HOST, SECRET, setup } from '../helpers/proxy';
 import { API, SIM_KEY } from '../helpers/simulator';
 
 /**
@@ -83,6 +83,7 @@ describe('proxy: time', () => {
     const proxy = createProxy({
       apiKey: SIM_KEY,
       botIds: [DEMO_BOT_ID],
+      allowedHosts: [PAGE_HOST],
       upstream: API,
       timeouts: { connectMs: 50 },
       fetch: (_input, init) =>
@@ -160,6 +161,7 @@ describe('proxy: hooks, logs and options', () => {
     const leaky = createProxy({
       apiKey: SIM_KEY,
       botIds: [DEMO_BOT_ID],
+      allowedHosts: [PAGE_HOST],
       secret: SECRET,
       upstream: API,
       log: (entry) => logs.push(entry),
@@ -225,10 +227,12 @@ describe('proxy: hooks, logs and options', () => {
         take: async () => {
           throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
         },
+        claim: async () => true,
       },
     });
     const response = await call('POST', '/conversations', {});
     expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
     expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
     expect(upstreamCalls).toEqual([]);
     expect(logs.find((l) => l.level === 'error')).toMatchObject({
@@ -238,7 +242,7 @@ describe('proxy: hooks, logs and options', () => {
   });
 
   it('takes the same-host check from publicUrl, never from the Host header, and answers streams with a path', async () => {
-    const { proxy, start } = setup({ publicUrl: 'https://shop.example' });
+    const { proxy, start } = setup({ publicUrl: 'https://shop.example', allowedHosts: [PAGE_HOST, 'evil.example'] });
     const mine = await start();
     const request = (origin: string, host: string) =>
       proxy(
@@ -304,6 +308,7 @@ describe('proxy: upstream hygiene', () => {
     const proxy = createProxy({
       apiKey: 'secret-key-123',
       botIds: [DEMO_BOT_ID],
+      allowedHosts: [PAGE_HOST],
       upstream: 'http://up.test/api/v1',
       fetch: async () =>
         new Response(JSON.stringify({ message: 'nope' }), {
@@ -336,8 +341,10 @@ describe('proxy: upstream hygiene', () => {
     const proxy = createProxy({
       apiKey: SIM_KEY,
       botIds: [DEMO_BOT_ID],
+      allowedHosts: [PAGE_HOST],
       upstream: API,
       secret: SECRET,
+      streamOrigins: ['https://stream.up.test'],
       fetch: async (input, init) => {
         const request = new Request(input, init);
         if (request.url.endsWith('/messages/stream'))
@@ -396,6 +403,7 @@ describe('proxy: Node adapter', () => {
   it('serves the handler on node:http with the socket address as the client IP, streaming bodies both ways', async () => {
     const events: { ip: string }[] = [];
     const { proxy } = setup({
+      allowedHosts: [],
       limits: { ipConversations: { burst: 1, perMinute: 1 } },
       onLimit: (event) => events.push(event),
     });
@@ -419,7 +427,7 @@ describe('proxy: Node adapter', () => {
   });
 
   it('refuses what fetch cannot represent (TRACE), keeps only the path of an absolute-form target, refuses a bad Host', async () => {
-    const { proxy } = setup();
+    const { proxy } = setup({ allowedHosts: [] });
     const url = await serve(toNodeListener(proxy));
     const host = new URL(url).host;
     const trace = await rawRequest(url, `TRACE /askbox/conversations HTTP/1.1\nHost: ${host}\nConnection: close`);
