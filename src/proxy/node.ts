@@ -1,6 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ProxyHandler } from './handler.js';
+import { nodeSourceOf } from './node-fetch.js';
+import { startDeadlines, takeWatch } from './upstream.js';
+
+export { nodeFetch } from './node-fetch.js';
 
 /** Options of `toNodeListener`. */
 export interface NodeListenerOptions {
@@ -120,6 +124,8 @@ async function send(response: Response, res: ServerResponse, signal: AbortSignal
   // An event stream's headers go out at once, so the browser sees the stream open before its first event; other
   // bodies go out with their first chunk, in one write.
   if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
+  const watch = takeWatch(response.body, (source) => nodeSourceOf(source) !== undefined);
+  if (watch) return relay(nodeSourceOf(watch.source)!, res, watch);
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   // The client may have left while the handler worked: the signal has fired already, and would not again.
@@ -145,5 +151,49 @@ function drained(res: ServerResponse): Promise<void> {
       resolve();
     };
     res.on('drain', done).on('close', done);
+  });
+}
+
+/**
+ * Relays a reply stream from the service's socket to the visitor's, natively: each chunk is written once as it
+ * arrives, the source pauses while the visitor's socket is full, and one timer keeps the body's deadlines. A
+ * visitor who leaves, a service that breaks off or a deadline that passes ends both sides.
+ */
+function relay(
+  source: IncomingMessage,
+  res: ServerResponse,
+  watch: NonNullable<ReturnType<typeof takeWatch>>,
+): Promise<void> {
+  return new Promise((resolve) => {
+    let over = false;
+    const finish = (whole: boolean) => {
+      if (over) return;
+      over = true;
+      clock.stop();
+      source.off('data', onData).off('end', onEnd).off('close', onClose);
+      res.off('drain', onDrain).off('close', onClose);
+      watch.end();
+      if (whole) res.end();
+      else {
+        // An abrupt end, so the visitor sees an incomplete response, as when a web-stream body errors.
+        source.destroy();
+        res.destroy();
+      }
+      resolve();
+    };
+    const clock = startDeadlines(watch.deadlines, (what) => {
+      watch.onTimeout(what);
+      finish(false);
+    });
+    const onData = (chunk: Buffer) => {
+      clock.chunk();
+      if (!res.write(chunk)) source.pause();
+    };
+    const onDrain = () => source.resume();
+    const onEnd = () => finish(true);
+    const onClose = () => finish(false);
+    source.on('data', onData).once('end', onEnd).once('close', onClose);
+    res.on('drain', onDrain).once('close', onClose);
+    if (res.destroyed) finish(false);
   });
 }

@@ -6,7 +6,7 @@ import { BASE_HEADERS } from './respond.js';
 import { onBodyEnd } from './upstream.js';
 
 /** How long a visitor refused for a full house is told to wait, in seconds. */
-export const BUSY_RETRY_SECONDS = 5;
+const BUSY_RETRY_SECONDS = 5;
 
 /** Runs a stream route under the cap: its answer, or a 503 when `max` streams are open already. */
 export type StreamCap = (open: () => Promise<Response>) => Promise<Response>;

@@ -117,24 +117,66 @@ export function onBodyEnd(body: ReadableStream<Uint8Array>, fn: () => void): boo
 /**
  * For a runtime adapter that relays a watched body natively (without reading it as a web stream): the body's
  * source, deadlines and timeout report, with its own watch stopped; `end` must be called when the relay ends.
- * Undefined for any other body, or one already being read.
+ * Undefined for any other body, one already being read, or one whose source `relayable` turns down.
  */
 export function takeWatch(
   body: ReadableStream<Uint8Array>,
+  relayable: (source: ReadableStream<Uint8Array>) => boolean,
 ): Pick<Watch, 'source' | 'deadlines' | 'onTimeout' | 'end'> | undefined {
   const watch = WATCHES.get(body);
-  if (!watch || body.locked) return undefined;
+  if (!watch || body.locked || !relayable(watch.source)) return undefined;
   WATCHES.delete(body);
   watch.detach();
   return watch;
 }
 
+/** A running set of body deadlines: `chunk()` on every chunk, `stop()` once the body ends. */
+interface Deadlines {
+  chunk(): void;
+  stop(): void;
+}
+
+/**
+ * Starts the deadlines of a body, calling `expire` with what passed. One timer serves all three: a chunk only notes
+ * the time, and the timer, when it fires, sleeps again for whatever the last chunk left (the first chunk re-arms
+ * it, as the idle deadline may come sooner than the first-byte one). A stream of thousands of chunks thus sets a
+ * timer about once per idle period, not once per chunk.
+ */
+export function startDeadlines(deadlines: BodyDeadlines, expire: (what: string) => void): Deadlines {
+  const started = Date.now();
+  let last = started;
+  let first = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = () => {
+    const now = Date.now();
+    const total = started + deadlines.totalMs - now;
+    const idle = last + (first ? deadlines.firstMs : deadlines.idleMs) - now;
+    if (total > 0 && idle > 0) timer = setTimeout(check, Math.min(total, idle));
+    else
+      expire(
+        total <= 0
+          ? 'the stream reached its maximum duration'
+          : first
+            ? 'no first byte in time'
+            : 'the stream went silent',
+      );
+  };
+  timer = setTimeout(check, Math.min(deadlines.firstMs, deadlines.totalMs));
+  return {
+    chunk() {
+      last = Date.now();
+      if (!first) return;
+      first = false;
+      clearTimeout(timer);
+      check();
+    },
+    stop: () => clearTimeout(timer),
+  };
+}
+
 /**
  * Hands `body` on chunk by chunk as it arrives (no buffering: it reads only when its reader asks), and errors it —
  * which the runtime turns into a cut connection — when a deadline passes. `onTimeout` hears about it.
- * One timer serves all three deadlines: a chunk only notes the time, and the timer, when it fires, sleeps again
- * for whatever the last chunk left. A stream of thousands of chunks thus sets a timer about once per idle period,
- * not once per chunk.
  */
 export function watchBody(
   body: ReadableStream<Uint8Array>,
@@ -142,51 +184,27 @@ export function watchBody(
   onTimeout: (what: string) => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
-  const started = Date.now();
-  let last = started;
-  let first = true;
-  let over = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let output: ReadableStreamDefaultController<Uint8Array>;
-
   const ends: (() => void)[] = [];
+  let over = false;
+  let output: ReadableStreamDefaultController<Uint8Array>;
   const finish = () => {
     over = true;
-    clearTimeout(timer);
+    clock.stop();
     for (const end of ends.splice(0)) end();
   };
-  const check = () => {
-    const now = Date.now();
-    const total = started + deadlines.totalMs - now;
-    const idle = last + (first ? deadlines.firstMs : deadlines.idleMs) - now;
-    if (total > 0 && idle > 0) {
-      timer = setTimeout(check, Math.min(total, idle));
-      return;
-    }
-    const what =
-      total <= 0
-        ? 'the stream reached its maximum duration'
-        : first
-          ? 'no first byte in time'
-          : 'the stream went silent';
+  const clock = startDeadlines(deadlines, (what) => {
     finish();
     onTimeout(what);
     void reader.cancel().catch(() => undefined);
     output.error(new UpstreamTimeout(what));
-  };
+  });
   const pass = (result: ReadableStreamReadResult<Uint8Array>) => {
     if (over) return;
     if (result.done) {
       finish();
       output.close();
     } else {
-      last = Date.now();
-      if (first) {
-        // The idle deadline may come sooner than the first-byte one the timer sleeps for.
-        first = false;
-        clearTimeout(timer);
-        check();
-      }
+      clock.chunk();
       output.enqueue(result.value);
     }
   };
@@ -199,7 +217,6 @@ export function watchBody(
     {
       start(controller) {
         output = controller;
-        timer = setTimeout(check, Math.min(deadlines.firstMs, deadlines.totalMs));
       },
       pull: () => reader.read().then(pass, broke),
       cancel(reason) {
@@ -211,7 +228,7 @@ export function watchBody(
   );
   const detach = () => {
     over = true;
-    clearTimeout(timer);
+    clock.stop();
     reader.releaseLock();
   };
   WATCHES.set(watched, { ends, source: body, deadlines, onTimeout, detach, end: finish });
