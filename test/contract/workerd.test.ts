@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDurableObjectStore } from '../../src/proxy/durable-store';
+import { simulateDays } from '../helpers/proxy';
 import { startWorker } from '../helpers/workerd';
 import { rawRequest } from './http';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, type ContractConfig } from './config';
@@ -156,6 +158,18 @@ describe('the Worker entry on workerd, hostile or failing', () => {
       await worker.close();
     }
   });
+
+  it('caps a simulated day in the Durable Object exactly as the memory and Redis stores do', async () => {
+    const worker = await startWorker(config);
+    try {
+      const store = createDurableObjectStore(await worker.limits(), 'simulated-day');
+      expect(await simulateDays(store)).toEqual({ visitor: [39, 20], ip: [99, 50] });
+      expect(await store.claim('stream:x', 2000, 0)).toBe(true);
+      expect(await store.claim('stream:x', 2000, 1999)).toBe(false);
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
 
   it('fails closed within the store deadline when the Durable Object never answers, and logs why', async () => {
     const logs: string[] = [];

@@ -1,5 +1,6 @@
 import { Miniflare } from 'miniflare';
 import type { ContractConfig } from '../contract/config';
+import type { DurableObjectNamespaceLike } from '../../src/proxy/durable-store';
 import { freshBuild } from './build';
 
 /** The Worker's environment for the contract configuration, as a site would set it in wrangler.toml. */
@@ -110,6 +111,10 @@ export async function startWorker(
     async dispatch(worker: number, input: string, init?: RequestInit) {
       const fetcher = (await mf.getWorker(`askbox-${worker}`)) as unknown as Fetcher;
       return fetcher.fetch(input, init);
+    },
+    /** The `ASKBOX_LIMITS` namespace itself, driven from the test (with its own clock) through miniflare. */
+    async limits(): Promise<DurableObjectNamespaceLike> {
+      return (await mf.getDurableObjectNamespace('ASKBOX_LIMITS', 'askbox-0')) as unknown as DurableObjectNamespaceLike;
     },
     close: () => mf.dispose(),
   };
