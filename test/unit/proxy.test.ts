@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
@@ -461,5 +461,85 @@ describe('proxy: Node adapter', () => {
     const response = await fetch(url);
     expect(response.status).toBe(503);
     expect(await response.text()).toBe('custom');
+  });
+});
+
+describe('proxy: rules at their edges', () => {
+  it('rounds Retry-After up to whole seconds, never down, and never below 1', async () => {
+    // 60 / 6.2 per minute: the next token is 6.2 s away, which is 7 seconds to wait (6 would be too early).
+    const { start, send, clock } = setup({ limits: { visitorMessages: { burst: 1, perMinute: 60 / 6.2 } } });
+    const mine = await start();
+    await send(mine);
+    expect((await send(mine)).headers.get('retry-after')).toBe('7');
+    clock.now += 6000;
+    // 0.2 s left: still a whole second.
+    const soon = await send(mine);
+    expect(soon.status).toBe(429);
+    expect(soon.headers.get('retry-after')).toBe('1');
+    expect(await soon.json()).toEqual({ message: 'Too many messages. Please try again in 1 seconds.' });
+  });
+
+  it('caps one IP per day across the visitors it plays', async () => {
+    const { start, send, clock } = setup({
+      limits: {
+        ipMessages: { burst: 100, perMinute: 100 },
+        visitorMessagesPerDay: 100,
+        ipMessagesPerDay: 3,
+      },
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await send(await start())).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    clock.now += 8 * 3600_000;
+    expect((await send(await start())).status).toBe(200);
+  });
+
+  it('fails closed when the store never answers a take or a claim, within storeMs', async () => {
+    const never = () => new Promise<never>(() => undefined);
+    const { call, start, logs } = setup({ timeouts: { storeMs: 50 } });
+    const mine = await start();
+    const started = await call(
+      'POST',
+      '/messages/stream',
+      { content: 'x', conversation_id: mine.id },
+      { 'x-askbox-grant': mine.grant },
+    );
+    const path = (started.headers.get('location') ?? '').replace('/askbox', '');
+    const stuck = setup({ timeouts: { storeMs: 50 }, store: { take: never, claim: never } });
+    for (const request of [
+      () => stuck.call('POST', '/conversations', { name: 'x' }),
+      () => stuck.call('GET', path, undefined, { 'x-askbox-grant': mine.grant }),
+    ]) {
+      const begun = Date.now();
+      const response = await request();
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(Date.now() - begun).toBeLessThan(1000);
+    }
+    expect(stuck.logs.filter((l) => l.level === 'error').map((l) => l.message)).toEqual([
+      'LimitStoreError: The limit store failed: no answer within 50 ms',
+      'LimitStoreError: The limit store failed: no answer within 50 ms',
+    ]);
+    expect(logs.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('verifies grant signatures with subtle.verify (constant time), never by comparing strings', async () => {
+    const { call, start } = setup();
+    const mine = await start();
+    const verify = vi.spyOn(crypto.subtle, 'verify');
+    const forged = `${mine.grant.slice(0, -4)}AAAA`;
+    await call('GET', `/messages?conversation_id=${mine.id}`, undefined, { 'x-askbox-grant': forged });
+    expect(verify).toHaveBeenCalledTimes(1);
+    verify.mockRestore();
+  });
+
+  it('checks the daily caps and the store deadline like every other limit', () => {
+    const make = (options: Partial<ProxyOptions>) => () =>
+      createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], secret: SECRET, ...options });
+    for (const limits of [{ ipMessagesPerDay: 0 }, { ipMessagesPerDay: 0.5 }, { visitorMessagesPerDay: 0 }])
+      expect(make({ limits }), JSON.stringify(limits)).toThrow(/PerDay ≥ 1/);
+    expect(make({ limits: { ipMessagesPerDay: 1, visitorMessagesPerDay: 1 } })).not.toThrow();
+    expect(make({ timeouts: { storeMs: 0 } })).toThrow(/timeouts/);
+    expect(make({ timeouts: { storeMs: 1 } })).not.toThrow();
   });
 });
