@@ -27,7 +27,10 @@ export function nodeSourceOf(body: ReadableStream<Uint8Array>): IncomingMessage 
  * const proxy = createProxy({ apiKey, botIds, secret, fetch: nodeFetch });
  * http.createServer(toNodeListener(proxy)).listen(8787);
  */
-export const nodeFetch: typeof fetch = (input, init = {}) => {
+export const nodeFetch: typeof fetch = (input, init = {}) => send(input, init, true);
+
+/** One exchange; `retry` once when a kept-alive connection turns out closed by the service before it answered. */
+function send(input: Parameters<typeof fetch>[0], init: RequestInit, retry: boolean): Promise<Response> {
   const url = typeof input === 'string' || input instanceof URL ? new URL(input) : undefined;
   const plain = init.body === undefined || init.body === null || typeof init.body === 'string';
   if (!url || !(url.protocol in AGENTS) || !plain || init.redirect !== 'manual') return globalThis.fetch(input, init);
@@ -37,8 +40,10 @@ export const nodeFetch: typeof fetch = (input, init = {}) => {
     const protocol = url.protocol as keyof typeof AGENTS;
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));
-    const send = protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method: init.method ?? 'GET', headers, agent: AGENTS[protocol] }, (res) => {
+    const open = protocol === 'https:' ? httpsRequest : httpRequest;
+    let answered = false;
+    const req = open(url, { method: init.method ?? 'GET', headers, agent: AGENTS[protocol] }, (res) => {
+      answered = true;
       res.once('close', () => signal?.removeEventListener('abort', abort));
       const status = res.statusCode ?? 502;
       const out = new Headers();
@@ -52,13 +57,16 @@ export const nodeFetch: typeof fetch = (input, init = {}) => {
     const abort = () => req.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
     signal?.addEventListener('abort', abort, { once: true });
     // Errors after the response arrived (a connection reset mid-body) reach the body; this only settles the call.
-    req.on('error', (error) => {
+    req.on('error', (error: NodeJS.ErrnoException) => {
       signal?.removeEventListener('abort', abort);
-      reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }));
+      // The service closed an idle kept-alive connection as it was reused: the request never reached it.
+      const stale = req.reusedSocket && !answered && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      if (retry && stale && !signal?.aborted) resolve(send(input, init, false));
+      else reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }));
     });
     req.end(init.body ?? undefined);
   });
-};
+}
 
 /**
  * A web stream over `res` that reads nothing until it is read (high-water mark 0), so that until then the Node

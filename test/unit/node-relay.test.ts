@@ -128,3 +128,41 @@ describe('native relay', () => {
     expect((await read(url, 0)).status).toBe(200);
   });
 });
+
+describe('nodeFetch', () => {
+  it('answers as fetch does with redirect: manual: status, headers, a redirect as it is, no body where none goes', async () => {
+    const url = await listen((req, res) => {
+      if (req.url === '/moved') return void res.writeHead(302, { location: '/elsewhere' }).end();
+      if (req.url === '/empty') return void res.writeHead(204).end();
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () =>
+        res
+          .writeHead(201, { 'content-type': 'application/json', 'x-two': ['a', 'b'] })
+          .end(JSON.stringify({ method: req.method, body, key: req.headers.authorization })),
+      );
+    });
+    const moved = await nodeFetch(`${url}/moved`, { redirect: 'manual' });
+    expect([moved.status, moved.headers.get('location'), await moved.text()]).toEqual([302, '/elsewhere', '']);
+    expect((await nodeFetch(`${url}/empty`, { redirect: 'manual' })).body).toBeNull();
+    const posted = await nodeFetch(`${url}/x`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k' },
+      body: '{"é":1}',
+      redirect: 'manual',
+    });
+    expect([posted.status, posted.headers.get('x-two')]).toEqual([201, 'a, b']);
+    expect(await posted.json()).toEqual({ method: 'POST', body: '{"é":1}', key: 'Bearer k' });
+  });
+
+  it('fails as fetch does: a TypeError for a refused connection, the reason for an abort', async () => {
+    const closed = await listen(() => undefined);
+    servers.splice(0).forEach((server) => server.close());
+    await expect(nodeFetch(closed, { redirect: 'manual' })).rejects.toThrow(TypeError);
+    const silent = await listen(() => undefined);
+    const controller = new AbortController();
+    const pending = nodeFetch(silent, { redirect: 'manual', signal: controller.signal });
+    controller.abort(new Error('gone'));
+    await expect(pending).rejects.toThrow('gone');
+  });
+});
