@@ -206,9 +206,10 @@ describe('deadlines', () => {
 
   it('watchBody keeps a stream whose chunks come within the idle deadline, however long the gaps add up', async () => {
     const { body, state } = pushable();
-    const reader = watchBody(body, { firstMs: 80, idleMs: 80, totalMs: 5000 }, () => undefined).getReader();
-    for (let i = 0; i < 6; i++) {
-      setTimeout(() => state.push('x'), 40);
+    // Gaps of a tenth of the idle deadline, adding up to more than it (with room for a busy machine's timers).
+    const reader = watchBody(body, { firstMs: 1000, idleMs: 1000, totalMs: 8000 }, () => undefined).getReader();
+    for (let i = 0; i < 12; i++) {
+      setTimeout(() => state.push('x'), 100);
       expect((await reader.read()).value).toBeDefined();
     }
     await expect(reader.read()).rejects.toThrow(new UpstreamTimeout('the stream went silent'));
