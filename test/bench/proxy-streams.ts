@@ -72,16 +72,22 @@ async function oneStream(side: Side): Promise<{ ms: number; whole: boolean; stat
   return { ms: performance.now() - started, whole, status: streamed.status };
 }
 
-/** Calls made while the streams run, every `PROBE_EVERY_MS`: their latencies, in ms. */
-function probe(side: Side, until: Promise<unknown>) {
-  const create: number[] = [];
-  const list: number[] = [];
+/** A call's latency, and when it was made (ms since the load began). */
+export interface Sample {
+  at: number;
+  ms: number;
+}
+
+/** Calls made while the streams run, every `PROBE_EVERY_MS`: their latencies. */
+function probe(side: Side, began: number, until: Promise<unknown>) {
+  const create: Sample[] = [];
+  const list: Sample[] = [];
   const failures: string[] = [];
-  const timed = async (into: number[], run: () => Promise<Answer>) => {
+  const timed = async (into: Sample[], run: () => Promise<Answer>) => {
     const started = performance.now();
     const answer = await run().catch((error: Error) => ({ status: 0, text: error.message }) as Answer);
     if (answer.status >= 300) failures.push(`${answer.status} ${answer.text.slice(0, 80)}`);
-    else into.push(performance.now() - started);
+    else into.push({ at: started - began, ms: performance.now() - started });
   };
   const pending: Promise<void>[] = [];
   const timer = setInterval(() => {
@@ -102,8 +108,8 @@ function probe(side: Side, until: Promise<unknown>) {
 /** What a run of `count` concurrent streams measured. */
 export interface LoadResult {
   streams: { ms: number; whole: boolean; status: number }[];
-  create: number[];
-  list: number[];
+  create: Sample[];
+  list: Sample[];
   failures: string[];
   wallMs: number;
 }
@@ -117,9 +123,13 @@ export async function streamLoad(side: Side, count: number): Promise<LoadResult>
       return oneStream(side).catch(() => ({ ms: NaN, whole: false, status: 0 }));
     }),
   );
-  const probes = await probe(side, all);
+  const probes = await probe(side, started, all);
   return { streams: await all, ...probes, wallMs: performance.now() - started };
 }
+
+/** The samples taken while every stream was open: after the ramp (and a second), before the first could end. */
+export const whileAllOpen = (samples: Sample[]) =>
+  samples.filter((sample) => sample.at > RAMP_MS + 1000 && sample.at < IDEAL_STREAM_MS - 1000).map((s) => s.ms);
 
 /** The events relayed by the streams that arrived whole. */
 export const eventsOf = (result: LoadResult) => result.streams.filter((s) => s.whole).length * EVENTS_PER_STREAM;
