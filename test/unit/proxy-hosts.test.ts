@@ -94,6 +94,21 @@ describe('served hosts', () => {
     expect(isServedHost(host, new Set(['shop.example', 'shop.example:8443']))).toBe(expected);
   });
 
+  it("serves publicUrl's host (port included) and the listed hosts, and no other, loopback included", async () => {
+    const proxy = createProxy({
+      apiKey: 'k',
+      botIds: [DEMO_BOT_ID],
+      secret: SECRET,
+      publicUrl: 'https://shop.example:8443/chat',
+      allowedHosts: ['internal:3000'],
+    });
+    const status = async (host: string) => (await proxy(new Request(`http://${host}/askbox/health`))).status;
+    expect(await status('shop.example:8443')).toBe(200);
+    expect(await status('internal:3000')).toBe(200);
+    for (const host of ['shop.example', 'localhost', '127.0.0.1:3000', 'internal'])
+      expect(await status(host), host).toBe(421);
+  });
+
   it('checks allowedHosts when the proxy is created', () => {
     const make = (allowedHosts: string[]) => () =>
       createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], secret: SECRET, allowedHosts });
