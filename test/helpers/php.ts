@@ -14,6 +14,8 @@ export const PHP_PROXY =
 /** How to start `php -S`: `setup` runs first (sh, in a private mount namespace), with $STORE the store folder. */
 export interface PhpLaunch {
   setup?: string;
+  /** PHP_CLI_SERVER_WORKERS (default 6, so held streams do not block other calls). */
+  workers?: number;
 }
 
 /** Fails with what to install when PHP is missing. */
@@ -58,7 +60,7 @@ export async function startPhpProxy(
     cwd: dir,
     env: {
       ...process.env,
-      PHP_CLI_SERVER_WORKERS: '6',
+      PHP_CLI_SERVER_WORKERS: String(launch.workers ?? 6),
       ASKBOX_CONFIG_JSON: JSON.stringify(settings),
       STORE: store,
       ASKBOX_PHP_PROXY: PHP_PROXY,
