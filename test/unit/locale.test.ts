@@ -92,6 +92,20 @@ describe('canonicalTag', () => {
     ['english', undefined],
     ['', undefined],
     ['x', undefined],
+    // One step past each part's bounds: language 2–3 letters, script 4, region 2 letters or 3 digits, subtags ≤ 8.
+    ['abc', 'abc'],
+    ['abcd', undefined],
+    ['1de', undefined],
+    ['x-de', undefined],
+    ['DE-latn-de', 'de-Latn-DE'],
+    ['de-Latn1', 'de'],
+    ['de-12', 'de'],
+    ['de-1234', 'de'],
+    ['de-x-abcdefgh', 'de'],
+    ['de-x-abcdefghi', undefined],
+    ['de-', undefined],
+    ['de--x', undefined],
+    ['de-CH!', undefined],
   ])('reads %j as %j, which Intl accepts', (tag, canonical) => {
     expect(canonicalTag(tag)).toBe(canonical);
     if (canonical) expect(Intl.getCanonicalLocales(canonical)).toEqual([canonical]);
