@@ -4,7 +4,7 @@
  */
 
 /** A hostname (as `URL.hostname` spells it) on this machine: 127.0.0.0/8, `localhost` or `[::1]`. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || ipv4(host)?.[0] === 127;
 }
