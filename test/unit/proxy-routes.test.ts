@@ -298,3 +298,23 @@ describe('proxy routes: streams', () => {
     expect(await stream.json()).toEqual({ message: 'This stream has already been read.' });
   });
 });
+
+describe('proxy routes: unreadable bodies', () => {
+  it('answers a body that breaks off while read (a bad chunked encoding) with a 400, not a 502', async () => {
+    const { proxy, upstreamCalls } = setup();
+    const body = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.error(new TypeError('invalid HTTP chunk size')),
+    });
+    const response = await proxy(
+      new Request(`${PAGE}/askbox/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: 'The request body could not be read.' });
+    expect(upstreamCalls).toEqual([]);
+  });
+});
