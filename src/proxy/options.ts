@@ -215,6 +215,10 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     if (!rates.every((r) => r.burst >= 1 && r.perMinute > 0) || !daily.every((n) => n >= 1))
       fail('limits need burst ≥ 1, perMinute > 0, visitorMessagesPerDay ≥ 1 and ipMessagesPerDay ≥ 1');
   }
+  const store = options.store ?? createMemoryStore();
+  // A store written before stream tokens became single-use has no claim; it must not fail every stream later on.
+  if (typeof store.take !== 'function' || typeof store.claim !== 'function')
+    fail('store must have take(checks, now) and claim(key, ttlMs, now)');
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   if (options.maxStreams !== undefined && !(Number.isInteger(options.maxStreams) && options.maxStreams >= 1))
     fail('maxStreams must be a whole number ≥ 1');
@@ -239,7 +243,7 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     streamTtlMs: seconds('streamTtlSeconds', options.streamTtlSeconds, 60, [1, 3600]) * 1000,
     documentIds,
     limits,
-    store: options.store ?? createMemoryStore(),
+    store,
     timeouts,
     maxStreams: options.maxStreams,
     now: options.now ?? Date.now,

@@ -541,5 +541,7 @@ describe('proxy: rules at their edges', () => {
     expect(make({ limits: { ipMessagesPerDay: 1, visitorMessagesPerDay: 1 } })).not.toThrow();
     expect(make({ timeouts: { storeMs: 0 } })).toThrow(/timeouts/);
     expect(make({ timeouts: { storeMs: 1 } })).not.toThrow();
+    const takeOnly = { take: async () => 0 } as unknown as ProxyOptions['store'];
+    expect(make({ store: takeOnly })).toThrow('store must have take(checks, now) and claim(key, ttlMs, now)');
   });
 });
