@@ -5,8 +5,8 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 
 /** The reply each stream carries: 250 small chunks, one every `CHUNK_DELAY_MS` (about 16 s in all). */
-export const STREAM_CHUNKS = 250;
-export const CHUNK_DELAY_MS = 64;
+const STREAM_CHUNKS = 250;
+const CHUNK_DELAY_MS = 64;
 /** The simulator's scenario reply for the load: matched by the message `load`. */
 export const LOAD_REPLY = { match: 'load', text: 'word '.repeat(STREAM_CHUNKS), chunkSize: 5, delayMs: CHUNK_DELAY_MS };
 /** `[START]`, the chunks, `[END]`. */
