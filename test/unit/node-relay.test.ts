@@ -107,6 +107,29 @@ describe('native relay', () => {
     expect(again.status).toBe(200);
   });
 
+  it('cancels the service’s stream when the visitor left before the handler answered', async () => {
+    const upstream = await service({ events: 1000, hang: true });
+    const url = await listen(
+      toNodeListener(async (incoming) => {
+        const response = await nodeFetch(upstream.url, { redirect: 'manual' });
+        // The handler answers only once the visitor has gone.
+        await new Promise((resolve) => incoming.signal.addEventListener('abort', () => setTimeout(resolve, 20)));
+        return new Response(
+          watchBody(response.body!, LONG, () => undefined),
+          {
+            headers: { 'content-type': 'text/event-stream' },
+          },
+        );
+      }),
+    );
+    const req = request(url);
+    req.on('error', () => undefined);
+    req.end();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    req.destroy();
+    await expect.poll(() => upstream.state.closed).toBe(1);
+  });
+
   it.each([
     ['no first byte in time', { silentFirst: true, events: 0 }, { firstMs: 100, idleMs: 5000, totalMs: 5000 }],
     ['the stream went silent', { events: 2, hang: true }, { firstMs: 5000, idleMs: 100, totalMs: 5000 }],
