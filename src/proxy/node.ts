@@ -15,10 +15,11 @@ export interface NodeListenerOptions {
 /**
  * Turns a fetch-standard handler into a `node:http` request listener (also usable as Express/Connect
  * middleware). The Request's signal aborts when the client disconnects, which cancels upstream streams; response
- * bodies are streamed back chunk by chunk with backpressure, never buffered.
+ * bodies are streamed back chunk by chunk with backpressure, never buffered. A reply stream fetched with
+ * `nodeFetch` is relayed natively, socket to socket. A malformed or repeated Host is a 400 in the envelope.
  *
  * @example
- * http.createServer(toNodeListener(createProxy({ apiKey, botIds: ['yiu456ytyUjk'] }))).listen(8787);
+ * http.createServer(toNodeListener(createProxy({ apiKey, botIds: ['yiu456ytyUjk'], fetch: nodeFetch }))).listen(8787);
  */
 export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptions = {}) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
