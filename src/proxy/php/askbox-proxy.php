@@ -41,6 +41,10 @@ const ASKBOX_DEFAULT_UPSTREAM = 'https://getcody.ai/api/v1';
 const ASKBOX_DEFAULT_STREAM_ORIGIN = 'https://stream.aimcaiface.com';
 /** A host as a URL spells it: a lowercase name or a bracketed IPv6 literal, and an optional port. */
 const ASKBOX_HOST = '/^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/';
+/** The abuse limits by default, as the JavaScript proxy's DEFAULT_LIMITS. */
+const ASKBOX_DEFAULT_LIMITS = ['visitorMessages' => ['burst' => 6, 'perMinute' => 6], 'ipMessages' => ['burst' => 30, 'perMinute' => 30],
+    'visitorConversations' => ['burst' => 3, 'perMinute' => 1], 'ipConversations' => ['burst' => 10, 'perMinute' => 5],
+    'visitorMessagesPerDay' => 200, 'ipMessagesPerDay' => 1000];
 /** Buckets kept at most, as the memory store: beyond it those soonest full again are forgotten. */
 const ASKBOX_MAX_BUCKETS = 100000;
 /** How long a request waits for another worker's write before the store counts as unable to answer. */
@@ -86,11 +90,8 @@ function askbox_config(array $o): array
     if (!$secrets || array_filter($secrets, static fn ($s) => !is_string($s) || strlen($s) < 16)) $fail('secret must be a string of at least 16 characters, or a list of them');
     $origins = askbox_origin_list('allowedOrigins', $o['allowedOrigins'] ?? []);
     $limits = $o['limits'] ?? [];
-    $defaults = ['visitorMessages' => ['burst' => 6, 'perMinute' => 6], 'ipMessages' => ['burst' => 30, 'perMinute' => 30],
-        'visitorConversations' => ['burst' => 3, 'perMinute' => 1], 'ipConversations' => ['burst' => 10, 'perMinute' => 5],
-        'visitorMessagesPerDay' => 200, 'ipMessagesPerDay' => 1000];
     if ($limits !== false && !is_array($limits)) $fail('limits must be false or an object of limits');
-    $limits = $limits === false ? false : array_merge($defaults, $limits);
+    $limits = $limits === false ? false : array_merge(ASKBOX_DEFAULT_LIMITS, $limits);
     if ($limits !== false) {
         foreach (['visitorMessages', 'ipMessages', 'visitorConversations', 'ipConversations'] as $name) {
             $r = $limits[$name];
@@ -111,6 +112,12 @@ function askbox_config(array $o): array
         $hosts[] = $host;
     }
     if ($public) $hosts[] = askbox_host($public);
+    $clientIp = $o['clientIp'] ?? null;
+    $header = is_array($clientIp) ? ($clientIp['header'] ?? null) : null;
+    $hops = is_array($clientIp) ? ($clientIp['trustedHops'] ?? null) : null;
+    if ($clientIp !== null && !($header === 'cf-connecting-ip' || ($header === 'x-forwarded-for' && is_int($hops) && $hops >= 1 && $hops <= 10))) {
+        $fail('clientIp must be null (the socket), {"header": "cf-connecting-ip"} or {"header": "x-forwarded-for", "trustedHops": 1 to 10}');
+    }
     $timeouts = array_merge(['connectMs' => 10000, 'firstByteMs' => 60000, 'idleMs' => 30000, 'maxStreamMs' => 300000, 'bodyMs' => 10000], (array) ($o['timeouts'] ?? []));
     foreach ($timeouts as $ms) if (!is_int($ms) && !is_float($ms) || $ms <= 0) $fail('timeouts must be positive numbers of milliseconds');
     return [
@@ -131,7 +138,7 @@ function askbox_config(array $o): array
         'documentIds' => array_values((array) ($o['documentIds'] ?? [])),
         'limits' => $limits,
         'storeDir' => askbox_store_dir($o),
-        'clientIp' => $o['clientIp'] ?? null,
+        'clientIp' => $clientIp,
         'timeouts' => $timeouts,
         'authorize' => $o['authorize'] ?? null,
         'log' => $o['log'] ?? null,
