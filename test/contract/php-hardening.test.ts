@@ -1,38 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPhp, startPhpProxy } from '../helpers/php';
+import { CONVERSATION, json, startService, type Route } from '../helpers/php-service';
 import { freePort } from '../helpers/ports';
 import { contractConfig } from './config';
 import { rawRequest } from './http';
-
-type Route = (req: IncomingMessage, res: ServerResponse) => void;
-
-/** A hand-written service on loopback: each test says what each path answers. */
-async function startService(routes: Record<string, Route>) {
-  const server: Server = createServer((req, res) => {
-    const route = routes[`${req.method} ${(req.url ?? '').split('?')[0]}`];
-    if (route) route(req, res);
-    else res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found."}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    url: `${origin}/api/v1`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-const json =
-  (body: unknown, status = 200) =>
-  (_req: IncomingMessage, res: ServerResponse) =>
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const CONVERSATION = { data: { id: 'abcdefabcdef', name: 'x', bot_id: 'askboxDemo01', created_at: 1 } };
 
 /** 100 MB of valid JSON (a conversation with a huge field), written as fast as the reader takes it. */
 function huge(_req: IncomingMessage, res: ServerResponse) {
@@ -72,7 +44,10 @@ describe('the PHP proxy against a hostile service or client', () => {
   async function start(routes: Record<string, Route>, extra: Record<string, unknown> = {}, streamOrigin?: string) {
     const service = await startService(routes);
     open.push(service);
-    const proxy = await startPhpProxy(contractConfig(service.url, [], streamOrigin), undefined, extra);
+    // 64 MB of memory: an answer read whole (100 MB) would end the worker instead of reaching the cap.
+    const proxy = await startPhpProxy(contractConfig(service.url, [], streamOrigin), undefined, extra, {
+      ini: { memory_limit: '64M' },
+    });
     open.push(proxy);
     return { service, proxy };
   }
@@ -266,7 +241,7 @@ describe('the PHP proxy rules, called directly', () => {
           if (askbox_take($db, askbox_limit_checks($l, 'message', "ip-$who", $visitor), $t * 1000) === 0) $count[intdiv($t, 86400)]++;
         }
       }
-      echo json_encode($days);`) as Record<string, [number, number]>;
+      echo json_encode($days);`) as { fresh: [number, number]; same: [number, number] };
     // The first day: the full bucket, then what refills; every day after: the cap.
     expect(sent.fresh[0]).toBeGreaterThan(1000);
     expect(sent.fresh[0]).toBeLessThanOrEqual(2000);

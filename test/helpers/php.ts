@@ -16,6 +16,8 @@ export interface PhpLaunch {
   setup?: string;
   /** PHP_CLI_SERVER_WORKERS (default 6, so held streams do not block other calls). */
   workers?: number;
+  /** php.ini settings (`-d name=value`), e.g. a small memory_limit. */
+  ini?: Record<string, string>;
 }
 
 /** Fails with what to install when PHP is missing. */
@@ -50,6 +52,7 @@ export async function startPhpProxy(
     'display_errors=stderr',
     '-d',
     'log_errors=0',
+    ...Object.entries(launch.ini ?? {}).flatMap(([name, value]) => ['-d', `${name}=${value}`]),
     join(dir, 'router.php'),
   ];
   // unshare -rm: a mount namespace of its own (root mapped to us), so a test can mount a tiny or read-only tmpfs.

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHP_PROXY, runPhp, startPhpProxy } from '../helpers/php';
+import { CONVERSATION, json, startService } from '../helpers/php-service';
+import { contractConfig, CURRENT_SECRET, PARTNER } from './config';
+import { mintGrant } from './http';
+
+let visitors = 0;
+/** A grant for the service's one conversation, for a fresh visitor. */
+const grantFor = (visitorId = `visitor${++visitors}`) =>
+  mintGrant(CURRENT_SECRET, {
+    conversationId: CONVERSATION.data.id,
+    botId: CONVERSATION.data.bot_id,
+    visitorId,
+    expires: Math.floor(Date.now() / 1000) + 600,
+  });
+
+/**
+ * The PHP proxy's security rules at their edges: each test here fails when its rule is weakened by one step (the
+ * mutants of test/mutate/php.ts), where the contract suite's broader cases would not notice.
+ */
+describe('the PHP proxy rules at their edges', () => {
+  let service: Awaited<ReturnType<typeof startService>>;
+  let proxy: Awaited<ReturnType<typeof startPhpProxy>>;
+  let ip = 0;
+
+  beforeAll(async () => {
+    service = await startService({
+      'POST /api/v1/conversations': json(CONVERSATION),
+      'POST /api/v1/messages': json({ data: { id: 'msg000000001', content: 'ok' } }),
+      'GET /api/v1/messages': json({ data: [] }),
+    });
+    proxy = await startPhpProxy(contractConfig(service.url, []));
+  }, 30_000);
+  afterAll(async () => {
+    await proxy?.close();
+    await service?.close();
+  });
+
+  const call = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
+    fetch(`${proxy.url}${path}`, {
+      method,
+      headers: {
+        'x-forwarded-for': `192.0.2.${++ip}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  it('allows a listed origin exactly: no prefix, suffix or other scheme of it', async () => {
+    expect((await call('GET', '/health', { origin: PARTNER })).status).toBe(200);
+    for (const origin of [
+      `${PARTNER}.evil.test`,
+      PARTNER.replace('://', '://evil'),
+      PARTNER.replace('https:', 'http:'),
+      `${PARTNER}:8443`,
+    ])
+      expect((await call('GET', '/health', { origin })).status, origin).toBe(403);
+  });
+
+  it('takes the client from the right end of X-Forwarded-For (one trusted hop)', async () => {
+    // ipConversations: a burst of 4. The left part is whatever the client wrote; the right part is what our proxy saw.
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await call('POST', '/conversations', { 'x-forwarded-for': `10.9.9.${i}, 198.51.100.77` }, {})).status,
+      );
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+  });
+
+  it('rounds Retry-After up to the whole second the bucket needs', async () => {
+    // visitorMessages: a burst of 3 refilled at 6 a minute, so the fourth message waits just under 10 s.
+    const grant = grantFor();
+    const send = () =>
+      call('POST', '/messages', { 'x-askbox-grant': grant }, { content: 'hi', conversation_id: CONVERSATION.data.id });
+    for (let i = 0; i < 3; i++) expect((await send()).status).toBe(200);
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('10');
+  });
+
+  it('forwards only the listed query keys when reading messages', async () => {
+    const mark = service.seen.length;
+    const response = await call('GET', `/messages?conversation_id=${CONVERSATION.data.id}&page=2&keyword=x&bot_id=y`, {
+      'x-askbox-grant': grantFor(),
+    });
+    expect(response.status).toBe(200);
+    expect(service.seen.slice(mark)).toEqual([`GET /api/v1/messages?conversation_id=${CONVERSATION.data.id}&page=2`]);
+  });
+
+  it('refuses a conversation id from the service that is not a plain id (502), so grants stay well formed', async () => {
+    for (const id of ['abc.defghijk', 'abc/def', `x${'a'.repeat(64)}`]) {
+      const odd = await startService({ 'POST /api/v1/conversations': json({ data: { ...CONVERSATION.data, id } }) });
+      const other = await startPhpProxy(contractConfig(odd.url, []));
+      try {
+        const response = await fetch(`${other.url}/conversations`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
+        expect(response.status, id).toBe(502);
+      } finally {
+        await other.close();
+        await odd.close();
+      }
+    }
+  });
+});
+
+describe('the PHP proxy rules, called directly', () => {
+  it('refuses a grant in the second it expires, and a stream token just past its expiry', () => {
+    const result =
+      runPhp(`$c = askbox_config(['apiKey' => 'k', 'botIds' => ['b'], 'secret' => str_repeat('s', 16), 'storeDir' => '/x']);
+      $payload = implode('.', ['g1', 'conv', 'b', 'visitor', (string) intdiv(askbox_now_ms(), 1000)]);
+      $grant = $payload . '.' . askbox_b64url(hash_hmac('sha256', $payload, str_repeat('s', 16), true));
+      $c['streamTtlMs'] = -300;
+      $token = askbox_seal($c, 'https://getcody.ai/x', 'conv');
+      echo json_encode([askbox_grant_verify($c, $grant), askbox_unseal($c, $token)]);`);
+    expect(result).toEqual([null, null]);
+  });
+
+  it('compares signatures in constant time (hash_equals), never with == or ===', () => {
+    const source = readFileSync(PHP_PROXY, 'utf8');
+    expect(source).toMatch(/hash_equals\(hash_hmac\('sha256', \$payload, \$secret, true\), \$mac\)/);
+    expect(source).not.toMatch(/[!=]==?\s*\$mac\b/);
+    // The one comparison of $mac with an operator: whether it decoded at all.
+    expect(source.match(/\$mac\s*[!=]==?\s*[^\s)]+/g)).toEqual(['$mac === null']);
+  });
+});
