@@ -23,7 +23,7 @@ interface Mutant {
   to: string;
 }
 
-export const MUTANTS: Mutant[] = [
+const MUTANTS: Mutant[] = [
   {
     rule: 'grant expiry: a second of grace',
     from: '(int) $expiry * 1000 <= askbox_now_ms()',
