@@ -1,9 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/parse';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { parseConfig as ParseConfig } from '../../src/config/parse';
 
 // Every length and range check, tried at its bound and one past it on both sides, so an off-by-one fails a test.
 
 const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
+// Imported afresh: the patterns are built when the module loads, and a runner that keeps modules loaded between
+// runs (as Stryker's does for mutants of module-level constants) would otherwise test the copy it loaded first.
+let parseConfig: typeof ParseConfig;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ parseConfig } = await import('../../src/config/parse'));
+});
 
 describe('lengths: the bound is accepted, one more character is refused', () => {
   it.each([

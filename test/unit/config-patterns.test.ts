@@ -1,10 +1,17 @@
-import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/parse';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { parseConfig as ParseConfig } from '../../src/config/parse';
 
 // SECURITY: the patterns that keep config values out of stylesheets, hrefs and request URLs, tried one character
 // and one length past their bounds, so that a wider character class, a lost anchor or an off-by-one fails a test.
 
 const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
+// Imported afresh: the patterns are built when the module loads, and a runner that keeps modules loaded between
+// runs (as Stryker's does for mutants of module-level constants) would otherwise test the copy it loaded first.
+let parseConfig: typeof ParseConfig;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ parseConfig } = await import('../../src/config/parse'));
+});
 /** Every ASCII character, controls included, and a few non-ASCII letters, digits and spaces. */
 const CHARS = [
   ...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)),

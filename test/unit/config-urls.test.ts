@@ -1,10 +1,17 @@
-import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/parse';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { parseConfig as ParseConfig } from '../../src/config/parse';
 
 // SECURITY: the proxy URL decides where the widget sends its requests, and the limit link goes into an href. Each
 // pattern is tried at its scheme, its anchors, its character class and its length, one step past the rule.
 
 const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
+// Imported afresh: the patterns are built when the module loads, and a runner that keeps modules loaded between
+// runs (as Stryker's does for mutants of module-level constants) would otherwise test the copy it loaded first.
+let parseConfig: typeof ParseConfig;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ parseConfig } = await import('../../src/config/parse'));
+});
 /** Every ASCII character, controls included, and a few non-ASCII ones. */
 const CHARS = [...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)), 'é', '\u00a0', '\u2028'];
 

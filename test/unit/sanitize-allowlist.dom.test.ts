@@ -1,14 +1,22 @@
 // @vitest-environment jsdom
 // The allowlists are exactly what they say: every HTML element and attribute name is tried, so one more entry in
 // either list (a one-step widening) fails a test, as does a link scheme let through by a looser URL pattern.
-import { beforeEach, describe, expect, it } from 'vitest';
-import { createSanitizer, type Sanitize } from '../../src/render/sanitize';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { createSanitizer as CreateSanitizer, Sanitize } from '../../src/render/sanitize';
 import { HTML_ATTRIBUTES, HTML_TAGS } from '../fixtures/html-names';
 
 const ALLOWED_TAGS = new Set(
   'a b blockquote br code del em h1 h2 h3 h4 h5 h6 hr i li ol p pre s strong table tbody td th thead tr ul'.split(' '),
 );
 const ALLOWED_ATTRIBUTES = new Set(['href', 'title', 'start', 'align']);
+
+// Imported afresh: the allowlists are read when the module loads, and a runner that keeps modules loaded between
+// runs (as Stryker's does for mutants of module-level constants) would otherwise test the copy it loaded first.
+let createSanitizer: typeof CreateSanitizer;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ createSanitizer } = await import('../../src/render/sanitize'));
+});
 
 let sanitize: Sanitize;
 beforeEach(() => {
