@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { resolveLocale } from '../../src/config/locale';
-import { parseConfig } from '../../src/config/parse';
-import { DEFAULTS, widgetKey, type WidgetConfig } from '../../src/config/schema';
+import { describe, expect, it, vi } from 'vitest';
+import type { WidgetConfig } from '../../src/config/schema';
+
+// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
+// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
+vi.resetModules();
+const { resolveLocale } = await import('../../src/config/locale');
+const { parseConfig } = await import('../../src/config/parse');
+const { DEFAULTS, widgetKey } = await import('../../src/config/schema');
 
 // The values parseConfig hands on besides the validated strings: flags, the nonce, the widget's identity, and
 // the keys it ignored, in the order given (one warning names them all).

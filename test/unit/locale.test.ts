@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { canonicalTag, LANGUAGES, lineKeys, localeText, parsePack, resolveLocale } from '../../src/config/locale';
-import { parseConfig } from '../../src/config/parse';
-import { TABLES } from '../../src/config/locales/index';
-import { DEFAULT_TEXT, DEFAULTS } from '../../src/config/schema';
+import { describe, expect, it, vi } from 'vitest';
+
+// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
+// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
+vi.resetModules();
+const { canonicalTag, LANGUAGES, lineKeys, localeText, parsePack, resolveLocale } =
+  await import('../../src/config/locale');
+const { parseConfig } = await import('../../src/config/parse');
+const { TABLES } = await import('../../src/config/locales/index');
+const { DEFAULT_TEXT, DEFAULTS } = await import('../../src/config/schema');
 
 /** A language's table as the lines of its locale pack. */
 const lines = (language: string) => TABLES[language]?.trim().split('\n') ?? [];
