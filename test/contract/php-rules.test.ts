@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHP_PROXY, runPhp, startPhpProxy } from '../helpers/php';
 import { CONVERSATION, json, startService } from '../helpers/php-service';
-import { contractConfig, CURRENT_SECRET, PARTNER } from './config';
+import { CONTRACT_KEY, contractConfig, CURRENT_SECRET, PARTNER } from './config';
 import { mintGrant } from './http';
 
 let visitors = 0;
@@ -125,5 +126,94 @@ describe('the PHP proxy rules, called directly', () => {
     expect(source).not.toMatch(/[!=]==?\s*\$mac\b/);
     // The one comparison of $mac with an operator: whether it decoded at all.
     expect(source.match(/\$mac\s*[!=]==?\s*[^\s)]+/g)).toEqual(['$mac === null']);
+  });
+});
+
+describe('the PHP proxy against a store or a stream chain that misbehaves', () => {
+  it('refuses (503) once another worker holds the store past its 500 ms deadline, never waits or lets through', async () => {
+    const service = await startService({ 'POST /api/v1/conversations': json(CONVERSATION) });
+    const proxy = await startPhpProxy(contractConfig(service.url, []));
+    const create = () =>
+      fetch(`${proxy.url}/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.200' },
+        body: '{}',
+      });
+    let holder: ReturnType<typeof spawn> | undefined;
+    try {
+      expect((await create()).status).toBe(200);
+      holder = spawn(
+        'php',
+        [
+          '-r',
+          `require getenv('ASKBOX_PHP_PROXY'); $db = askbox_db_open(getenv('STORE')); $db->exec('BEGIN IMMEDIATE'); echo "held\n"; sleep(4);`,
+        ],
+        {
+          env: { ...process.env, ASKBOX_PHP_PROXY: PHP_PROXY, STORE: proxy.store },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      await new Promise((resolve) => holder!.stdout!.once('data', resolve));
+      const begun = Date.now();
+      const refused = await create();
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(Date.now() - begun).toBeGreaterThanOrEqual(450);
+      expect(Date.now() - begun).toBeLessThan(2500);
+    } finally {
+      holder?.kill();
+      await proxy.close();
+      await service.close();
+    }
+  });
+
+  it('sends the key only while the redirect chain has stayed on the service: not again after it left', async () => {
+    // The service sends the stream to the stream host, which sends it back to the service.
+    let hopOrigin = '';
+    const service = await startService({
+      'POST /api/v1/conversations': json(CONVERSATION),
+      'POST /api/v1/messages/stream': (_req, res) => res.writeHead(302, { location: '/api/v1/s1' }).end(),
+      'GET /api/v1/s1': (_req, res) => res.writeHead(302, { location: `${hopOrigin}/s2` }).end(),
+      'GET /api/v1/s3': (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: [START]\n\ndata: [END]\n\n'),
+    });
+    const hop = await startService({
+      'GET /s2': (_req, res) => res.writeHead(302, { location: `${service.url}/s3` }).end(),
+    });
+    hopOrigin = hop.origin;
+    const proxy = await startPhpProxy(contractConfig(service.url, [], hop.origin));
+    try {
+      const grant = mintGrant(CURRENT_SECRET, {
+        conversationId: CONVERSATION.data.id,
+        botId: CONVERSATION.data.bot_id,
+        visitorId: 'chainVisitor',
+        expires: Math.floor(Date.now() / 1000) + 600,
+      });
+      const headers = { 'content-type': 'application/json', 'x-askbox-grant': grant, 'x-forwarded-for': '192.0.2.201' };
+      const started = await fetch(`${proxy.url}/messages/stream`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ content: 'hi', conversation_id: CONVERSATION.data.id }),
+        redirect: 'manual',
+      });
+      expect(started.status).toBe(302);
+      const opened = await fetch(`${proxy.url}${(started.headers.get('location') ?? '').replace('/askbox', '')}`, {
+        headers,
+      });
+      expect(opened.status).toBe(200);
+      expect(await opened.text()).toContain('[END]');
+      const gets = service.seen.flatMap((line, i) =>
+        line.startsWith('GET') ? [[line, service.authorization[i]]] : [],
+      );
+      expect(gets).toEqual([
+        ['GET /api/v1/s1', `Bearer ${CONTRACT_KEY}`],
+        ['GET /api/v1/s3', null],
+      ]);
+      expect(hop.authorization).toEqual([null]);
+    } finally {
+      await proxy.close();
+      await hop.close();
+      await service.close();
+    }
   });
 });

@@ -7,8 +7,11 @@ export type Route = (req: IncomingMessage, res: ServerResponse) => void;
 /** A hand-written service on loopback: each test says what each path answers; `seen` lists what it was asked. */
 export async function startService(routes: Record<string, Route>) {
   const seen: string[] = [];
+  /** The Authorization header of each request, in the same order. */
+  const authorization: (string | null)[] = [];
   const server: Server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    authorization.push(req.headers.authorization ?? null);
     const route = routes[`${req.method} ${(req.url ?? '').split('?')[0]}`];
     if (route) route(req, res);
     else res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found."}');
@@ -19,6 +22,7 @@ export async function startService(routes: Record<string, Route>) {
     origin,
     url: `${origin}/api/v1`,
     seen,
+    authorization,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -2,6 +2,7 @@
 // PHP here, so each mutant below is a one-step weakening of a security rule in askbox-proxy.php, written by hand: it
 // is applied to a copy, and the PHP test files run against that copy (ASKBOX_PHP_PROXY). A mutant the tests do not
 // fail "survived": a rule that can be weakened without any test noticing. Exits non-zero when one survives.
+// MUTANT=<words of a rule> runs only the mutants whose rule contains them.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -162,12 +163,25 @@ const MUTANTS: Mutant[] = [
   },
 ];
 
+/** Whether the PHP tests pass against `file`. */
+function passes(file: string): boolean {
+  const run = spawnSync('npx', ['vitest', 'run', '--bail=1', '--reporter=dot', ...TESTS], {
+    encoding: 'utf8',
+    env: { ...process.env, ASKBOX_PHP_PROXY: file },
+  });
+  return run.status === 0;
+}
+
 function main(): void {
   const original = readFileSync(SOURCE, 'utf8');
+  // A mutant is killed only if the unmutated proxy passes the very same run.
+  if (!passes(SOURCE)) throw new Error('The PHP tests fail on the unmutated proxy: fix them first.');
+  const only = process.env.MUTANT;
   const dir = mkdtempSync(join(tmpdir(), 'askbox-php-mutants-'));
   const rows: { rule: string; result: string }[] = [];
   try {
     MUTANTS.forEach((mutant, i) => {
+      if (only && !mutant.rule.includes(only)) return;
       const count = original.split(mutant.from).length - 1;
       if (count !== 1) {
         rows.push({ rule: mutant.rule, result: `not applied (${count} matches)` });
@@ -180,11 +194,7 @@ function main(): void {
         rows.push({ rule: mutant.rule, result: 'invalid PHP' });
         return;
       }
-      const run = spawnSync('npx', ['vitest', 'run', '--bail=1', '--reporter=dot', ...TESTS], {
-        encoding: 'utf8',
-        env: { ...process.env, ASKBOX_PHP_PROXY: file },
-      });
-      rows.push({ rule: mutant.rule, result: run.status === 0 ? 'SURVIVED' : 'killed' });
+      rows.push({ rule: mutant.rule, result: passes(file) ? 'SURVIVED' : 'killed' });
       console.log(`${rows.at(-1)!.result.padEnd(9)} ${mutant.rule}`);
     });
   } finally {
