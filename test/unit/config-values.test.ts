@@ -56,6 +56,14 @@ describe('passed through', () => {
     expect(config({ documentIds: 42 }).documentIds).toEqual([]);
   });
 
+  it('names a refused proxy URL, and leaves the launcher without a teaser unless given one', () => {
+    expect(parseConfig({ ...base, proxyUrl: '//x' }).issues).toEqual([
+      { key: 'proxyUrl', message: '"//x" must be an http(s) URL or a path starting with "/"' },
+    ]);
+    expect(config({}).launcherLabel).toBe('');
+    expect(config({ launcherLabel: ' Ask us ' }).launcherLabel).toBe('Ask us');
+  });
+
   it('trims only trailing slashes off the proxy URL', () => {
     expect(config({ proxyUrl: '/a//b///' }).proxyUrl).toBe('/a//b');
     expect(config({ proxyUrl: 'https://chat.test/' }).proxyUrl).toBe('https://chat.test');
