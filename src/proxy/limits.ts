@@ -1,3 +1,5 @@
+import { STORE_SIZES } from '../protocol/contract.js';
+
 /**
  * Abuse limits as token buckets. The arithmetic is pure; where the buckets live is a `LimitStore`, so one process
  * keeps them in memory and several instances share them in Redis (or a Durable Object on Cloudflare Workers).
@@ -69,7 +71,7 @@ function takeFrom(states: Map<string, BucketState>, checks: readonly BucketCheck
  * balancer need a shared store (`createRedisStore`), or each would grant the full limit.
  * Bounded: beyond `maxBuckets` the least recently used are forgotten (a forgotten bucket is full, the lenient side).
  */
-export function createMemoryStore(maxBuckets = 100_000): LimitStore {
+export function createMemoryStore(maxBuckets: number = STORE_SIZES.buckets): LimitStore {
   const states = new Map<string, BucketState>();
   const claims = new Map<string, number>();
   return {

@@ -1,6 +1,12 @@
 import type { LimitStore } from './limits.js';
 import { isPrivateHost, type StreamHosts } from './hosts.js';
 import { createMemoryStore } from './limits.js';
+import {
+  DEFAULT_LIMITS as CONTRACT_LIMITS,
+  DEFAULT_TIMEOUTS as CONTRACT_TIMEOUTS,
+  ID_PATTERN,
+  TTLS,
+} from '../protocol/contract.js';
 
 /** A token bucket: `burst` requests at once, refilled at `perMinute`. */
 export interface Rate {
@@ -133,36 +139,23 @@ export interface ProxyContext {
   clientIp?: string;
 }
 
-/** Safe defaults for a site with real visitors: generous for people, tight for scripts. */
-export const DEFAULT_LIMITS: Limits = Object.freeze({
-  visitorMessages: { burst: 6, perMinute: 6 },
-  ipMessages: { burst: 30, perMinute: 30 },
-  visitorConversations: { burst: 3, perMinute: 1 },
-  ipConversations: { burst: 10, perMinute: 5 },
-  visitorMessagesPerDay: 200,
-  ipMessagesPerDay: 1000,
-});
+/** Safe defaults for a site with real visitors: generous for people, tight for scripts (the wire contract's). */
+export const DEFAULT_LIMITS: Limits = CONTRACT_LIMITS;
 
-export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
-  connectMs: 10_000,
-  firstByteMs: 60_000,
-  idleMs: 30_000,
-  maxStreamMs: 300_000,
-  storeMs: 500,
-});
+/** Upstream and store timeouts when none are set (the wire contract's). */
+export const DEFAULT_TIMEOUTS: Timeouts = CONTRACT_TIMEOUTS;
 
 const DEFAULT_UPSTREAM = 'https://getcody.ai/api/v1';
 /** Where the Cody service serves its reply streams (cody-api.md, endpoint 21). */
 const DEFAULT_STREAM_ORIGIN = 'https://stream.aimcaiface.com';
 /** A Host as `URL.host` spells it: a lowercase name or IP literal, and an optional port. */
 const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
-export const ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const ID = new RegExp(ID_PATTERN);
 
 /** The options, checked and completed with defaults. */
 export interface ResolvedOptions {
   apiKey: string;
   bots: ReadonlySet<string>;
-  defaultBot: string | undefined;
   upstream: string;
   upstreamOrigin: string;
   base: string;
@@ -170,6 +163,8 @@ export interface ResolvedOptions {
   secrets: readonly string[];
   /** The public host (host[:port]) when `publicUrl` is set. */
   publicHost: string | undefined;
+  /** The public origin when `publicUrl` is set: absolute stream URLs are made on it. */
+  publicOrigin: string | undefined;
   /** The hosts served: `publicUrl`'s and `allowedHosts`; empty means loopback hosts only. */
   hosts: ReadonlySet<string>;
   streamHosts: StreamHosts;
@@ -226,21 +221,21 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
   return {
     apiKey: options.apiKey,
     bots: new Set(options.botIds),
-    defaultBot: options.botIds.length === 1 ? options.botIds[0] : undefined,
     upstream,
     upstreamOrigin: upstreamUrl.origin,
     base: `/${(options.basePath ?? '/askbox').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, ''),
     origins,
     secrets,
     publicHost: publicUrl?.host,
+    publicOrigin: publicUrl?.origin,
     hosts,
     streamHosts: {
       upstreamOrigin: upstreamUrl.origin,
       streamOrigins,
       privateUpstream: isPrivateHost(upstreamUrl.hostname),
     },
-    grantTtlSeconds: seconds('grantTtlSeconds', options.grantTtlSeconds, 30 * 24 * 3600, [60, 365 * 24 * 3600]),
-    streamTtlMs: seconds('streamTtlSeconds', options.streamTtlSeconds, 60, [1, 3600]) * 1000,
+    grantTtlSeconds: seconds('grantTtlSeconds', options.grantTtlSeconds),
+    streamTtlMs: seconds('streamTtlSeconds', options.streamTtlSeconds) * 1000,
     documentIds,
     limits,
     store,
@@ -250,8 +245,9 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
   };
 }
 
-/** A lifetime option: whole seconds within `[min, max]`, or the default when unset. */
-function seconds(name: string, value: number | undefined, fallback: number, [min, max]: [number, number]): number {
+/** A lifetime option: whole seconds within the contract's range, or its default when unset. */
+function seconds(name: keyof typeof TTLS, value: number | undefined): number {
+  const { default: fallback, min, max } = TTLS[name];
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max)
     fail(`${name} must be a whole number of seconds from ${min} to ${max}`);

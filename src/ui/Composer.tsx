@@ -1,6 +1,6 @@
 import type { Ref } from 'preact';
 import { useLayoutEffect, useMemo } from 'preact/hooks';
-import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH } from '../config/schema.js';
+import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH, messageLength } from '../config/schema.js';
 import { useWidget } from './context.js';
 import { SendIcon, StopIcon } from './icons.js';
 import { useValue } from './hooks.js';
@@ -18,7 +18,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const loading = useValue(model.status).type === 'loading';
   const canSend = useValue(model.canSend);
   const limited = useValue(model.limited);
-  const length = draft.length;
+  const length = messageLength(draft);
   const over = length > MAX_MESSAGE_LENGTH;
   // Built once per widget, not on every keystroke.
   const count = useMemo(() => new Intl.NumberFormat(config.locale), [config.locale]);

@@ -70,5 +70,7 @@ export const CONTRACT_SCENARIO: Scenario = {
     { match: 'stall', text: 'This reply stops half way and never ends.', chunkSize: 5, stallAfter: 2, stored: false },
     { match: 'slowstart', firstByteDelayMs: 2500 },
     { match: 'endless', text: 'x'.repeat(400), chunkSize: 10, delayMs: 200 },
+    { match: 'toomany', status: 429, message: 'Too many requests.', retryAfter: 7 },
+    { match: 'overloaded', status: 503, message: 'Service Unavailable', retryAfter: 9 },
   ],
 };

@@ -50,7 +50,7 @@ describe('Node, workerd and PHP proxies with one secret', () => {
     const response = await fetch(`${base}/conversations`, {
       method: 'POST',
       headers: headers(ip),
-      body: '{"name":"cross"}',
+      body: '{"name":"cross","bot_id":"askboxDemo01"}',
     });
     return (await response.json()) as { data: { id: string }; meta: { grant: string } };
   };

@@ -67,7 +67,7 @@ const create = (worker: Awaited<ReturnType<typeof startWorker>>, i: number, ip: 
     .dispatch(i, 'http://localhost/askbox/conversations', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-      body: '{"name":"race"}',
+      body: '{"name":"race","bot_id":"askboxDemo01"}',
     })
     .then(async (response) => (await response.arrayBuffer(), response.status));
 
@@ -179,7 +179,7 @@ describe('the Worker entry on workerd, hostile or failing', () => {
       const response = await worker.dispatch(0, 'http://localhost/askbox/conversations', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.10' },
-        body: '{"name":"x"}',
+        body: '{"name":"x","bot_id":"askboxDemo01"}',
       });
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');

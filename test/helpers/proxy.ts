@@ -46,7 +46,7 @@ export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
     const response = await call(
       'POST',
       '/conversations',
-      { name: 'Visitor' },
+      { name: 'Visitor', bot_id: DEMO_BOT_ID },
       grant ? { 'x-askbox-grant': grant } : {},
     );
     const body = (await response.json()) as { data: { id: string }; meta: { grant: string } };

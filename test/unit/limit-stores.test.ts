@@ -1,3 +1,4 @@
+import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,7 +158,7 @@ describe('limit store: a Redis that accepts connections and never answers', () =
       const store = createRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) });
       const { call, upstreamCalls, logs } = setup({ store, timeouts: { storeMs: 300 } });
       const begun = Date.now();
-      const response = await call('POST', '/conversations', { name: 'x' });
+      const response = await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID });
       expect(Date.now() - begun).toBeGreaterThanOrEqual(290);
       expect(Date.now() - begun).toBeLessThan(1500);
       expect(response.status).toBe(503);

@@ -237,7 +237,7 @@ describe('CORS origins, exactly', () => {
         new Request('http://proxy.example/askbox/conversations', {
           method: 'POST',
           headers: { 'content-type': 'application/json', origin },
-          body: '{}',
+          body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
         }),
       )
     ).status;

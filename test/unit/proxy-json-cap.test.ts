@@ -54,7 +54,7 @@ it.each([
     new Request('http://127.0.0.1/askbox/conversations', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: '{}',
+      body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
     }),
   );
   expect(response.status).toBe(502);

@@ -94,7 +94,7 @@ describe('proxy: time', () => {
       new Request(`${PAGE}/askbox/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: '{}',
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
       }),
     );
     expect(response.status).toBe(504);
@@ -118,12 +118,14 @@ describe('proxy: hooks, logs and options', () => {
           : false;
       },
     });
-    expect((await call('POST', '/conversations', { name: 'x' })).status).toBe(403);
-    const custom = await call('POST', '/conversations', { name: 'x' }, { 'x-captcha': 'bad' });
+    expect((await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).status).toBe(403);
+    const custom = await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID }, { 'x-captcha': 'bad' });
     expect(custom.status).toBe(401);
     expect(custom.headers.get('x-content-type-options')).toBe('nosniff');
     expect(upstreamCalls).toHaveLength(0);
-    expect((await call('POST', '/conversations', { name: 'x' }, { 'x-captcha': 'ok' })).status).toBe(200);
+    expect(
+      (await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID }, { 'x-captcha': 'ok' })).status,
+    ).toBe(200);
     expect((await call('GET', '/health')).status).toBe(200);
     expect(seen).not.toContain('/askbox/health');
   });
@@ -173,7 +175,7 @@ describe('proxy: hooks, logs and options', () => {
       new Request(`${PAGE}/askbox/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: '{}',
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
       }),
     );
     expect(failed.status).toBe(502);
@@ -230,7 +232,7 @@ describe('proxy: hooks, logs and options', () => {
         claim: async () => true,
       },
     });
-    const response = await call('POST', '/conversations', {});
+    const response = await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
     expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
@@ -241,7 +243,7 @@ describe('proxy: hooks, logs and options', () => {
     });
   });
 
-  it('takes the same-host check from publicUrl, never from the Host header, and answers streams with a path', async () => {
+  it('takes the same-host check and absolute stream URLs from publicUrl, never from the Host header', async () => {
     const { proxy, start } = setup({ publicUrl: 'https://shop.example', allowedHosts: [PAGE_HOST, 'evil.example'] });
     const mine = await start();
     const request = (origin: string, host: string) =>
@@ -253,8 +255,10 @@ describe('proxy: hooks, logs and options', () => {
         }),
       );
     const ok = await request('https://shop.example', 'evil.example');
-    expect(ok.status).toBe(302);
-    expect(ok.headers.get('location')).toMatch(/^\/askbox\/stream\/[\w-]+$/);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { data: { stream_url: string } }).data.stream_url).toMatch(
+      /^https:\/\/shop\.example\/askbox\/stream\/[\w-]+$/,
+    );
     expect((await request('https://evil.example', 'evil.example')).status).toBe(403);
   });
 });
@@ -272,7 +276,7 @@ const ipOf = async (options: Partial<ProxyOptions>, headers: Record<string, stri
       new Request(`${PAGE}/askbox/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
-        body: '{}',
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
       }),
       socket ? { clientIp: socket } : undefined,
     );
@@ -325,7 +329,7 @@ describe('proxy: upstream hygiene', () => {
       new Request(`${PAGE}/askbox/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: '{}',
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
       }),
     );
     expect(response.status).toBe(500);
@@ -412,7 +416,7 @@ describe('proxy: Node adapter', () => {
       fetch(`${base}/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'node' }),
+        body: JSON.stringify({ name: 'node', bot_id: DEMO_BOT_ID }),
       });
     const { data, meta } = (await (await create()).json()) as { data: { id: string }; meta: { grant: string } };
     const streamed = await fetch(`${base}/messages/stream`, {
@@ -507,7 +511,7 @@ describe('proxy: rules at their edges', () => {
     const path = (started.headers.get('location') ?? '').replace('/askbox', '');
     const stuck = setup({ timeouts: { storeMs: 50 }, store: { take: never, claim: never } });
     for (const request of [
-      () => stuck.call('POST', '/conversations', { name: 'x' }),
+      () => stuck.call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID }),
       () => stuck.call('GET', path, undefined, { 'x-askbox-grant': mine.grant }),
     ]) {
       const begun = Date.now();
