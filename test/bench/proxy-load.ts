@@ -106,7 +106,7 @@ try {
   const created = await fetch(`${proxy.url}/askbox/conversations`, {
     method: 'POST',
     headers: json,
-    body: JSON.stringify({ name: 'bench' }),
+    body: JSON.stringify({ name: 'bench', bot_id: DEMO_BOT_ID }),
   });
   const { data, meta } = (await created.json()) as { data: { id: string }; meta: { grant: string } };
   const viaProxy = { ...json, 'x-askbox-grant': meta.grant };

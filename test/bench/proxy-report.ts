@@ -47,8 +47,8 @@ async function sides(simulatorUrl: string, proxyUrl: string, key: string): Promi
   ]);
   await post(`${api}/messages`, keyed, { content: 'shipping?', conversation_id: listed.data.id });
   const base = `${proxyUrl}/askbox`;
-  const proxyStream = await post(`${base}/conversations`, json, { name: 'load' });
-  const proxyList = await post(`${base}/conversations`, json, { name: 'list' });
+  const proxyStream = await post(`${base}/conversations`, json, { name: 'load', bot_id: DEMO_BOT_ID });
+  const proxyList = await post(`${base}/conversations`, json, { name: 'list', bot_id: DEMO_BOT_ID });
   const listGrant = { ...json, 'x-askbox-grant': proxyList.meta!.grant };
   await post(`${base}/messages`, listGrant, { content: 'shipping?', conversation_id: proxyList.data.id });
   const grant = { ...json, 'x-askbox-grant': proxyStream.meta!.grant };
