@@ -6,7 +6,7 @@ import type { WidgetConfig } from '../../src/config/schema';
 vi.resetModules();
 const { resolveLocale } = await import('../../src/config/locale');
 const { parseConfig } = await import('../../src/config/parse');
-const { DEFAULTS, widgetKey } = await import('../../src/config/schema');
+const { DEFAULTS, messageLength, widgetKey } = await import('../../src/config/schema');
 
 // The values parseConfig hands on besides the validated strings: flags, the nonce, the widget's identity, and
 // the keys it ignored, in the order given (one warning names them all).
@@ -74,6 +74,14 @@ describe('identity', () => {
   it('names a widget by bot, proxy and instance', () => {
     expect(widgetKey(config({}))).toBe('yiu456ytyUjk@/askbox');
     expect(widgetKey(config({ instance: 'sales', proxyUrl: '/chat/' }))).toBe('yiu456ytyUjk@/chat#sales');
+  });
+});
+
+describe('message length', () => {
+  it('counts characters as the service does: an emoji (two UTF-16 units) once', () => {
+    expect(messageLength('')).toBe(0);
+    expect(messageLength('abc')).toBe(3);
+    expect(messageLength('a😀b')).toBe(3);
   });
 });
 
