@@ -55,7 +55,7 @@ describe('the PHP proxy against a hostile service or client', () => {
   it('caps an upstream JSON answer at 1 MiB: 100 MB is a 502 in the envelope, not exhausted memory', async () => {
     const { proxy } = await start({ 'POST /api/v1/conversations': huge });
     const begun = Date.now();
-    const response = await post(proxy.url, '/conversations', {});
+    const response = await post(proxy.url, '/conversations', { name: 'x', bot_id: 'askboxDemo01' });
     expect(response.status).toBe(502);
     expect(await response.json()).toEqual({ message: 'The chat service sent an unexpected response.' });
     expect(Date.now() - begun).toBeLessThan(5000);
@@ -73,7 +73,7 @@ describe('the PHP proxy against a hostile service or client', () => {
       {},
       `http://127.0.0.1:${closed}`,
     );
-    const created = await post(proxy.url, '/conversations', {});
+    const created = await post(proxy.url, '/conversations', { name: 'x', bot_id: 'askboxDemo01' });
     const { meta } = (await created.json()) as { meta: { grant: string } };
     const started = await post(
       proxy.url,
@@ -247,7 +247,7 @@ describe('the PHP proxy rules, called directly', () => {
     expect(sent.fresh[0]).toBeLessThanOrEqual(2000);
     expect(Math.abs(sent.fresh[1] - 1000)).toBeLessThanOrEqual(1);
     expect(Math.abs(sent.same[1] - 200)).toBeLessThanOrEqual(1);
-  });
+  }, 60_000);
 
   it.each([
     [{ allowedOrigins: ['https://partner.example/'] }, 'is not an origin'],

@@ -64,7 +64,14 @@ describe('the PHP proxy rules at their edges', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++)
       statuses.push(
-        (await call('POST', '/conversations', { 'x-forwarded-for': `10.9.9.${i}, 198.51.100.77` }, {})).status,
+        (
+          await call(
+            'POST',
+            '/conversations',
+            { 'x-forwarded-for': `10.9.9.${i}, 198.51.100.77` },
+            { name: 'x', bot_id: 'askboxDemo01' },
+          )
+        ).status,
       );
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
@@ -97,7 +104,7 @@ describe('the PHP proxy rules at their edges', () => {
         const response = await fetch(`${other.url}/conversations`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: '{}',
+          body: '{"name":"x","bot_id":"askboxDemo01"}',
         });
         expect(response.status, id).toBe(502);
       } finally {
@@ -137,7 +144,7 @@ describe('the PHP proxy against a store or a stream chain that misbehaves', () =
       fetch(`${proxy.url}/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.200' },
-        body: '{}',
+        body: '{"name":"x","bot_id":"askboxDemo01"}',
       });
     let holder: ReturnType<typeof spawn> | undefined;
     try {

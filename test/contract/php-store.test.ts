@@ -8,7 +8,7 @@ const create = (url: string, ip = '203.0.113.7') =>
   fetch(`${url}/conversations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-    body: '{}',
+    body: '{"name":"x","bot_id":"askboxDemo01"}',
   });
 
 /** The store folder askbox_store_dir() picks for a request's $_SERVER, options and environment (or its refusal). */
@@ -146,7 +146,7 @@ describe('the PHP store, a corrupt file written over a working one', () => {
       const first = await fetch(`${running.url}/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.8' },
-        body: '{}',
+        body: '{"name":"x","bot_id":"askboxDemo01"}',
       });
       expect(first.status).toBe(502);
       // Once the worker has closed it (the last connection checkpoints and removes the WAL), the file overwritten.
@@ -156,7 +156,7 @@ describe('the PHP store, a corrupt file written over a working one', () => {
       const refused = await fetch(`${running.url}/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
-        body: '{}',
+        body: '{"name":"x","bot_id":"askboxDemo01"}',
       });
       expect(refused.status).toBe(503);
     } finally {

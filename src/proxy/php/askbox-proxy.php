@@ -230,8 +230,13 @@ function askbox_create(array $c): int
 {
     $body = askbox_read_json($c);
     if (is_int($body)) return $body;
-    $bot = $body['bot_id'] ?? (count($c['bots']) === 1 ? $c['bots'][0] : null);
-    if (!is_string($bot) || !in_array($bot, $c['bots'], true)) return askbox_invalid('bot_id', 'The selected bot id is invalid.');
+    // The service's validation, in its order and words (cody-api.md): name, then bot_id, one of ours.
+    $bot = $body['bot_id'] ?? null;
+    $errors = [];
+    if (!is_string($body['name'] ?? null) || trim($body['name']) === '') $errors['name'] = 'The name field is required.';
+    if ($bot === null || $bot === '') $errors['bot_id'] = 'The bot id field is required.';
+    elseif (!is_string($bot) || !in_array($bot, $c['bots'], true)) $errors['bot_id'] = 'The selected bot id is invalid.';
+    if ($errors) return askbox_invalid_all($errors);
     $visitor = askbox_grant_verify($c, askbox_grant_header())['visitorId'] ?? askbox_b64url(random_bytes(16));
     $refused = askbox_limit($c, 'conversation', $visitor);
     if ($refused !== null) return $refused;
@@ -255,16 +260,25 @@ function askbox_read_message_body(array $c): array|int
 {
     $body = askbox_read_json($c);
     if (is_int($body)) return $body;
-    $grant = askbox_grant_for($c, $body['conversation_id'] ?? null);
-    if ($grant === null) return askbox_send(404, ['message' => 'Conversation not found.']);
-    if (!is_string($body['content'] ?? null)) return askbox_invalid('content', 'The content field must be a string.');
+    // The service's validation, in its order and words (cody-api.md): content, conversation_id, redirect. A
+    // conversation the visitor holds no grant for reads as one the service does not know.
+    $errors = [];
+    $content = $body['content'] ?? null;
+    if ($content === null || $content === '') $errors['content'] = 'The content field is required.';
+    elseif (!is_string($content)) $errors['content'] = 'The content field must be a string.';
     // The service counts code points; refused here, before any limit is spent or upstream call made.
-    if (strlen($body['content']) > ASKBOX_MAX_CONTENT && preg_match_all('/./su', $body['content']) > ASKBOX_MAX_CONTENT) {
-        return askbox_invalid('content', 'The content field must not be greater than ' . ASKBOX_MAX_CONTENT . ' characters.');
+    elseif (strlen($content) > ASKBOX_MAX_CONTENT && preg_match_all('/./su', $content) > ASKBOX_MAX_CONTENT) {
+        $errors['content'] = 'The content field must not be greater than ' . ASKBOX_MAX_CONTENT . ' characters.';
     }
+    $conversation = $body['conversation_id'] ?? null;
+    $grant = is_string($conversation) ? askbox_grant_for($c, $conversation) : null;
+    if ($conversation === null || $conversation === '') $errors['conversation_id'] = 'The conversation id field is required.';
+    elseif ($grant === null) $errors['conversation_id'] = 'The selected conversation id is invalid.';
+    if (array_key_exists('redirect', $body) && !is_bool($body['redirect'])) $errors['redirect'] = 'The redirect field must be true or false.';
+    if ($errors) return askbox_invalid_all($errors);
     $refused = askbox_limit($c, 'message', $grant['visitorId']);
     if ($refused !== null) return $refused;
-    return ['content' => $body['content'], 'conversation_id' => $grant['conversationId']];
+    return ['content' => $content, 'conversation_id' => $grant['conversationId'], 'redirect' => $body['redirect'] ?? true];
 }
 
 function askbox_send_for_stream(array $c): int
@@ -279,7 +293,10 @@ function askbox_send_for_stream(array $c): int
     $target = is_string($url) ? askbox_stream_url($c, $url, $c['upstream']) : null;
     if ($target === null) return askbox_send(502, ['message' => 'The chat service did not return a stream.']);
     $token = askbox_seal($c, $target, $body['conversation_id']);
-    return askbox_send(302, null, ['Location' => $c['linkBase'] . '/stream/' . $token]);
+    if ($body['redirect'] !== false) return askbox_send(302, null, ['Location' => $c['linkBase'] . '/stream/' . $token]);
+    // As the service answers redirect: false: an absolute URL, on the host the request came to (checked above).
+    $origin = str_starts_with($c['linkBase'], '/') ? (!empty($_SERVER['HTTPS']) && $_SERVER['HTTPS'] !== 'off' ? 'https' : 'http') . '://' . strtolower((string) ($_SERVER['HTTP_HOST'] ?? '')) : '';
+    return askbox_send(200, ['data' => ['stream_url' => $origin . $c['linkBase'] . '/stream/' . $token]]);
 }
 
 /** One conversation's messages, only with the visitor's grant for it. */
@@ -411,12 +428,15 @@ function askbox_forward(array|string $answer): int
     if ($answer === 'timeout') return askbox_send(504, ['message' => 'The chat service did not answer in time.']);
     if ($answer === 'too large') return askbox_send(502, ['message' => 'The chat service sent an unexpected response.']);
     if (is_string($answer)) return askbox_send(502, ['message' => 'The chat service could not be reached.']);
+    // The service's own wait comes along with its 429 or 503, whole seconds only.
+    $wait = $answer['headers']['retry-after'] ?? '';
+    $retry = in_array($answer['status'], [429, 503], true) && preg_match('/^\d{1,6}$/', $wait) ? ['Retry-After' => $wait] : [];
     $type = $answer['headers']['content-type'] ?? '';
     $ok = $answer['status'] >= 200 && $answer['status'] < 300;
     if (!str_contains($type, 'json')) {
-        return $ok ? askbox_send(502, ['message' => 'The chat service sent an unexpected response.']) : askbox_send($answer['status'], ['message' => 'The chat service could not handle the request.']);
+        return $ok ? askbox_send(502, ['message' => 'The chat service sent an unexpected response.']) : askbox_send($answer['status'], ['message' => 'The chat service could not handle the request.'], $retry);
     }
-    askbox_headers($answer['status'], ['Content-Type' => $type]);
+    askbox_headers($answer['status'], ['Content-Type' => $type] + $retry);
     echo $answer['body'];
     return $answer['status'];
 }
@@ -726,6 +746,14 @@ function askbox_unseal(array $c, string $token): ?array
         return is_string($p['u'] ?? null) && is_string($p['c'] ?? null) && is_int($p['e'] ?? null) && $p['e'] > askbox_now_ms() ? $p : null;
     }
     return null;
+}
+
+/** The service's 422 for several fields: the first message, "(and N more error[s])", every field's message. */
+function askbox_invalid_all(array $errors): int
+{
+    $more = count($errors) - 1;
+    $message = reset($errors) . ($more > 0 ? " (and $more more error" . ($more > 1 ? 's' : '') . ')' : '');
+    return askbox_send(422, ['message' => $message, 'errors' => array_map(static fn ($m) => [$m], $errors)]);
 }
 
 function askbox_invalid(string $field, string $message): int
