@@ -128,8 +128,8 @@ export const widgetKey = ({ botId, proxyUrl, instance }: WidgetConfig): string =
 export const MAX_MESSAGE_LENGTH = 2000;
 
 /**
- * The length of a message as the service counts it: in characters (Unicode code points), so an emoji, which is two
- * UTF-16 units, counts once.
+ * The length of a text as the service counts it, and every limit in the widget's settings: in characters (Unicode
+ * code points), so an emoji, which is two UTF-16 units, counts once.
  */
 export function messageLength(text: string): number {
   let count = 0;

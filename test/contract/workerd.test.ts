@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableObjectStore } from '../../src/proxy/durable-store';
+import { BUCKET_CASES, runBucketCase } from '../fixtures/token-buckets';
 import { simulateDays } from '../helpers/proxy';
 import { startWorker } from '../helpers/workerd';
 import { rawRequest } from './http';
@@ -159,11 +160,15 @@ describe('the Worker entry on workerd, hostile or failing', () => {
     }
   });
 
-  it('caps a simulated day in the Durable Object exactly as the memory and Redis stores do', async () => {
+  it('caps a simulated day and passes the bucket table in the Durable Object, as the memory and Redis stores do', async () => {
     const worker = await startWorker(config);
     try {
       const store = createDurableObjectStore(await worker.limits(), 'simulated-day');
       expect(await simulateDays(store)).toEqual({ visitor: [39, 20], ip: [99, 50] });
+      // The token bucket's table, which every store passes (test/fixtures/token-buckets.ts).
+      const table = createDurableObjectStore(await worker.limits(), 'bucket-table');
+      for (const [i, c] of BUCKET_CASES.entries())
+        expect(await runBucketCase(table, c, `table:${i}`), c.title).toBe(c.wait);
       expect(await store.claim('stream:x', 2000, 0)).toBe(true);
       expect(await store.claim('stream:x', 2000, 1999)).toBe(false);
     } finally {

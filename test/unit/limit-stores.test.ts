@@ -4,6 +4,7 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStore, type BucketCheck, type LimitStore } from '../../src/proxy/limits';
 import { createRedisStore } from '../../src/proxy/redis-store';
+import { BUCKET_CASES, runBucketCase } from '../fixtures/token-buckets';
 import { setup, simulateDays } from '../helpers/proxy';
 import { startRedis } from '../helpers/redis';
 
@@ -42,6 +43,10 @@ const stores: [string, () => Promise<LimitStore>][] = [
 ];
 
 describe.each(stores)('limit store: %s', (_name, make) => {
+  it.each(BUCKET_CASES.map((c) => [c.title, c] as const))('passes the bucket table: %s', async (_title, c) => {
+    expect(await runBucketCase(await make(), c, 'table')).toBe(c.wait);
+  });
+
   it('allows the burst, then refuses with the time to the next token', async () => {
     const store = await make();
     const b = bucket('a', 3, 6);
