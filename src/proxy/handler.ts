@@ -8,7 +8,7 @@ import { createSealer } from './seal.js';
 import { fetchStream } from './stream-fetch.js';
 import { createStreamCap } from './stream-cap.js';
 import { createValidator } from './validate.js';
-import { BUSY_RETRY_SECONDS, FIELDS } from '../protocol/contract.js';
+import { BUSY_RETRY_SECONDS, FIELDS, ROUTES } from '../protocol/contract.js';
 import { fetchWithin, UpstreamTimeout, watchBody } from './upstream.js';
 
 export type { ProxyOptions } from './options.js';
@@ -217,15 +217,18 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   function route(call: Call, path: string[]): Promise<Response> | Response {
     const [resource, id, extra] = path;
     const method = call.request.method;
-    const only = (allowed: string, run: () => Promise<Response>) => (method === allowed ? run() : notAllowed(allowed));
+    // The methods each route takes are the wire contract's; any other is a 405 naming them.
+    const only = ({ methods }: { methods: readonly string[] }, run: () => Promise<Response>) =>
+      methods.includes(method) ? run() : notAllowed(methods.join(', '));
     if (extra !== undefined || (id !== undefined && !ID.test(id) && resource !== 'stream')) return refuse('notFound');
-    if (resource === 'health' && id === undefined) return only('GET', async () => health(call.url));
-    if (resource === 'conversations' && id === undefined) return only('POST', () => createConversation(call));
-    if (resource === 'messages' && id === 'stream') return only('POST', () => sendForStream(call));
+    if (resource === 'health' && id === undefined) return only(ROUTES.health, async () => health(call.url));
+    if (resource === 'conversations' && id === undefined)
+      return only(ROUTES.conversations, () => createConversation(call));
+    if (resource === 'messages' && id === 'stream') return only(ROUTES.messageStream, () => sendForStream(call));
     if (resource === 'messages' && id === undefined && method === 'GET') return listMessages(call);
     if (resource === 'messages' && id === undefined && method === 'POST') return sendMessage(call);
-    if (resource === 'messages' && id === undefined) return notAllowed('GET, POST');
-    if (resource === 'stream' && id !== undefined) return only('GET', () => streamCap(() => stream(call, id)));
+    if (resource === 'messages' && id === undefined) return notAllowed(ROUTES.messages.methods.join(', '));
+    if (resource === 'stream' && id !== undefined) return only(ROUTES.stream, () => streamCap(() => stream(call, id)));
     return refuse('notFound');
   }
 

@@ -6,7 +6,7 @@ import { VALIDATION } from '../protocol/contract.js';
 import { json } from './respond.js';
 
 /** Field errors, keyed by field, in the order the fields were checked. */
-export type FieldErrors = Record<string, string[]>;
+type FieldErrors = Record<string, string[]>;
 
 /** Laravel's attribute name: `bot_id` reads `bot id`. */
 const attribute = (field: string) => field.replace(/_/g, ' ');
@@ -64,7 +64,7 @@ export function createValidator(body: Record<string, unknown>) {
 }
 
 /** The service's 422: `message` is the first error, plus ` (and N more error[s])`; `errors` is keyed by field. */
-export function validationError(errors: FieldErrors): Response {
+function validationError(errors: FieldErrors): Response {
   const all = Object.values(errors).flat();
   const more = all.length - 1;
   const suffix = more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'})` : '';
@@ -72,7 +72,7 @@ export function validationError(errors: FieldErrors): Response {
 }
 
 /** The length of `text` in Unicode code points, counted without building an array. */
-export function codePoints(text: string): number {
+function codePoints(text: string): number {
   let count = 0;
   for (const _ of text) count++;
   return count;
