@@ -144,6 +144,7 @@ const node: TestProjectConfiguration = {
     environment: 'node',
     include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'],
     exclude: [...configDefaults.exclude, '**/*.dom.test.ts', ...(mutating ? BUILT_TESTS : [])],
+    setupFiles: ['test/helpers/process-warnings.ts'],
   },
 };
 const dom: TestProjectConfiguration = {

@@ -114,6 +114,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       apiKey: options.apiKey ?? SIMULATOR_KEY,
       botIds: [botId],
       upstream: real ? options.upstream : `http://127.0.0.1:${port}/sim/api/v1`,
+      // The simulator streams from a port of its own, as the real service streams from a host of its own.
+      ...(streams && { streamOrigins: [`http://127.0.0.1:${streams.port}`] }),
       secret: options.secret ?? randomHex(32),
       log: (entry) => entry.level !== 'info' && console.error('[proxy]', JSON.stringify(entry)),
       ...options.proxy,

@@ -26,7 +26,8 @@ export interface SimulatorOptions {
   basePath?: string;
   /**
    * The origin that serves reply streams (`http://127.0.0.1:8788`), as the real service streams from a host of its
-   * own; default: the API's origin. That host must route `{basePath}/stream/…` to this same handler.
+   * own; default: the API's origin. That host must route `{basePath}/stream/…` to this same handler, and is then
+   * the only one that serves streams, and serves nothing else.
    */
   streamOrigin?: string;
   knowledge?: KnowledgeSource[];
@@ -128,7 +129,10 @@ export function createSimulator(options: SimulatorOptions) {
     const script = player.next(content);
     if (script.status === 402) return { response: error(402, QUOTA_MESSAGE) };
     if (script.status && script.status !== 500 && script.status >= 400) {
-      return { response: error(script.status, script.message ?? 'The service could not handle this message.') };
+      const message = script.message ?? 'The service could not handle this message.';
+      const wait: Record<string, string> =
+        script.retryAfter === undefined ? {} : { 'retry-after': String(script.retryAfter) };
+      return { response: json({ message }, script.status, wait) };
     }
     store(conversationId, content, false);
     const reply = planReply(content, script, documents);
@@ -264,8 +268,11 @@ export function createSimulator(options: SimulatorOptions) {
     try {
       const url = new URL(request.url);
       const path = url.pathname;
-      if (path.startsWith(`${basePath}/stream/`) && request.method === 'GET')
+      // As the real service: with a stream host of its own, streams are served there and only there.
+      const streamHost = options.streamOrigin ?? url.origin;
+      if (url.origin === streamHost && path.startsWith(`${basePath}/stream/`) && request.method === 'GET')
         return await serveStream(path.slice(basePath.length + 8));
+      if (url.origin === options.streamOrigin) return error(404, 'Not found.');
       if (path.startsWith(`${basePath}/documents/`) && request.method === 'GET') {
         const doc = documents.find((d) => d.id === path.slice(basePath.length + 11));
         return doc

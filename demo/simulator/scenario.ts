@@ -25,6 +25,8 @@ export interface ScenarioReply {
   status?: number;
   /** The `message` of that error response. */
   message?: string;
+  /** The `Retry-After` of that error response, in seconds (the real service sends one on a 429 or 503). */
+  retryAfter?: number;
   /** Close the stream after this many chunks, without `[END]`. */
   cutAfter?: number;
   /** Stop sending after this many chunks and keep the connection open. */
@@ -42,7 +44,7 @@ export interface Scenario {
   defaults?: ScenarioReply;
 }
 
-const NUMBER_KEYS = ['delayMs', 'firstByteDelayMs', 'status', 'cutAfter', 'stallAfter'] as const;
+const NUMBER_KEYS = ['delayMs', 'firstByteDelayMs', 'status', 'retryAfter', 'cutAfter', 'stallAfter'] as const;
 
 function checkReply(reply: ScenarioReply, where: string) {
   if (!reply || typeof reply !== 'object') throw new Error(`${where}: expected an object`);

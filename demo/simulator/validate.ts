@@ -15,7 +15,8 @@ export function createValidator(body: Record<string, unknown>) {
       const name = attribute(field);
       if (!present(value)) return void add(field, `The ${name} field is required.`);
       if (typeof value !== 'string') return void add(field, `The ${name} field must be a string.`);
-      if (value.trim().length > max)
+      // Laravel counts characters (mb_strlen), not UTF-16 units: an emoji is one.
+      if (Array.from(value.trim()).length > max)
         return void add(field, `The ${name} field must not be greater than ${max} characters.`);
       return value.trim();
     },

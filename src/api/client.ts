@@ -118,6 +118,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         const { messages, nextPage, totalPages } = await listPage(conversation, page, signal);
         all.push(...messages);
         if (nextPage === undefined && page >= totalPages) break;
+        // A next page that does not lie ahead (a proxy or upstream bug) would only repeat pages already read.
+        if (nextPage !== undefined && nextPage <= page) break;
       }
       return toChronological(all);
     },

@@ -32,28 +32,40 @@ export function isDurableObjectNamespace(value: unknown): value is DurableObject
 /**
  * A `LimitStore` kept in the `AskboxLimits` Durable Object of `namespace`, shared by every isolate of the Worker.
  * A failing object fails the take, so the proxy refuses the request rather than letting it through unlimited.
+ * Every key is prefixed with `siteId`, so two Workers (two sites) bound to one namespace never share a bucket.
  *
  * @example
- * createProxy({ apiKey: env.CODY_API_KEY, botIds: ['yiu456ytyUjk'], store: createDurableObjectStore(env.ASKBOX_LIMITS) });
+ * createProxy({ apiKey: env.CODY_API_KEY, botIds: ['yiu456ytyUjk'], store: createDurableObjectStore(env.ASKBOX_LIMITS, 'shop.example') });
  */
-export function createDurableObjectStore(namespace: DurableObjectNamespaceLike): LimitStore {
+export function createDurableObjectStore(namespace: DurableObjectNamespaceLike, siteId = 'askbox'): LimitStore {
+  const prefix = `${siteId}:`;
+  /** One call to the object; its answer's `field`, which `valid` must accept. */
+  async function ask(path: string, body: unknown, field: string, valid: (value: unknown) => boolean) {
+    // A stub belongs to the request that made it (Workers forbid I/O across requests): one per call.
+    const stub = namespace.get(namespace.idFromName(LIMITS_OBJECT_NAME));
+    const response = await stub.fetch(`https://askbox-limits/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = ((await response.json().catch(() => null)) ?? {}) as Record<string, unknown>;
+    if (!response.ok || !valid(answer[field]))
+      throw new Error(`Durable Object limit store: unexpected answer (${response.status})`);
+    return answer[field];
+  }
   return {
     async take(checks, now) {
-      // A stub belongs to the request that made it (Workers forbid I/O across requests): one per take.
-      const stub = namespace.get(namespace.idFromName(LIMITS_OBJECT_NAME));
-      const response = await stub.fetch('https://askbox-limits/take', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ checks, now }),
-      });
-      const { wait } = ((await response.json().catch(() => null)) ?? {}) as { wait?: unknown };
-      if (!response.ok || typeof wait !== 'number' || !Number.isFinite(wait) || wait < 0) {
-        throw new Error(`Durable Object limit store: unexpected answer (${response.status})`);
-      }
-      return wait;
+      const keyed = checks.map((check) => ({ ...check, key: prefix + check.key }));
+      return (await ask('take', { checks: keyed, now }, 'wait', isWait)) as number;
+    },
+    async claim(key, ttlMs, now) {
+      return (await ask('claim', { key: prefix + key, ttlMs, now }, 'claimed', isBoolean)) as boolean;
     },
   };
 }
+
+const isWait = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+const isBoolean = (value: unknown) => typeof value === 'boolean';
 
 /**
  * The Durable Object class behind `createDurableObjectStore`; bind it as `ASKBOX_LIMITS`. An object handles one
@@ -65,21 +77,22 @@ export function createDurableObjectStore(namespace: DurableObjectNamespaceLike):
 export class AskboxLimits {
   private readonly store = createMemoryStore();
 
-  /** Answers `{"wait": ms}` to a POST of `{"checks": BucketCheck[], "now": ms}`; 400 to anything else. */
+  /**
+   * Answers `{"wait": ms}` to a POST to `/take` of `{"checks": BucketCheck[], "now": ms}`, and `{"claimed": bool}`
+   * to a POST to `/claim` of `{"key", "ttlMs", "now"}`; 400 to anything else.
+   */
   async fetch(request: Request): Promise<Response> {
-    const body = (await request.json().catch(() => null)) as { checks?: unknown; now?: unknown } | null;
-    const checks = body?.checks;
+    const body = (await request.json().catch(() => null)) as Record<string, unknown> | null;
+    const { pathname } = new URL(request.url);
     const now = body?.now;
-    if (
-      request.method !== 'POST' ||
-      !Array.isArray(checks) ||
-      !checks.every(isCheck) ||
-      typeof now !== 'number' ||
-      !Number.isFinite(now)
-    ) {
-      return Response.json({ message: 'Bad take.' }, { status: 400 });
+    if (request.method === 'POST' && typeof now === 'number' && Number.isFinite(now)) {
+      const { checks, key, ttlMs } = body ?? {};
+      if (pathname === '/take' && Array.isArray(checks) && checks.every(isCheck))
+        return Response.json({ wait: await this.store.take(checks, now) });
+      if (pathname === '/claim' && typeof key === 'string' && isWait(ttlMs))
+        return Response.json({ claimed: await this.store.claim(key, ttlMs as number, now) });
     }
-    return Response.json({ wait: await this.store.take(checks, now) });
+    return Response.json({ message: 'Bad take.' }, { status: 400 });
   }
 }
 

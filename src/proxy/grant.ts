@@ -24,10 +24,12 @@ export interface Grants {
   verify(token: string | null): Promise<Grant | null>;
 }
 
+import { ID_PATTERN, STORE_SIZES } from '../protocol/contract.js';
+
 const VERSION = 'g1';
 /** How many verified grants are remembered: Web Crypto runs off the main thread, so a check costs a round trip. */
-const VERIFIED_CACHE_SIZE = 10_000;
-const PART = /^[A-Za-z0-9_-]{1,64}$/;
+const VERIFIED_CACHE_SIZE = STORE_SIZES.verifiedGrants;
+const PART = new RegExp(ID_PATTERN);
 const encoder = new TextEncoder();
 
 /** Creates the signer over `secrets` (at least one) with a clock in milliseconds. */

@@ -2,8 +2,13 @@ import { clientIp } from './client-ip.js';
 import { newVisitorId } from './grant.js';
 import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOptions } from './options.js';
 import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy.js';
-import { BASE_HEADERS, fail, field, invalid, json, passThrough, readJson } from './respond.js';
+import { BASE_HEADERS, field, json, passThrough, readJson, refuse } from './respond.js';
+import { allowedStreamUrl, isServedHost } from './hosts.js';
 import { createSealer } from './seal.js';
+import { fetchStream } from './stream-fetch.js';
+import { createStreamCap } from './stream-cap.js';
+import { createValidator } from './validate.js';
+import { BUSY_RETRY_SECONDS, FIELDS, ROUTES } from '../protocol/contract.js';
 import { fetchWithin, UpstreamTimeout, watchBody } from './upstream.js';
 
 export type { ProxyOptions } from './options.js';
@@ -11,9 +16,6 @@ export type { ProxyOptions } from './options.js';
 /** A fetch-standard handler: the whole proxy. The context carries what only the runtime knows (the socket's IP). */
 export type ProxyHandler = (request: Request, context?: ProxyContext) => Promise<Response>;
 
-/** The longest conversation name forwarded. */
-const MAX_NAME_LENGTH = 100;
-const DEFAULT_NAME = 'Website visitor';
 const ALLOW_HEADERS = `content-type, ${GRANT_HEADER}`;
 
 /** A request on its way through the proxy. */
@@ -42,6 +44,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const sealer = createSealer(config.secrets, config.now);
   const policy = createPolicy(config, options.onLimit);
+  const streamCap = createStreamCap(config.maxStreams);
   const log = options.log ?? (() => undefined);
   // SECURITY: whatever an error says, the key and the secrets never reach a log line.
   const redact = (text: string) =>
@@ -83,38 +86,49 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   async function createConversation(call: Call): Promise<Response> {
     const body = await readJson(call.request);
     if (body instanceof Response) return body;
-    const botId = body.bot_id ?? config.defaultBot;
-    if (typeof botId !== 'string' || !config.bots.has(botId))
-      return invalid('bot_id', 'The selected bot id is invalid.');
+    // The service's rules, in its order: both fields are required, and the bot must be one this proxy serves.
+    const v = createValidator(body);
+    const rawName = v.text('name');
+    const botId = await v.exists('bot_id', async (id) => (typeof id === 'string' && config.bots.has(id) ? id : null));
+    const refused = v.failed();
+    if (refused) return refused;
     // A visitor keeps its id across conversations, so starting afresh does not reset its limits.
     const visitorId = (await policy.visitorOf(call.request)) ?? newVisitorId();
     const refusal = await policy.limit('conversation', call.ip, visitorId);
     if (refusal) return refusal;
-    const name =
-      typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, MAX_NAME_LENGTH) : DEFAULT_NAME;
+    // Cut on code points, never inside a surrogate pair (which the service would store as a broken character).
+    const name = Array.from(rawName!.trim()).slice(0, FIELDS.nameMax).join('');
     const documentIds = focus(body.document_ids, config.documentIds);
     const response = await upstream(call, '/conversations', {
       method: 'POST',
-      body: { name, bot_id: botId, ...(documentIds && { document_ids: documentIds }) },
+      body: { name, bot_id: botId!, ...(documentIds && { document_ids: documentIds }) },
     });
     if (!response.ok) return passThrough(response, watchJson);
     const data = field(await response.json().catch(() => null), 'data');
     const id = field(data, 'id');
-    if (typeof id !== 'string' || !ID.test(id)) return fail(502, 'The chat service sent an unexpected response.');
-    return json({ data, meta: { grant: await policy.mint(id, botId, visitorId) } });
+    if (typeof id !== 'string' || !ID.test(id)) return refuse('unexpectedAnswer');
+    return json({ data, meta: { grant: await policy.mint(id, botId!, visitorId) } });
   }
 
-  /** A message body whose conversation the visitor holds a grant for, past the limits; else the refusal. */
-  async function readMessage(call: Call) {
+  /**
+   * A message body whose conversation the visitor holds a grant for, past the limits; else the refusal. Checked as
+   * the service checks it (content, then conversation_id, then redirect), before any limit is spent or upstream call
+   * made; a conversation without the visitor's grant is "invalid", as one that does not exist.
+   */
+  async function readMessage(call: Call, forStream = false) {
     const body = await readJson(call.request);
     if (body instanceof Response) return body;
-    const grant = await policy.grantFor(call.request, body.conversation_id);
-    if (!grant) return fail(404, 'Conversation not found.');
-    if (typeof body.content !== 'string') return invalid('content', 'The content field must be a string.');
+    const v = createValidator(body);
+    const content = v.text('content', FIELDS.contentMax);
+    const grant = await v.exists('conversation_id', (id) => policy.grantFor(call.request, id));
+    const redirect = forStream ? v.flag('redirect', true) : true;
+    const refused = v.failed();
+    if (refused) return refused;
     return (
-      (await policy.limit('message', call.ip, grant.visitorId)) ?? {
-        content: body.content,
-        conversation_id: grant.conversationId,
+      (await policy.limit('message', call.ip, grant!.visitorId)) ?? {
+        content: content!,
+        conversation_id: grant!.conversationId,
+        redirect,
       }
     );
   }
@@ -132,7 +146,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   }
 
   async function sendForStream(call: Call): Promise<Response> {
-    const body = await readMessage(call);
+    const body = await readMessage(call, true);
     if (body instanceof Response) return body;
     const response = await upstream(call, '/messages/stream', {
       method: 'POST',
@@ -144,26 +158,42 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (response.status >= 300 && response.status < 400) streamUrl = response.headers.get('location');
     else if (response.ok) streamUrl = field(await response.json().catch(() => null), 'data', 'stream_url');
     else return passThrough(response, watchJson);
-    const target = typeof streamUrl === 'string' ? safeUrl(streamUrl, config.upstream) : undefined;
-    if (!target) return fail(502, 'The chat service did not return a stream.');
-    const token = await sealer.seal({ url: target, conversationId: body.conversation_id }, config.streamTtlMs);
+    const target =
+      typeof streamUrl === 'string' ? allowedStreamUrl(streamUrl, config.upstream, config.streamHosts) : undefined;
+    if (!target) return refuse('noStream');
+    const token = await sealer.seal({ url: target.href, conversationId: body.conversation_id }, config.streamTtlMs);
     // SECURITY: a path, so a forged Host header cannot point the visitor elsewhere; fetch follows it with the grant.
-    return new Response(null, { status: 302, headers: { location: `${base}/stream/${token}` } });
+    const path = `${base}/stream/${token}`;
+    if (body.redirect) return new Response(null, { status: 302, headers: { location: path } });
+    // The service's `redirect: false` answer wants an absolute URL: the public origin, else the Host (which
+    // `handle` has already checked against the served hosts).
+    return json({ data: { stream_url: `${config.publicOrigin ?? call.url.origin}${path}` } });
   }
 
   async function stream(call: Call, token: string): Promise<Response> {
     const sealed = await sealer.open(token);
     // SECURITY: a stream URL alone is not enough; the visitor's grant for its conversation must come with it.
-    if (!sealed || !(await policy.grantFor(call.request, sealed.conversationId)))
-      return fail(404, 'This stream does not exist or has expired.');
-    const sameOrigin = new URL(sealed.url).origin === config.upstreamOrigin;
-    const response = await fetchWithin(
-      doFetch,
-      sealed.url,
-      // SECURITY: the key goes only to the service's own origin; a separate stream host gets the sealed URL alone.
-      { headers: { accept: 'text/event-stream', ...(sameOrigin ? { authorization: `Bearer ${config.apiKey}` } : {}) } },
-      timeouts.connectMs,
-      call.request.signal,
+    // The token's IV (its first 16 characters) is random per token: it names the token in the store.
+    if (
+      !sealed ||
+      !(await policy.grantFor(call.request, sealed.conversationId)) ||
+      !(await policy.firstUse(token.slice(0, 16)))
+    )
+      return refuse('streamGone');
+    const first = allowedStreamUrl(sealed.url, config.upstream, config.streamHosts);
+    if (!first) return refuse('noStream');
+    // SECURITY: the key goes only to the service's own origin; a separate stream host gets the sealed URL alone.
+    const response = await fetchStream(first, config.streamHosts, (url, withKey) =>
+      fetchWithin(
+        doFetch,
+        url,
+        {
+          headers: { accept: 'text/event-stream', ...(withKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+          redirect: 'manual',
+        },
+        timeouts.connectMs,
+        call.request.signal,
+      ),
     );
     if (!response.ok || !response.body) return passThrough(response, watchJson);
     return new Response(watch(timeouts.firstByteMs, timeouts.maxStreamMs)(response.body), {
@@ -175,8 +205,11 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   /** One conversation's messages: only with the visitor's grant for it. */
   async function listMessages(call: Call): Promise<Response> {
     const conversationId = call.url.searchParams.get('conversation_id');
-    if (!conversationId) return invalid('conversation_id', 'The conversation id field is required.');
-    if (!(await policy.grantFor(call.request, conversationId))) return fail(404, 'Conversation not found.');
+    const v = createValidator({ conversation_id: conversationId });
+    v.text('conversation_id');
+    const refused = v.failed();
+    if (refused) return refused;
+    if (!(await policy.grantFor(call.request, conversationId))) return refuse('conversationNotFound');
     const keys = ['conversation_id', 'includes', 'page', 'per_page'];
     return passThrough(await upstream(call, `/messages${query(call.url, keys)}`), watchJson);
   }
@@ -184,17 +217,19 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   function route(call: Call, path: string[]): Promise<Response> | Response {
     const [resource, id, extra] = path;
     const method = call.request.method;
-    const only = (allowed: string, run: () => Promise<Response>) => (method === allowed ? run() : notAllowed(allowed));
-    if (extra !== undefined || (id !== undefined && !ID.test(id) && resource !== 'stream'))
-      return fail(404, 'Not found.');
-    if (resource === 'health' && id === undefined) return only('GET', async () => health(call.url));
-    if (resource === 'conversations' && id === undefined) return only('POST', () => createConversation(call));
-    if (resource === 'messages' && id === 'stream') return only('POST', () => sendForStream(call));
+    // The methods each route takes are the wire contract's; any other is a 405 naming them.
+    const only = ({ methods }: { methods: readonly string[] }, run: () => Promise<Response>) =>
+      methods.includes(method) ? run() : notAllowed(methods.join(', '));
+    if (extra !== undefined || (id !== undefined && !ID.test(id) && resource !== 'stream')) return refuse('notFound');
+    if (resource === 'health' && id === undefined) return only(ROUTES.health, async () => health(call.url));
+    if (resource === 'conversations' && id === undefined)
+      return only(ROUTES.conversations, () => createConversation(call));
+    if (resource === 'messages' && id === 'stream') return only(ROUTES.messageStream, () => sendForStream(call));
     if (resource === 'messages' && id === undefined && method === 'GET') return listMessages(call);
     if (resource === 'messages' && id === undefined && method === 'POST') return sendMessage(call);
-    if (resource === 'messages' && id === undefined) return notAllowed('GET, POST');
-    if (resource === 'stream' && id !== undefined) return only('GET', () => stream(call, id));
-    return fail(404, 'Not found.');
+    if (resource === 'messages' && id === undefined) return notAllowed(ROUTES.messages.methods.join(', '));
+    if (resource === 'stream' && id !== undefined) return only(ROUTES.stream, () => streamCap(() => stream(call, id)));
+    return refuse('notFound');
   }
 
   /**
@@ -207,11 +242,12 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   }
 
   async function handle(request: Request, url: URL, ip: string): Promise<Response> {
-    if (!url.pathname.startsWith(`${base}/`)) return fail(404, 'Not found.');
+    if (!url.pathname.startsWith(`${base}/`)) return refuse('notFound');
+    if (!isServedHost(url.host, config.hosts)) return refuse('wrongHost');
     const origin = request.headers.get('origin');
     // Same host (and port) as the proxy's public address; an opaque origin ("null") is never same-host or listed.
     const crossSite = origin !== null && safeHost(origin) !== (config.publicHost ?? url.host);
-    if (crossSite && !config.origins.has(origin)) return fail(403, 'This site is not allowed to use this chat.');
+    if (crossSite && !config.origins.has(origin)) return refuse('originRefused');
     // A page on another origin may read only the response headers listed here; the widget needs Retry-After.
     const cors: Record<string, string> = crossSite
       ? { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after' }
@@ -231,7 +267,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       const open = url.pathname === `${base}/health`;
       const verdict = options.authorize && !open ? await options.authorize(request) : true;
       if (verdict instanceof Response) response = new Response(verdict.body, verdict);
-      else if (verdict !== true) response = fail(403, 'You are not allowed to use this chat.');
+      else if (verdict !== true) response = refuse('notAuthorized');
       else response = await route({ request, url, ip }, url.pathname.slice(base.length).split('/').filter(Boolean));
     }
     for (const [name, value] of Object.entries({ ...BASE_HEADERS, ...cors })) response.headers.set(name, value);
@@ -246,11 +282,11 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     try {
       response = await handle(request, url, ip);
     } catch (error) {
-      if (request.signal.aborted) response = fail(499, 'The client went away.');
-      else if (error instanceof UpstreamTimeout) response = fail(504, 'The chat service did not answer in time.');
+      if (request.signal.aborted) response = refuse('clientGone');
+      else if (error instanceof UpstreamTimeout) response = refuse('timeout');
       // SECURITY: fail closed, and in words for the visitor: nothing about the store reaches the page.
-      else if (error instanceof LimitStoreError) response = fail(503, 'The chat is busy. Please try again shortly.');
-      else response = fail(502, 'The chat service could not be reached.');
+      else if (error instanceof LimitStoreError) response = busy();
+      else response = refuse('unreachable');
       const message = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
       const event = error instanceof LimitStoreError ? 'limits' : 'upstream';
       log({ level: 'error', event, method: request.method, path: logPath(url), message });
@@ -285,7 +321,7 @@ function focus(requested: unknown, allowed: readonly string[]): readonly string[
 
 /** A 405 in the service's envelope, naming the methods the route takes. */
 function notAllowed(allow: string): Response {
-  const response = fail(405, 'Method not allowed.');
+  const response = refuse('methodNotAllowed');
   response.headers.set('allow', allow);
   return response;
 }
@@ -301,14 +337,11 @@ function query(url: URL, keys: readonly string[]): string {
   return text ? `?${text}` : '';
 }
 
-/** An absolute http(s) URL for `text` (resolved against the service), or undefined. */
-function safeUrl(text: string, against: string): string | undefined {
-  try {
-    const url = new URL(text, against);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
+/** The 503 of a limit store that failed or did not answer in time; the visitor may try again in a few seconds. */
+function busy(): Response {
+  const response = refuse('busy');
+  response.headers.set('retry-after', String(BUSY_RETRY_SECONDS));
+  return response;
 }
 
 function safeHost(origin: string): string | null {

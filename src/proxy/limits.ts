@@ -1,3 +1,5 @@
+import { STORE_SIZES } from '../protocol/contract.js';
+
 /**
  * Abuse limits as token buckets. The arithmetic is pure; where the buckets live is a `LimitStore`, so one process
  * keeps them in memory and several instances share them in Redis (or a Durable Object on Cloudflare Workers).
@@ -24,6 +26,11 @@ interface BucketState {
  */
 export interface LimitStore {
   take(checks: readonly BucketCheck[], now: number): Promise<number>;
+  /**
+   * Marks `key` used until `now + ttlMs`: true the first time, false while it is still marked (a stream token
+   * opened twice). Atomic like `take`.
+   */
+  claim(key: string, ttlMs: number, now: number): Promise<boolean>;
 }
 
 /** The tokens of a bucket at `now`, refilled since its state was saved; a bucket never seen is full. */
@@ -64,9 +71,23 @@ function takeFrom(states: Map<string, BucketState>, checks: readonly BucketCheck
  * balancer need a shared store (`createRedisStore`), or each would grant the full limit.
  * Bounded: beyond `maxBuckets` the least recently used are forgotten (a forgotten bucket is full, the lenient side).
  */
-export function createMemoryStore(maxBuckets = 100_000): LimitStore {
+export function createMemoryStore(maxBuckets: number = STORE_SIZES.buckets): LimitStore {
   const states = new Map<string, BucketState>();
+  const claims = new Map<string, number>();
   return {
+    async claim(key, ttlMs, now) {
+      const until = claims.get(key);
+      if (until !== undefined && until > now) return false;
+      // Kept in the order made (one TTL per proxy), so the expired ones sit at the front; past the bound the oldest
+      // go as well, like buckets.
+      claims.delete(key);
+      claims.set(key, now + ttlMs);
+      for (const [old, expiry] of claims) {
+        if (expiry > now && claims.size <= maxBuckets) break;
+        claims.delete(old);
+      }
+      return true;
+    },
     async take(checks, now) {
       const wait = takeFrom(states, checks, now);
       for (const key of states.keys()) {

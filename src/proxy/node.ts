@@ -1,6 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ProxyHandler } from './handler.js';
+import { nodeSourceOf } from './node-fetch.js';
+import { startDeadlines, takeWatch } from './upstream.js';
+
+export { nodeFetch } from './node-fetch.js';
 
 /** Options of `toNodeListener`. */
 export interface NodeListenerOptions {
@@ -11,10 +15,11 @@ export interface NodeListenerOptions {
 /**
  * Turns a fetch-standard handler into a `node:http` request listener (also usable as Express/Connect
  * middleware). The Request's signal aborts when the client disconnects, which cancels upstream streams; response
- * bodies are streamed back chunk by chunk with backpressure, never buffered.
+ * bodies are streamed back chunk by chunk with backpressure, never buffered. A reply stream fetched with
+ * `nodeFetch` is relayed natively, socket to socket. A malformed or repeated Host is a 400 in the envelope.
  *
  * @example
- * http.createServer(toNodeListener(createProxy({ apiKey, botIds: ['yiu456ytyUjk'] }))).listen(8787);
+ * http.createServer(toNodeListener(createProxy({ apiKey, botIds: ['yiu456ytyUjk'], fetch: nodeFetch }))).listen(8787);
  */
 export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptions = {}) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -40,8 +45,12 @@ export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptio
 
 /** Methods fetch's Request refuses to represent (TRACE, CONNECT, TRACK): they never reach the handler. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-/** A Host header that is a host name or address with an optional port, and nothing else. */
-const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/**
+ * A Host header that is a host name (dot-separated labels) or a bracketed IPv6 address, with an optional port, and
+ * nothing else; at most 255 characters. The URL parser then checks the address and the port's range.
+ */
+const HOST =
+  /^(?:(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** A refusal in the service's envelope, for requests that never reach the handler. */
 function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
@@ -61,9 +70,13 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Respons
   const method = req.method ?? 'GET';
   if (FORBIDDEN_METHODS.has(method.toUpperCase()))
     return refuse(405, 'Method not allowed.', { allow: 'GET, POST, OPTIONS' });
-  // SECURITY: a malformed Host header must not rewrite the URL's path; it falls back to localhost.
-  const host = HOST.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  // SECURITY: a malformed or repeated Host must neither rewrite the URL nor pass for another host (RFC 9112 §3.2:
+  // a 400). Only HTTP/1.0 may leave it out (old health checks do); it then stands for localhost.
+  const host = req.headers.host ?? (req.httpVersion === '1.0' ? 'localhost' : '');
+  const hosts = req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length;
+  if (hosts > 1 || host.length > 255 || !HOST.test(host) || !parseUrl(`${protocol}://${host}`))
+    return refuse(400, 'The Host header is malformed.');
   let target: URL;
   try {
     // An absolute-form target (`GET http://other/x HTTP/1.1`) keeps its path and query only.
@@ -87,6 +100,18 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Respons
   } as RequestInit);
 }
 
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the response: the headers, then each body chunk once, as it arrives, with backpressure. A client that
+ * leaves cancels the body, and so the upstream stream behind it.
+ */
 async function send(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -100,16 +125,16 @@ async function send(response: Response, res: ServerResponse, signal: AbortSignal
   // An event stream's headers go out at once, so the browser sees the stream open before its first event; other
   // bodies go out with their first chunk, in one write.
   if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
+  const watch = takeWatch(response.body, (source) => nodeSourceOf(source) !== undefined);
+  if (watch) return relay(nodeSourceOf(watch.source)!, res, watch);
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
-  signal.addEventListener('abort', cancel, { once: true });
+  // The client may have left while the handler worked: the signal has fired already, and would not again.
+  if (signal.aborted) cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
-      if (signal.aborted) break;
-    }
+    for (let chunk = await reader.read(); !chunk.done && !signal.aborted; chunk = await reader.read())
+      if (!res.write(chunk.value)) await drained(res);
     res.end();
   } catch {
     // The body broke off (an upstream cut): end the socket abruptly so the client sees an incomplete response.
@@ -117,4 +142,59 @@ async function send(response: Response, res: ServerResponse, signal: AbortSignal
   } finally {
     signal.removeEventListener('abort', cancel);
   }
+}
+
+/** Resolves when `res` can take more, or has closed; it leaves no listener behind either way. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
+}
+
+/**
+ * Relays a reply stream from the service's socket to the visitor's, natively: each chunk is written once as it
+ * arrives, the source pauses while the visitor's socket is full, and one timer keeps the body's deadlines. A
+ * visitor who leaves, a service that breaks off or a deadline that passes ends both sides.
+ */
+function relay(
+  source: IncomingMessage,
+  res: ServerResponse,
+  watch: NonNullable<ReturnType<typeof takeWatch>>,
+): Promise<void> {
+  return new Promise((resolve) => {
+    let over = false;
+    const finish = (whole: boolean) => {
+      if (over) return;
+      over = true;
+      clock.stop();
+      source.off('data', onData).off('end', onEnd).off('close', onClose);
+      res.off('drain', onDrain).off('close', onClose);
+      watch.end();
+      if (whole) res.end();
+      else {
+        // An abrupt end, so the visitor sees an incomplete response, as when a web-stream body errors.
+        source.destroy();
+        res.destroy();
+      }
+      resolve();
+    };
+    const clock = startDeadlines(watch.deadlines, (what) => {
+      watch.onTimeout(what);
+      finish(false);
+    });
+    const onData = (chunk: Buffer) => {
+      clock.chunk();
+      if (!res.write(chunk)) source.pause();
+    };
+    const onDrain = () => source.resume();
+    const onEnd = () => finish(true);
+    const onClose = () => finish(false);
+    source.on('data', onData).once('end', onEnd).once('close', onClose);
+    res.on('drain', onDrain).once('close', onClose);
+    if (res.destroyed) finish(false);
+  });
 }

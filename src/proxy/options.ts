@@ -1,5 +1,12 @@
 import type { LimitStore } from './limits.js';
+import { isPrivateHost, type StreamHosts } from './hosts.js';
 import { createMemoryStore } from './limits.js';
+import {
+  DEFAULT_LIMITS as CONTRACT_LIMITS,
+  DEFAULT_TIMEOUTS as CONTRACT_TIMEOUTS,
+  ID_PATTERN,
+  TTLS,
+} from '../protocol/contract.js';
 
 /** A token bucket: `burst` requests at once, refilled at `perMinute`. */
 export interface Rate {
@@ -17,8 +24,13 @@ export interface Limits {
   visitorConversations: Rate;
   /** New conversations per client IP. */
   ipConversations: Rate;
-  /** Messages per visitor in any 24 hours (a bucket of this size refilled over a day). */
+  /**
+   * Messages per visitor a day: a bucket of this size refilled over 24 hours, so at most twice this many in the
+   * first 24 hours (a full bucket, then its refill) and this many a day after that.
+   */
   visitorMessagesPerDay: number;
+  /** Messages per client IP a day, however many visitors it plays: a bucket refilled over 24 hours, like the above. */
+  ipMessagesPerDay: number;
 }
 
 /** Upstream timeouts, in milliseconds. */
@@ -31,6 +43,8 @@ export interface Timeouts {
   idleMs: number;
   /** The longest a reply stream may last. */
   maxStreamMs: number;
+  /** Until the limit store answers; past it the request is refused with a 503 (fail closed). */
+  storeMs: number;
 }
 
 /** Where the client's IP comes from. Default: the socket (given by the runtime adapter). */
@@ -74,8 +88,22 @@ export interface ProxyOptions {
    * Default: random per process, so conversations do not survive a restart; set it in production.
    */
   secret?: string | readonly string[];
-  /** The proxy's public origin (e.g. `https://example.com`): the same-host check uses it, not the Host header. */
+  /**
+   * The proxy's public origin (e.g. `https://example.com`): the same-host check uses it, not the Host header, and
+   * only requests for its host (or one of `allowedHosts`) are served.
+   */
   publicUrl?: string;
+  /**
+   * More hosts (`host` or `host:port`) the proxy answers on, besides `publicUrl`'s. With neither set, only loopback
+   * hosts are served (127.0.0.0/8, `localhost`, `[::1]`, any port); any other Host is a 421.
+   * SECURITY: this is what defeats DNS rebinding.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins the service's reply streams may come from, besides its own (default: the Cody service's stream host
+   * when `upstream` is the default). Stream URLs anywhere else, or on a private network, are refused.
+   */
+  streamOrigins?: readonly string[];
   /** How long a visitor keeps access to a conversation, in whole seconds from 60 to a year (default 30 days). */
   grantTtlSeconds?: number;
   /** How long a stream token may be opened, in whole seconds from 1 to 3600 (default 60 s). */
@@ -93,6 +121,11 @@ export interface ProxyOptions {
   /** Told about every limit refusal. */
   onLimit?: (event: LimitEvent) => void;
   timeouts?: Partial<Timeouts>;
+  /**
+   * The most reply streams this process relays at once (default: no cap); past it a new stream is refused with a
+   * 503 and `Retry-After`, which the widget retries. Per process (per isolate on Workers).
+   */
+  maxStreams?: number;
   /** Structured log lines, one per request plus warnings and errors. */
   log?: (entry: ProxyLogEntry) => void;
   fetch?: typeof fetch;
@@ -106,30 +139,23 @@ export interface ProxyContext {
   clientIp?: string;
 }
 
-/** Safe defaults for a site with real visitors: generous for people, tight for scripts. */
-export const DEFAULT_LIMITS: Limits = Object.freeze({
-  visitorMessages: { burst: 6, perMinute: 6 },
-  ipMessages: { burst: 30, perMinute: 30 },
-  visitorConversations: { burst: 3, perMinute: 1 },
-  ipConversations: { burst: 10, perMinute: 5 },
-  visitorMessagesPerDay: 200,
-});
+/** Safe defaults for a site with real visitors: generous for people, tight for scripts (the wire contract's). */
+export const DEFAULT_LIMITS: Limits = CONTRACT_LIMITS;
 
-export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
-  connectMs: 10_000,
-  firstByteMs: 60_000,
-  idleMs: 30_000,
-  maxStreamMs: 300_000,
-});
+/** Upstream and store timeouts when none are set (the wire contract's). */
+export const DEFAULT_TIMEOUTS: Timeouts = CONTRACT_TIMEOUTS;
 
 const DEFAULT_UPSTREAM = 'https://getcody.ai/api/v1';
-export const ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Where the Cody service serves its reply streams (cody-api.md, endpoint 21). */
+const DEFAULT_STREAM_ORIGIN = 'https://stream.aimcaiface.com';
+/** A Host as `URL.host` spells it: a lowercase name or IP literal, and an optional port. */
+const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+export const ID = new RegExp(ID_PATTERN);
 
 /** The options, checked and completed with defaults. */
 export interface ResolvedOptions {
   apiKey: string;
   bots: ReadonlySet<string>;
-  defaultBot: string | undefined;
   upstream: string;
   upstreamOrigin: string;
   base: string;
@@ -137,12 +163,18 @@ export interface ResolvedOptions {
   secrets: readonly string[];
   /** The public host (host[:port]) when `publicUrl` is set. */
   publicHost: string | undefined;
+  /** The public origin when `publicUrl` is set: absolute stream URLs are made on it. */
+  publicOrigin: string | undefined;
+  /** The hosts served: `publicUrl`'s and `allowedHosts`; empty means loopback hosts only. */
+  hosts: ReadonlySet<string>;
+  streamHosts: StreamHosts;
   grantTtlSeconds: number;
   streamTtlMs: number;
   documentIds: readonly string[];
   limits: Limits | false;
   store: LimitStore;
   timeouts: Timeouts;
+  maxStreams: number | undefined;
   now: () => number;
 }
 
@@ -151,10 +183,7 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
   if (typeof options.apiKey !== 'string' || !options.apiKey) fail('apiKey is required');
   if (!options.botIds?.length || !options.botIds.every((id) => ID.test(id)))
     fail('botIds must list at least one valid bot id');
-  const origins = new Set(options.allowedOrigins ?? []);
-  if (origins.has('*')) fail('"*" is not allowed in allowedOrigins; list the sites that embed the widget');
-  for (const origin of origins)
-    if (parseUrl(origin)?.origin !== origin) fail(`"${origin}" is not an origin (scheme://host[:port])`);
+  const origins = originSet('allowedOrigins', options.allowedOrigins, 'the sites that embed the widget');
   const secrets = options.secret === undefined ? [randomSecret()] : [options.secret].flat();
   if (!secrets.length || secrets.some((s) => typeof s !== 'string' || s.length < 16))
     fail('secret must be a string of at least 16 characters, or a non-empty list of them');
@@ -164,42 +193,74 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
       : (parseUrl(options.publicUrl) ?? fail(`publicUrl "${options.publicUrl}" is not a URL`));
   const upstream = (options.upstream ?? DEFAULT_UPSTREAM).replace(/\/+$/, '');
   const upstreamUrl = parseUrl(upstream) ?? fail(`upstream "${upstream}" is not a URL`);
+  const hosts = new Set(options.allowedHosts ?? []);
+  for (const host of hosts) if (!HOST.test(host)) fail(`allowedHosts: "${host}" is not a host (name[:port])`);
+  if (publicUrl) hosts.add(publicUrl.host);
+  const streamOrigins = originSet(
+    'streamOrigins',
+    options.streamOrigins ?? (upstream === DEFAULT_UPSTREAM ? [DEFAULT_STREAM_ORIGIN] : []),
+    'the hosts the service streams from',
+  );
   const documentIds = options.documentIds ?? [];
   if (!documentIds.every((id) => ID.test(id))) fail('documentIds must be document ids');
   const limits = options.limits === false ? false : { ...DEFAULT_LIMITS, ...options.limits };
   if (limits) {
     const rates = [limits.visitorMessages, limits.ipMessages, limits.visitorConversations, limits.ipConversations];
-    if (!rates.every((r) => r.burst >= 1 && r.perMinute > 0) || !(limits.visitorMessagesPerDay >= 1))
-      fail('limits need burst ≥ 1, perMinute > 0 and visitorMessagesPerDay ≥ 1');
+    const daily = [limits.visitorMessagesPerDay, limits.ipMessagesPerDay];
+    if (!rates.every((r) => r.burst >= 1 && r.perMinute > 0) || !daily.every((n) => n >= 1))
+      fail('limits need burst ≥ 1, perMinute > 0, visitorMessagesPerDay ≥ 1 and ipMessagesPerDay ≥ 1');
   }
+  const store = options.store ?? createMemoryStore();
+  // A store written before stream tokens became single-use has no claim; it must not fail every stream later on.
+  if (typeof store.take !== 'function' || typeof store.claim !== 'function')
+    fail('store must have take(checks, now) and claim(key, ttlMs, now)');
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  if (options.maxStreams !== undefined && !(Number.isInteger(options.maxStreams) && options.maxStreams >= 1))
+    fail('maxStreams must be a whole number ≥ 1');
   if (!Object.values(timeouts).every((ms) => ms > 0)) fail('timeouts must be positive numbers of milliseconds');
   return {
     apiKey: options.apiKey,
     bots: new Set(options.botIds),
-    defaultBot: options.botIds.length === 1 ? options.botIds[0] : undefined,
     upstream,
     upstreamOrigin: upstreamUrl.origin,
     base: `/${(options.basePath ?? '/askbox').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, ''),
     origins,
     secrets,
     publicHost: publicUrl?.host,
-    grantTtlSeconds: seconds('grantTtlSeconds', options.grantTtlSeconds, 30 * 24 * 3600, [60, 365 * 24 * 3600]),
-    streamTtlMs: seconds('streamTtlSeconds', options.streamTtlSeconds, 60, [1, 3600]) * 1000,
+    publicOrigin: publicUrl?.origin,
+    hosts,
+    streamHosts: {
+      upstreamOrigin: upstreamUrl.origin,
+      streamOrigins,
+      privateUpstream: isPrivateHost(upstreamUrl.hostname),
+    },
+    grantTtlSeconds: seconds('grantTtlSeconds', options.grantTtlSeconds),
+    streamTtlMs: seconds('streamTtlSeconds', options.streamTtlSeconds) * 1000,
     documentIds,
     limits,
-    store: options.store ?? createMemoryStore(),
+    store,
     timeouts,
+    maxStreams: options.maxStreams,
     now: options.now ?? Date.now,
   };
 }
 
-/** A lifetime option: whole seconds within `[min, max]`, or the default when unset. */
-function seconds(name: string, value: number | undefined, fallback: number, [min, max]: [number, number]): number {
+/** A lifetime option: whole seconds within the contract's range, or its default when unset. */
+function seconds(name: keyof typeof TTLS, value: number | undefined): number {
+  const { default: fallback, min, max } = TTLS[name];
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max)
     fail(`${name} must be a whole number of seconds from ${min} to ${max}`);
   return value;
+}
+
+/** A list of origins (`scheme://host[:port]`, exactly as `URL.origin` spells them) as a set. */
+function originSet(name: string, list: readonly string[] | undefined, what: string): Set<string> {
+  const origins = new Set(list ?? []);
+  if (origins.has('*')) fail(`"*" is not allowed in ${name}; list ${what}`);
+  for (const origin of origins)
+    if (parseUrl(origin)?.origin !== origin) fail(`"${origin}" is not an origin (scheme://host[:port])`);
+  return origins;
 }
 
 function fail(message: string): never {

@@ -2,9 +2,9 @@ import { createGrants, type Grant } from './grant.js';
 import type { BucketCheck } from './limits.js';
 import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
 import { BASE_HEADERS } from './respond.js';
+import { BUCKET_KEYS, GRANT_HEADER, LIMIT_MESSAGE } from '../protocol/contract.js';
 
-/** The request header that carries a visitor's grant. */
-export const GRANT_HEADER = 'x-askbox-grant';
+export { GRANT_HEADER } from '../protocol/contract.js';
 
 const DAY_SECONDS = 24 * 3600;
 
@@ -52,26 +52,31 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     const limits = options.limits;
     if (!limits) return null;
     const checks: BucketCheck[] = [];
+    const key = (name: keyof typeof BUCKET_KEYS) =>
+      BUCKET_KEYS[name].replace('{ip}', ip).replace('{visitor}', visitorId ?? '');
     if (action === 'message') {
-      checks.push(bucket(`msg:ip:${ip}`, limits.ipMessages));
-      if (visitorId) {
-        checks.push(bucket(`msg:v:${visitorId}`, limits.visitorMessages));
-        const perDay = limits.visitorMessagesPerDay;
-        checks.push({ key: `day:v:${visitorId}`, capacity: perDay, refillPerSecond: perDay / DAY_SECONDS });
-      }
+      checks.push(
+        bucket(key('ipMessages'), limits.ipMessages),
+        daily(key('ipMessagesPerDay'), limits.ipMessagesPerDay),
+      );
+      if (visitorId)
+        checks.push(
+          bucket(key('visitorMessages'), limits.visitorMessages),
+          daily(key('visitorMessagesPerDay'), limits.visitorMessagesPerDay),
+        );
     } else {
-      checks.push(bucket(`conv:ip:${ip}`, limits.ipConversations));
-      if (visitorId) checks.push(bucket(`conv:v:${visitorId}`, limits.visitorConversations));
+      checks.push(bucket(key('ipConversations'), limits.ipConversations));
+      if (visitorId) checks.push(bucket(key('visitorConversations'), limits.visitorConversations));
     }
-    const waitMs = await options.store.take(checks, options.now()).catch((error: unknown) => {
-      throw new LimitStoreError(error);
-    });
+    const waitMs = await withinDeadline(options.store.take(checks, options.now()));
     if (waitMs <= 0) return null;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     onLimit?.({ action, ip, visitorId, retryAfterSeconds });
     const noun = action === 'message' ? 'messages' : 'new conversations';
     return new Response(
-      JSON.stringify({ message: `Too many ${noun}. Please try again in ${retryAfterSeconds} seconds.` }),
+      JSON.stringify({
+        message: LIMIT_MESSAGE.replace('{noun}', noun).replace('{seconds}', String(retryAfterSeconds)),
+      }),
       {
         status: 429,
         headers: { ...BASE_HEADERS, 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) },
@@ -79,9 +84,37 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     );
   }
 
-  return { grantFor, visitorOf, mint, limit };
+  /** A store call that fails closed: its error, or no answer within `storeMs`, is a `LimitStoreError`. */
+  function withinDeadline<T>(call: Promise<T>): Promise<T> {
+    const ms = options.timeouts.storeMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    });
+    return Promise.race([call, deadline])
+      .catch((error: unknown) => {
+        throw new LimitStoreError(error);
+      })
+      .finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Whether this is the first opening of the stream token `id` (kept for the token's whole lifetime).
+   * SECURITY: a stream token is a bearer capability; once used, a copy of it (a log, a proxy's cache) is worthless.
+   */
+  const firstUse = (id: string) =>
+    withinDeadline(
+      options.store.claim(BUCKET_KEYS.streamClaim.replace('{id}', id), options.streamTtlMs, options.now()),
+    );
+
+  return { grantFor, visitorOf, mint, limit, firstUse };
 }
 
 function bucket(key: string, rate: Rate): BucketCheck {
   return { key, capacity: rate.burst, refillPerSecond: rate.perMinute / 60 };
+}
+
+/** A daily cap: a bucket of `perDay` tokens refilled over 24 hours. */
+function daily(key: string, perDay: number): BucketCheck {
+  return { key, capacity: perDay, refillPerSecond: perDay / DAY_SECONDS };
 }

@@ -43,6 +43,12 @@ end
 return 0
 `;
 
+/** Marks KEYS[1] used for ARGV[1] ms: 1 when it was not marked yet, else 0. */
+const CLAIM = `
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[1])) then return 1 end
+return 0
+`;
+
 /**
  * A limit store in Redis, shared by every proxy instance that uses the same Redis: they enforce one limit between
  * them. Runs anywhere the client does (no `node:` imports), Upstash included on Cloudflare Workers.
@@ -50,6 +56,13 @@ return 0
 export function createRedisStore(redis: RedisEval, options: { prefix?: string } = {}): LimitStore {
   const prefix = options.prefix ?? 'askbox:limit:';
   return {
+    async claim(key, ttlMs) {
+      const answer = await redis.eval(CLAIM, [`${prefix}claim:${key}`], [String(Math.max(1, Math.ceil(ttlMs)))]);
+      const claimed = typeof answer === 'string' ? Number(answer) : answer;
+      if (claimed !== 0 && claimed !== 1)
+        throw new Error(`Redis limit store: unexpected answer ${JSON.stringify(answer)}`);
+      return claimed === 1;
+    },
     async take(checks: readonly BucketCheck[], now: number) {
       if (!checks.length) return 0;
       const args = [

@@ -1,4 +1,5 @@
 /** Response helpers in the service's own envelope, so the widget has one error model whoever refused. */
+import { FIELDS, REFUSALS } from '../protocol/contract.js';
 
 /** Headers every proxy response carries. */
 export const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -20,34 +21,50 @@ export function fail(status: number, message: string): Response {
   return json({ message }, status);
 }
 
-/** A Laravel-style 422 for one field, worded as the service words it. */
-export function invalid(name: string, message: string): Response {
-  return json({ message, errors: { [name]: [message] } }, 422);
+/** One of the contract's refusals. */
+export function refuse(name: keyof typeof REFUSALS): Response {
+  return fail(REFUSALS[name].status, REFUSALS[name].message);
 }
 
 /**
  * Re-wraps an upstream response: status and body pass through, but of its headers only the content type does
- * (no cookies, no server or tracing headers). A non-JSON error page becomes a JSON error with the same status.
+ * (no cookies, no server or tracing headers), and on a 429 or 503 the service's `Retry-After`, so the widget waits
+ * as long as the service asks. A non-JSON error page becomes a JSON error with the same status.
  */
 export async function passThrough(
   upstream: Response,
   watch: (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array> = (body) => body,
 ): Promise<Response> {
   const type = upstream.headers.get('content-type') ?? '';
+  const retryAfter = retryAfterOf(upstream);
+  const extra: Record<string, string> = retryAfter ? { 'retry-after': retryAfter } : {};
   if (!type.includes('json')) {
     await upstream.body?.cancel();
-    return upstream.ok
-      ? fail(502, 'The chat service sent an unexpected response.')
-      : fail(upstream.status, 'The chat service could not handle the request.');
+    const response = upstream.ok
+      ? fail(REFUSALS.unexpectedAnswer.status, REFUSALS.unexpectedAnswer.message)
+      : fail(upstream.status, REFUSALS.upstreamFailed.message);
+    for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
+    return response;
   }
   return new Response(upstream.body && watch(upstream.body), {
     status: upstream.status,
-    headers: { ...BASE_HEADERS, 'content-type': type },
+    headers: { ...BASE_HEADERS, 'content-type': type, ...extra },
   });
 }
 
+/**
+ * The service's `Retry-After` on a 429 or 503, when it is a number of seconds or an HTTP date; anything else (a
+ * header that could smuggle text to the page) is dropped.
+ */
+function retryAfterOf(upstream: Response): string | undefined {
+  if (upstream.status !== 429 && upstream.status !== 503) return undefined;
+  const value = upstream.headers.get('retry-after')?.trim() ?? '';
+  if (/^\d{1,10}$/.test(value)) return value;
+  return /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value) ? value : undefined;
+}
+
 /** The largest request body the proxy reads (a message is ≤ 2000 characters; focus ids ≤ 1000). */
-export const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_BODY_BYTES = FIELDS.bodyMaxBytes;
 
 /**
  * Reads a request body as text, giving up (null) as soon as it passes `limit` bytes, whether declared by
@@ -71,25 +88,27 @@ export async function readText(request: Request, limit: number): Promise<string 
 }
 
 /** The deepest JSON the proxy parses: its bodies are flat objects with at most a list of ids. */
-const MAX_JSON_DEPTH = 4;
+const MAX_JSON_DEPTH = FIELDS.jsonDepthMax;
 
 /**
- * Reads a JSON object body: `application/json` (415 otherwise), within the size limit (413), no deeper than the
- * widget ever sends (400), and an object (400). A Response when it is refused.
+ * Reads a JSON object body: `application/json` (415 otherwise), readable (400), within the size limit (413), no
+ * deeper than the widget ever sends (400), and an object (400). A Response when it is refused.
  */
 export async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) return fail(415, 'The request body must be application/json.');
-  const text = await readText(request, MAX_BODY_BYTES);
-  if (text === null) return fail(413, 'The request body is too large.');
-  if (jsonDepth(text) > MAX_JSON_DEPTH) return fail(400, 'The request body is nested too deeply.');
+  if (!/^application\/json\s*(;|$)/i.test(type)) return refuse('unsupportedType');
+  // A body the client breaks off or garbles (a bad chunked encoding) is the client's fault: a 400, not a 502.
+  const text = await readText(request, MAX_BODY_BYTES).catch(() => undefined);
+  if (text === undefined) return refuse('unreadableBody');
+  if (text === null) return refuse('bodyTooLarge');
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return refuse('tooDeep');
   try {
     const body: unknown = JSON.parse(text);
     if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
   } catch {
     // Falls through to the 400 below.
   }
-  return fail(400, 'The request body must be a JSON object.');
+  return refuse('notAnObject');
 }
 
 /** The deepest nesting of brackets outside strings, found without parsing (so a hostile body cannot recurse). */

@@ -1,6 +1,7 @@
 /**
- * Calls to the service with timeouts: a deadline for the response headers, and a watch over every body so a
- * service that goes silent, or a stream that never ends, cannot hold a connection (and a visitor) for ever.
+ * Calls to the service with bounds: a deadline for the response headers, a byte cap on JSON answers, and a watch
+ * over every body so a service that goes silent, or a stream that never ends, cannot hold a connection (and a
+ * visitor) for ever.
  */
 
 /** Thrown when the service does not answer within its deadline. */
@@ -8,9 +9,14 @@ export class UpstreamTimeout extends Error {
   override readonly name = 'UpstreamTimeout';
 }
 
+/** The largest JSON answer read from the service: its largest answer, a page of messages, is far below it. */
+export const MAX_JSON_BYTES = 1024 * 1024;
+
 /**
  * `fetch` that gives up when the response headers take longer than `ms`, or when `signal` (the visitor) aborts.
- * The returned body stays tied to `signal`, so a visitor who leaves cancels the upstream stream.
+ * A JSON answer is read whole within the same deadline, and at most `maxJsonBytes` of it: past that it becomes a
+ * 502 in the service's envelope, having buffered no more than the cap. Any other body (a reply stream) is returned
+ * unread; a visitor who leaves then cancels it, which cancels the upstream stream.
  */
 export async function fetchWithin(
   doFetch: typeof fetch,
@@ -18,6 +24,7 @@ export async function fetchWithin(
   init: RequestInit,
   ms: number,
   signal: AbortSignal | undefined,
+  maxJsonBytes = MAX_JSON_BYTES,
 ): Promise<Response> {
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
@@ -29,13 +36,52 @@ export async function fetchWithin(
     controller.abort();
   }, ms);
   try {
-    return await doFetch(url, { ...init, signal: controller.signal });
+    const response = await doFetch(url, { ...init, signal: controller.signal });
+    return response.headers.get('content-type')?.includes('json') ? await readCapped(response, maxJsonBytes) : response;
   } catch (error) {
     if (timedOut) throw new UpstreamTimeout(`no answer within ${ms} ms`);
+    // SECURITY: a stream URL is a capability; an error that quotes it must not carry it into a log line.
+    if (error instanceof Error && error.message.includes(url))
+      throw Object.assign(new Error(error.message.split(url).join('[upstream URL]')), { name: error.name });
     throw error;
   } finally {
     clearTimeout(timer);
+    // Past this point the body, if any, is cancelled by whoever reads it: a listener left here would pile up on a
+    // signal shared by every call of the request.
+    signal?.removeEventListener('abort', forward);
   }
+}
+
+/** The 502 that stands for a JSON answer over the cap. */
+function tooLarge(): Response {
+  return new Response(JSON.stringify({ message: 'The chat service sent an unexpected response.' }), {
+    status: 502,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** `response` with its body read into memory, if it is at most `max` bytes (declared or counted); else a 502. */
+async function readCapped(response: Response, max: number): Promise<Response> {
+  if (!response.body) return response;
+  if (Number(response.headers.get('content-length') ?? 0) > max) {
+    await response.body.cancel();
+    return tooLarge();
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return tooLarge();
+    }
+    chunks.push(chunk.value);
+  }
+  const body = new Uint8Array(size);
+  chunks.reduce((at, chunk) => (body.set(chunk, at), at + chunk.byteLength), 0);
+  const { status, statusText, headers } = response;
+  return new Response(body, { status, statusText, headers });
 }
 
 /** Deadlines for a body: the first chunk, each later chunk, and the whole body. */
@@ -45,9 +91,92 @@ export interface BodyDeadlines {
   totalMs: number;
 }
 
+/** What a watched body exposes: the callbacks run when it ends, and how a native relay takes its watch over. */
+interface Watch {
+  ends: (() => void)[];
+  source: ReadableStream<Uint8Array>;
+  deadlines: BodyDeadlines;
+  onTimeout: (what: string) => void;
+  /** Stops this watch (its timer and its reads) without ending the body: another relay now keeps the deadlines. */
+  detach(): void;
+  /** Ends the body, running `ends`. */
+  end(): void;
+}
+const WATCHES = new WeakMap<ReadableStream<Uint8Array>, Watch>();
+
 /**
- * Hands `body` on chunk by chunk (no buffering: it reads only when its reader asks), and errors it — which the
- * runtime turns into a cut connection — when a deadline passes. `onTimeout` hears about it.
+ * Runs `fn` once when `body`, made by `watchBody`, ends: read to its end, broken, timed out or cancelled. False when
+ * `body` is not such a body (so the caller must watch it some other way).
+ */
+export function onBodyEnd(body: ReadableStream<Uint8Array>, fn: () => void): boolean {
+  const watch = WATCHES.get(body);
+  watch?.ends.push(fn);
+  return watch !== undefined;
+}
+
+/**
+ * For a runtime adapter that relays a watched body natively (without reading it as a web stream): the body's
+ * source, deadlines and timeout report, with its own watch stopped; `end` must be called when the relay ends.
+ * Undefined for any other body, one already being read, or one whose source `relayable` turns down.
+ */
+export function takeWatch(
+  body: ReadableStream<Uint8Array>,
+  relayable: (source: ReadableStream<Uint8Array>) => boolean,
+): Pick<Watch, 'source' | 'deadlines' | 'onTimeout' | 'end'> | undefined {
+  const watch = WATCHES.get(body);
+  if (!watch || body.locked || !relayable(watch.source)) return undefined;
+  WATCHES.delete(body);
+  watch.detach();
+  return watch;
+}
+
+/** A running set of body deadlines: `chunk()` on every chunk, `stop()` once the body ends. */
+interface Deadlines {
+  chunk(): void;
+  stop(): void;
+}
+
+/**
+ * Starts the deadlines of a body, calling `expire` with what passed. One timer serves all three: a chunk only notes
+ * the time, and the timer, when it fires, sleeps again for whatever the last chunk left (the first chunk re-arms
+ * it, as the idle deadline may come sooner than the first-byte one). A stream of thousands of chunks thus sets a
+ * timer about once per idle period, not once per chunk.
+ */
+export function startDeadlines(deadlines: BodyDeadlines, expire: (what: string) => void): Deadlines {
+  const started = Date.now();
+  let last = started;
+  let first = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = () => {
+    const now = Date.now();
+    const total = started + deadlines.totalMs - now;
+    const idle = last + (first ? deadlines.firstMs : deadlines.idleMs) - now;
+    if (total > 0 && idle > 0) timer = setTimeout(check, Math.min(total, idle));
+    else
+      expire(
+        total <= 0
+          ? 'the stream reached its maximum duration'
+          : first
+            ? 'no first byte in time'
+            : 'the stream went silent',
+      );
+  };
+  timer = setTimeout(check, Math.min(deadlines.firstMs, deadlines.totalMs));
+  return {
+    chunk() {
+      last = Date.now();
+      if (!first) return;
+      first = false;
+      clearTimeout(timer);
+      check();
+    },
+    stop: () => clearTimeout(timer),
+  };
+}
+
+/**
+ * Hands `body` on chunk by chunk as it arrives (no buffering: it reads only when its reader asks), and errors it —
+ * which the runtime turns into a cut connection — when a deadline passes. `onTimeout` hears about it.
  */
 export function watchBody(
   body: ReadableStream<Uint8Array>,
@@ -55,37 +184,53 @@ export function watchBody(
   onTimeout: (what: string) => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
-  const started = Date.now();
-  let first = true;
-  return new ReadableStream<Uint8Array>(
+  const ends: (() => void)[] = [];
+  let over = false;
+  let output: ReadableStreamDefaultController<Uint8Array>;
+  const finish = () => {
+    over = true;
+    clock.stop();
+    for (const end of ends.splice(0)) end();
+  };
+  const clock = startDeadlines(deadlines, (what) => {
+    finish();
+    onTimeout(what);
+    void reader.cancel().catch(() => undefined);
+    output.error(new UpstreamTimeout(what));
+  });
+  const pass = (result: ReadableStreamReadResult<Uint8Array>) => {
+    if (over) return;
+    if (result.done) {
+      finish();
+      output.close();
+    } else {
+      clock.chunk();
+      output.enqueue(result.value);
+    }
+  };
+  const broke = (error: unknown) => {
+    if (over) return;
+    finish();
+    output.error(error);
+  };
+  const watched = new ReadableStream<Uint8Array>(
     {
-      async pull(controller) {
-        const left = deadlines.totalMs - (Date.now() - started);
-        const wait = Math.max(0, Math.min(first ? deadlines.firstMs : deadlines.idleMs, left));
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const deadline = new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), wait);
-        });
-        const result = await Promise.race([reader.read(), deadline]).finally(() => clearTimeout(timer));
-        if (result === 'timeout') {
-          const what =
-            wait === left
-              ? 'the stream reached its maximum duration'
-              : first
-                ? 'no first byte in time'
-                : 'the stream went silent';
-          onTimeout(what);
-          void reader.cancel().catch(() => undefined);
-          controller.error(new UpstreamTimeout(what));
-        } else if (result.done) {
-          controller.close();
-        } else {
-          first = false;
-          controller.enqueue(result.value);
-        }
+      start(controller) {
+        output = controller;
       },
-      cancel: (reason) => reader.cancel(reason),
+      pull: () => reader.read().then(pass, broke),
+      cancel(reason) {
+        finish();
+        return reader.cancel(reason);
+      },
     },
     { highWaterMark: 0 },
   );
+  const detach = () => {
+    over = true;
+    clock.stop();
+    reader.releaseLock();
+  };
+  WATCHES.set(watched, { ends, source: body, deadlines, onTimeout, detach, end: finish });
+  return watched;
 }

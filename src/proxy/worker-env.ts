@@ -16,7 +16,17 @@ export interface AskboxWorkerEnv {
   ASKBOX_SECRET?: string;
   /** Comma-separated origins of the sites that embed the widget. */
   ASKBOX_ALLOWED_ORIGINS?: string;
+  /** The proxy's public URL: only requests for its host are served (with `ASKBOX_ALLOWED_HOSTS`). */
   ASKBOX_PUBLIC_URL?: string;
+  /** Comma-separated further hosts (`name[:port]`) the Worker answers on. */
+  ASKBOX_ALLOWED_HOSTS?: string;
+  /** Comma-separated origins the service's reply streams may come from, besides its own. */
+  ASKBOX_STREAM_ORIGINS?: string;
+  /**
+   * Names this site's buckets in a Durable Object namespace that several Workers share (default: the host of
+   * `ASKBOX_PUBLIC_URL`, else of the first allowed host).
+   */
+  ASKBOX_SITE_ID?: string;
   ASKBOX_BASE_PATH?: string;
   /** Comma-separated focus document ids. */
   ASKBOX_DOCUMENT_IDS?: string;
@@ -40,7 +50,14 @@ const RATES = [
   'visitorConversations',
   'ipConversations',
 ] as const satisfies readonly (keyof Limits)[];
-const TIMEOUTS = ['connectMs', 'firstByteMs', 'idleMs', 'maxStreamMs'] as const satisfies readonly (keyof Timeouts)[];
+const DAILY = ['visitorMessagesPerDay', 'ipMessagesPerDay'] as const satisfies readonly (keyof Limits)[];
+const TIMEOUTS = [
+  'connectMs',
+  'firstByteMs',
+  'idleMs',
+  'maxStreamMs',
+  'storeMs',
+] as const satisfies readonly (keyof Timeouts)[];
 const JSON_KEYS = [
   'limits',
   'timeouts',
@@ -62,12 +79,17 @@ const list = (value: string | undefined) =>
  */
 export function optionsFromEnv(env: AskboxWorkerEnv): Omit<ProxyOptions, 'store' | 'log'> {
   const secret = list(env.ASKBOX_SECRET);
+  // SECURITY: a random secret per isolate would make grants fail at random (another isolate cannot check them).
+  if (!secret.length) throw new Error('ASKBOX_SECRET is required: set it with `wrangler secret put ASKBOX_SECRET`');
+  const streamOrigins = list(env.ASKBOX_STREAM_ORIGINS);
   return {
     // A pasted secret often ends in a newline, which would make every upstream call a 401.
     apiKey: (env.CODY_API_KEY ?? '').trim(),
     botIds: list(env.ASKBOX_BOT_IDS),
-    ...(secret.length ? { secret } : {}),
+    secret,
     allowedOrigins: list(env.ASKBOX_ALLOWED_ORIGINS),
+    allowedHosts: list(env.ASKBOX_ALLOWED_HOSTS),
+    ...(streamOrigins.length ? { streamOrigins } : {}),
     documentIds: list(env.ASKBOX_DOCUMENT_IDS),
     ...(env.ASKBOX_PUBLIC_URL ? { publicUrl: env.ASKBOX_PUBLIC_URL.trim() } : {}),
     ...(env.ASKBOX_BASE_PATH ? { basePath: env.ASKBOX_BASE_PATH.trim() } : {}),
@@ -76,6 +98,19 @@ export function optionsFromEnv(env: AskboxWorkerEnv): Omit<ProxyOptions, 'store'
     clientIp: { header: 'cf-connecting-ip' },
     ...(env.ASKBOX_OPTIONS ? parseJsonOptions(env.ASKBOX_OPTIONS) : {}),
   };
+}
+
+/** The site id that prefixes this Worker's keys in the shared `AskboxLimits` object. */
+export function siteIdFromEnv(env: AskboxWorkerEnv): string {
+  const explicit = env.ASKBOX_SITE_ID?.trim();
+  if (explicit) return explicit;
+  const publicUrl = env.ASKBOX_PUBLIC_URL?.trim();
+  try {
+    if (publicUrl) return new URL(publicUrl).host;
+  } catch {
+    // createProxy names the bad URL.
+  }
+  return list(env.ASKBOX_ALLOWED_HOSTS)[0] ?? 'askbox';
 }
 
 /**
@@ -93,15 +128,16 @@ export function parseJsonOptions(text: string): JsonOptions {
   const options = objectOf(value, 'ASKBOX_OPTIONS', JSON_KEYS, issues);
   if (!options) throw new Error(issues.join('; '));
   if (options.limits !== undefined && options.limits !== false) {
-    const limits = objectOf(options.limits, 'limits', [...RATES, 'visitorMessagesPerDay'], issues);
+    const limits = objectOf(options.limits, 'limits', [...RATES, ...DAILY], issues);
     for (const name of RATES) {
       if (limits?.[name] === undefined) continue;
       const rate = objectOf(limits[name], `limits.${name}`, ['burst', 'perMinute'], issues);
       for (const field of ['burst', 'perMinute'] as const)
         if (rate && !isPositive(rate[field])) issues.push(`limits.${name}.${field} must be a positive number`);
     }
-    if (limits?.visitorMessagesPerDay !== undefined && !isPositive(limits.visitorMessagesPerDay))
-      issues.push('limits.visitorMessagesPerDay must be a positive number');
+    for (const name of DAILY)
+      if (limits?.[name] !== undefined && !isPositive(limits[name]))
+        issues.push(`limits.${name} must be a positive number`);
   }
   if (options.timeouts !== undefined) {
     const timeouts = objectOf(options.timeouts, 'timeouts', TIMEOUTS, issues);

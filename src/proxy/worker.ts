@@ -2,7 +2,7 @@ import { createDurableObjectStore, isDurableObjectNamespace } from './durable-st
 import { createProxy, type ProxyHandler } from './handler.js';
 import { createMemoryStore, type LimitStore } from './limits.js';
 import type { ProxyLogEntry } from './options.js';
-import { optionsFromEnv, type AskboxWorkerEnv } from './worker-env.js';
+import { optionsFromEnv, siteIdFromEnv, type AskboxWorkerEnv } from './worker-env.js';
 
 /**
  * The token proxy as a Cloudflare Worker (`askbox/proxy/worker`): configured from the Worker's environment, its
@@ -16,7 +16,13 @@ export {
   type DurableObjectNamespaceLike,
   type DurableObjectStubLike,
 } from './durable-store.js';
-export { optionsFromEnv, parseJsonOptions, type AskboxWorkerEnv, type JsonOptions } from './worker-env.js';
+export {
+  optionsFromEnv,
+  parseJsonOptions,
+  siteIdFromEnv,
+  type AskboxWorkerEnv,
+  type JsonOptions,
+} from './worker-env.js';
 
 /** What a visitor gets from a misconfigured Worker: the reason goes to the log, not to the page. */
 const MISCONFIGURED = { message: 'The chat proxy is misconfigured.' };
@@ -46,7 +52,7 @@ function storeFor(env: AskboxWorkerEnv): LimitStore {
   }
   if (!isDurableObjectNamespace(env.ASKBOX_LIMITS))
     throw new Error('ASKBOX_LIMITS must be a Durable Object binding of the AskboxLimits class');
-  return createDurableObjectStore(env.ASKBOX_LIMITS);
+  return createDurableObjectStore(env.ASKBOX_LIMITS, siteIdFromEnv(env));
 }
 
 /** Warnings and errors to the Worker's log (`wrangler tail`); Cloudflare already logs every request. */

@@ -2,7 +2,7 @@ import { action, batch, computed, createModel, effect, signal, type ReadonlySign
 import type { ChatClient } from '../api/client.js';
 import { ChatError, toChatError } from '../api/errors.js';
 import type { ApiMessage } from '../api/types.js';
-import { MAX_MESSAGE_LENGTH, type WidgetConfig } from '../config/schema.js';
+import { MAX_MESSAGE_LENGTH, messageLength, type WidgetConfig } from '../config/schema.js';
 import { collapseRetries, findExchange, type StoredExchange } from './exchange.js';
 import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
 import { createOpener } from './opener.js';
@@ -60,7 +60,11 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     return !busy.value && !limited.value && failedReply() ? 'reply' : undefined;
   });
   const canSend = computed(
-    () => !busy.value && !limited.value && draft.value.trim().length > 0 && draft.value.length <= MAX_MESSAGE_LENGTH,
+    () =>
+      !busy.value &&
+      !limited.value &&
+      draft.value.trim().length > 0 &&
+      messageLength(draft.value) <= MAX_MESSAGE_LENGTH,
   );
 
   let historyLoaded = false;
@@ -259,7 +263,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const send = action(async (text?: string) => {
     const content = (text ?? draft.value).trim();
     if (!content || busy.value || limited.value) return;
-    if (content.length > MAX_MESSAGE_LENGTH) {
+    if (messageLength(content) > MAX_MESSAGE_LENGTH) {
       if (text !== undefined) draft.value = text;
       return;
     }

@@ -1,6 +1,6 @@
 import type { Ref } from 'preact';
 import { useLayoutEffect, useMemo } from 'preact/hooks';
-import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH } from '../config/schema.js';
+import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH, messageLength } from '../config/schema.js';
 import { useWidget } from './context.js';
 import { SendIcon, StopIcon } from './icons.js';
 
@@ -17,7 +17,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   const loading = model.status.value.type === 'loading';
   const canSend = model.canSend.value;
   const limited = model.limited.value;
-  const length = draft.length;
+  const length = messageLength(draft);
   const over = length > MAX_MESSAGE_LENGTH;
   // Built once per widget, not on every keystroke.
   const count = useMemo(() => new Intl.NumberFormat(config.locale), [config.locale]);

@@ -1,11 +1,13 @@
 // A server for the proxy load benchmark, in its own process so each side is measured alone:
 // `tsx serve.ts simulator <key>` or `tsx serve.ts proxy <key> <upstream>`. It reports its port (and, on request, its memory
-// after a full GC) over IPC, and exits when its parent does.
+// after a full GC, or its CPU time so far) over IPC, and exits when its parent does.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSimulator, DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
+import { nodeFetch } from '../../src/proxy/node-fetch';
+import { LOAD_REPLY } from './proxy-streams';
 
 const [role, key = '', upstream] = process.argv.slice(2);
 const handler =
@@ -14,7 +16,7 @@ const handler =
         apiKey: key,
         scenario: {
           defaults: { delayMs: 0, chunkSize: 40 },
-          replies: [{ match: 'hold', text: 'held open '.repeat(20), chunkSize: 5, stallAfter: 1 }],
+          replies: [{ match: 'hold', text: 'held open '.repeat(20), chunkSize: 5, stallAfter: 1 }, LOAD_REPLY],
         },
       }).handle
     : createProxy({
@@ -24,10 +26,13 @@ const handler =
         secret: 'bench-secret-0123456789abcdef',
         limits: false,
         timeouts: { idleMs: 600_000, firstByteMs: 600_000, maxStreamMs: 600_000 },
+        // `BENCH_FETCH=global` measures the proxy on the runtime's fetch (undici) and web streams instead.
+        ...(process.env.BENCH_FETCH === 'global' ? {} : { fetch: nodeFetch }),
       });
 const server = createServer(toNodeListener(handler));
 server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
 process.on('message', (message) => {
+  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
   if (message !== 'memory') return;
   (globalThis as { gc?: () => void }).gc?.();
   process.send?.({ memory: process.memoryUsage() });

@@ -188,6 +188,10 @@ describe('sending and streaming', () => {
     expect(input().getAttribute('aria-invalid')).toBe('false');
     fireEvent.keyDown(input(), { key: 'Enter' });
     await waitFor(() => expect(fake.state.sent).toEqual(['x'.repeat(2000)]));
+    // Characters, as the service counts them: 1,900 emoji are 3,800 UTF-16 units and still within the limit.
+    type('😀'.repeat(1900));
+    expect(root().querySelector('#askbox-counter')?.textContent).toBe('1,900 / 2,000');
+    expect(input().getAttribute('aria-invalid')).toBe('false');
   });
 
   it('sends nothing more while a reply is on its way: Enter waits, and the button stops the reply instead', async () => {

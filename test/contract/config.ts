@@ -13,6 +13,8 @@ export interface ContractConfig {
   /** Rotation: the first signs, both verify. */
   secret: string[];
   allowedOrigins: string[];
+  /** The upstream's separate stream host (another loopback port), which must be listed to be fetched. */
+  streamOrigins: string[];
   documentIds: string[];
   streamTtlSeconds: number;
   clientIp: { header: 'x-forwarded-for'; trustedHops: number };
@@ -22,6 +24,7 @@ export interface ContractConfig {
     visitorConversations: { burst: number; perMinute: number };
     ipConversations: { burst: number; perMinute: number };
     visitorMessagesPerDay: number;
+    ipMessagesPerDay: number;
   };
   timeouts: { connectMs: number; firstByteMs: number; idleMs: number; maxStreamMs: number };
 }
@@ -31,8 +34,11 @@ export const CURRENT_SECRET = 'contract-secret-current-0123456789';
 export const OLD_SECRET = 'contract-secret-previous-987654321';
 export const PARTNER = 'https://partner.example';
 
-/** The contract configuration against an upstream URL and its focus documents. */
-export function contractConfig(upstream: string, documentIds: string[]): ContractConfig {
+/**
+ * The contract configuration against an upstream URL, its focus documents and the origin it streams from (none:
+ * streams elsewhere are refused).
+ */
+export function contractConfig(upstream: string, documentIds: string[], streamOrigin?: string): ContractConfig {
   return {
     apiKey: CONTRACT_KEY,
     botIds: [DEMO_BOT_ID],
@@ -40,6 +46,7 @@ export function contractConfig(upstream: string, documentIds: string[]): Contrac
     basePath: '/askbox',
     secret: [CURRENT_SECRET, OLD_SECRET],
     allowedOrigins: [PARTNER],
+    streamOrigins: streamOrigin ? [streamOrigin] : [],
     documentIds: documentIds.slice(0, 2),
     streamTtlSeconds: 2,
     clientIp: { header: 'x-forwarded-for', trustedHops: 1 },
@@ -49,6 +56,7 @@ export function contractConfig(upstream: string, documentIds: string[]): Contrac
       visitorConversations: { burst: 2, perMinute: 1 },
       ipConversations: { burst: 4, perMinute: 2 },
       visitorMessagesPerDay: 50,
+      ipMessagesPerDay: 200,
     },
     timeouts: { connectMs: 1500, firstByteMs: 1500, idleMs: 1000, maxStreamMs: 2500 },
   };
@@ -62,5 +70,7 @@ export const CONTRACT_SCENARIO: Scenario = {
     { match: 'stall', text: 'This reply stops half way and never ends.', chunkSize: 5, stallAfter: 2, stored: false },
     { match: 'slowstart', firstByteDelayMs: 2500 },
     { match: 'endless', text: 'x'.repeat(400), chunkSize: 10, delayMs: 200 },
+    { match: 'toomany', status: 429, message: 'Too many requests.', retryAfter: 7 },
+    { match: 'overloaded', status: 503, message: 'Service Unavailable', retryAfter: 9 },
   ],
 };

@@ -25,7 +25,7 @@ describe('Node, workerd and PHP proxies with one secret', () => {
 
   beforeAll(async () => {
     upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
-    const config = contractConfig(upstream.url, upstream.documentIds);
+    const config = contractConfig(upstream.url, upstream.documentIds, upstream.streamOrigin);
     worker = await startWorker(config, 2);
     php = await startPhpProxy(config);
     const server = createServer(toNodeListener(createProxy(config)));
@@ -50,7 +50,7 @@ describe('Node, workerd and PHP proxies with one secret', () => {
     const response = await fetch(`${base}/conversations`, {
       method: 'POST',
       headers: headers(ip),
-      body: '{"name":"cross"}',
+      body: '{"name":"cross","bot_id":"askboxDemo01"}',
     });
     return (await response.json()) as { data: { id: string }; meta: { grant: string } };
   };
@@ -82,7 +82,7 @@ describe('Node, workerd and PHP proxies with one secret', () => {
     const { data, meta } = await create(worker.url, '192.0.2.20');
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const response = await worker.dispatch(i % 2, 'http://askbox.test/askbox/messages', {
+      const response = await worker.dispatch(i % 2, 'http://localhost/askbox/messages', {
         method: 'POST',
         headers: headers('192.0.2.20', meta.grant),
         body: JSON.stringify({ content: `hello ${i}`, conversation_id: data.id }),

@@ -12,16 +12,8 @@ const create = (url: string) =>
 describe('the PHP proxy, misconfigured or failing', () => {
   let running: Awaited<ReturnType<typeof startPhpProxy>> | undefined;
   afterEach(() => running?.close());
-  // Nothing here reaches the service: an unused port stands in for it.
+  // The store's failures are tested in php-store.test.ts. Nothing here reaches the service: an unused port stands in for it.
   const config = contractConfig('http://127.0.0.1:9', []);
-
-  it('fails closed with a 503 in plain words when the limit file cannot be used, and logs why', async () => {
-    running = await startPhpProxy(config, undefined, { limitsFile: '/nonexistent/askbox/limits.json' });
-    const response = await create(running.url);
-    expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
-    await expect.poll(() => running?.errors.join('')).toContain('AskboxLimitStoreError');
-  });
 
   it.each([
     [{ grantTtlSeconds: 59 }, 'grantTtlSeconds must be a whole number of seconds from 60 to 31536000'],

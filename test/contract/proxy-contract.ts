@@ -25,6 +25,12 @@ async function expectStatus(response: Response, status: number) {
   expect(await response.json()).toEqual({ message: expect.any(String) });
 }
 
+/** The service's answer for a conversation id it does not know (cody-api.md §3, `exists`). */
+const UNKNOWN_CONVERSATION = {
+  message: 'The selected conversation id is invalid.',
+  errors: { conversation_id: ['The selected conversation id is invalid.'] },
+};
+
 const GRANT = /^g1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.\d+\.[A-Za-z0-9_-]{43}$/;
 let ipCounter = 0;
 
@@ -42,7 +48,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
 
     beforeAll(async () => {
       upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
-      config = contractConfig(upstream.url, upstream.documentIds);
+      config = contractConfig(upstream.url, upstream.documentIds, upstream.streamOrigin);
       proxy = await runtime.start(config);
     }, 60_000);
 
@@ -72,7 +78,10 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         return response;
       };
       const start = async (extra: Record<string, unknown> = {}, grant?: string) => {
-        const response = await call('POST', '/conversations', { body: { name: 'Contract', ...extra }, grant });
+        const response = await call('POST', '/conversations', {
+          body: { name: 'Contract', bot_id: DEMO_BOT_ID, ...extra },
+          grant,
+        });
         expect(response.status).toBe(200);
         const body = (await response.json()) as { data: { id: string; bot_id: string }; meta: { grant: string } };
         return { id: body.data.id, grant: body.meta.grant, data: body.data };
@@ -90,35 +99,42 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect(data.bot_id).toBe(DEMO_BOT_ID);
       });
 
-      it(t('every read, send and stream needs the grant of that very conversation (404 otherwise)'), async () => {
-        const me = visitor();
-        const mine = await me.start();
-        const other = await me.start();
-        const sent = await me.call('POST', '/messages', {
-          body: { content: 'shipping costs?', conversation_id: mine.id },
-          grant: mine.grant,
-        });
-        expect(sent.status).toBe(200);
-        const reads: [string, string, unknown?][] = [
-          ['GET', `/messages?conversation_id=${mine.id}`],
-          ['POST', '/messages', { content: 'x', conversation_id: mine.id }],
-          ['POST', '/messages/stream', { content: 'x', conversation_id: mine.id }],
-        ];
-        const tampered = `${mine.grant.slice(0, -3)}${mine.grant.endsWith('AAA') ? 'BBB' : 'AAA'}`;
-        for (const grant of [null, other.grant, tampered, 'g1.garbage', mine.grant.replace(mine.id, other.id)]) {
-          for (const [method, path, body] of reads) {
-            const mark = upstream.records.length;
-            const response = await me.call(method, path, { body, grant });
-            expect(response.status, `${method} ${path} with ${grant}`).toBe(404);
-            expect(await response.json()).toEqual({ message: expect.any(String) });
-            if (method === 'POST') expect(upstreamSince(mark)).toHaveLength(0);
+      it(
+        t('every read, send and stream needs the grant of that very conversation (404 or 422 otherwise)'),
+        async () => {
+          const me = visitor();
+          const mine = await me.start();
+          const other = await me.start();
+          const sent = await me.call('POST', '/messages', {
+            body: { content: 'shipping costs?', conversation_id: mine.id },
+            grant: mine.grant,
+          });
+          expect(sent.status).toBe(200);
+          const reads: [string, string, unknown?][] = [
+            ['GET', `/messages?conversation_id=${mine.id}`],
+            ['POST', '/messages', { content: 'x', conversation_id: mine.id }],
+            ['POST', '/messages/stream', { content: 'x', conversation_id: mine.id }],
+          ];
+          const tampered = `${mine.grant.slice(0, -3)}${mine.grant.endsWith('AAA') ? 'BBB' : 'AAA'}`;
+          for (const grant of [null, other.grant, tampered, 'g1.garbage', mine.grant.replace(mine.id, other.id)]) {
+            for (const [method, path, body] of reads) {
+              const mark = upstream.records.length;
+              const response = await me.call(method, path, { body, grant });
+              // A send names its conversation in the body, which the service validates: not the visitor's reads as
+              // not existing (422), as the service says of an unknown id.
+              expect(response.status, `${method} ${path} with ${grant}`).toBe(method === 'POST' ? 422 : 404);
+              expect(await response.json()).toEqual(
+                method === 'POST' ? UNKNOWN_CONVERSATION : { message: expect.any(String) },
+              );
+              if (method === 'POST') expect(upstreamSince(mark)).toHaveLength(0);
+            }
           }
-        }
-        const list = await me.call('GET', `/messages?conversation_id=${mine.id}&includes=sources`, {
-          grant: mine.grant,
-        });
-        expect(((await list.json()) as { data: unknown[] }).data).toHaveLength(2);
-      });
+          const list = await me.call('GET', `/messages?conversation_id=${mine.id}&includes=sources`, {
+            grant: mine.grant,
+          });
+          expect(((await list.json()) as { data: unknown[] }).data).toHaveLength(2);
+        },
+      );
 
       it(
         t('accepts a grant minted elsewhere from the documented format, with the current or a rotated secret'),
@@ -168,9 +184,8 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         const text = await stream.text();
         expect(text.startsWith('data: [START]')).toBe(true);
         expect(text.trim().endsWith('data: [END]')).toBe(true);
-        // The widget's one stream mode: a 302, even when the body asks the service's `redirect: false`.
         const again = await me.call('POST', '/messages/stream', {
-          body: { content: 'again', conversation_id: mine.id, redirect: false },
+          body: { content: 'again', conversation_id: mine.id },
           grant: mine.grant,
         });
         expect(again.status).toBe(302);
@@ -199,6 +214,115 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         const long = await sentFor({ name: 'n'.repeat(5000) });
         expect(long.name).toBe('n'.repeat(100));
         expect(long.document_ids).toEqual([allowed, alsoAllowed]);
+      });
+    });
+
+    describe("the service's own answers (cody-api.md)", () => {
+      it(t('answers an empty send with the service 422: both fields, in its order and wording'), async () => {
+        const me = visitor();
+        const { grant } = await me.start();
+        for (const path of ['/messages', '/messages/stream']) {
+          const mark = upstream.records.length;
+          const response = await me.call('POST', path, { body: {}, grant });
+          expect(response.status, path).toBe(422);
+          expect(await response.json()).toEqual({
+            message: 'The content field is required. (and 1 more error)',
+            errors: {
+              content: ['The content field is required.'],
+              conversation_id: ['The conversation id field is required.'],
+            },
+          });
+          expect(upstreamSince(mark)).toHaveLength(0);
+        }
+      });
+
+      it(
+        t("answers an unknown conversation and one that is not the visitor's alike, with the service 422"),
+        async () => {
+          const me = visitor();
+          const mine = await me.start();
+          const stranger = await visitor().start();
+          for (const path of ['/messages', '/messages/stream']) {
+            for (const conversationId of ['unknownConv1', stranger.id, 42]) {
+              const mark = upstream.records.length;
+              const response = await me.call('POST', path, {
+                body: { content: 'hello', conversation_id: conversationId },
+                grant: mine.grant,
+              });
+              expect(response.status, `${path} ${conversationId}`).toBe(422);
+              expect(await response.json()).toEqual(UNKNOWN_CONVERSATION);
+              expect(upstreamSince(mark)).toHaveLength(0);
+            }
+          }
+        },
+      );
+
+      it(
+        t('answers redirect: false with 200 and its own absolute stream URL, which opens with the grant'),
+        async () => {
+          const me = visitor();
+          const { id, grant } = await me.start();
+          const response = await me.call('POST', '/messages/stream', {
+            body: { content: 'returns?', conversation_id: id, redirect: false },
+            grant,
+          });
+          expect(response.status).toBe(200);
+          const body = (await response.json()) as { data: { stream_url: string } };
+          expect(Object.keys(body)).toEqual(['data']);
+          expect(Object.keys(body.data)).toEqual(['stream_url']);
+          expect(body.data.stream_url).toMatch(new RegExp(`^${proxy.url}/stream/[A-Za-z0-9_-]{20,}$`));
+          const stream = await me.call('GET', body.data.stream_url.slice(proxy.url.length), { grant });
+          expect(stream.status).toBe(200);
+          expect(await stream.text()).toContain('data: [END]');
+          const bad = await me.call('POST', '/messages/stream', {
+            body: { content: 'x', conversation_id: id, redirect: 'no' },
+            grant,
+          });
+          expect(bad.status).toBe(422);
+          expect(await bad.json()).toEqual({
+            message: 'The redirect field must be true or false.',
+            errors: { redirect: ['The redirect field must be true or false.'] },
+          });
+        },
+      );
+
+      it(t('answers an empty new conversation with the service 422 (name and bot id), and pins the bot'), async () => {
+        const me = visitor();
+        const mark = upstream.records.length;
+        const empty = await me.call('POST', '/conversations', { body: {} });
+        expect(empty.status).toBe(422);
+        expect(await empty.json()).toEqual({
+          message: 'The name field is required. (and 1 more error)',
+          errors: { name: ['The name field is required.'], bot_id: ['The bot id field is required.'] },
+        });
+        const nameless = await me.call('POST', '/conversations', { body: { name: '  ', bot_id: DEMO_BOT_ID } });
+        expect(await nameless.json()).toEqual({
+          message: 'The name field is required.',
+          errors: { name: ['The name field is required.'] },
+        });
+        const foreign = await me.call('POST', '/conversations', { body: { name: 'x', bot_id: OTHER_BOT_ID } });
+        expect(await foreign.json()).toEqual({
+          message: 'The selected bot id is invalid.',
+          errors: { bot_id: ['The selected bot id is invalid.'] },
+        });
+        expect(upstreamSince(mark)).toHaveLength(0);
+      });
+
+      it(t("passes the service's Retry-After on with its 429 and 503"), async () => {
+        for (const [content, status, wait] of [
+          ['toomany', 429, '7'],
+          ['overloaded', 503, '9'],
+        ] as const) {
+          // A visitor of its own for each, within its limit of three messages.
+          const me = visitor();
+          const { id, grant } = await me.start();
+          for (const path of ['/messages', '/messages/stream']) {
+            const response = await me.call('POST', path, { body: { content, conversation_id: id }, grant });
+            expect(response.status, `${path} ${content}`).toBe(status);
+            expect(response.headers.get('retry-after'), `${path} ${content}`).toBe(wait);
+            expect(await response.json()).toEqual({ message: expect.any(String) });
+          }
+        }
       });
     });
 
@@ -273,7 +397,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         const me = visitor();
         const self = new URL(proxy.url);
         const create = (origin: string) =>
-          me.call('POST', '/conversations', { body: { name: 'x' }, headers: { origin } });
+          me.call('POST', '/conversations', { body: { name: 'x', bot_id: DEMO_BOT_ID }, headers: { origin } });
         expect((await create(self.origin)).status).toBe(200);
         const listed = await create(PARTNER);
         expect(listed.status).toBe(200);
@@ -340,7 +464,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         const statuses: number[] = [];
         for (let i = 0; i < 3; i++) {
           const someone = visitor(ip);
-          const created = await someone.call('POST', '/conversations', { body: { name: 'x' } });
+          const created = await someone.call('POST', '/conversations', { body: { name: 'x', bot_id: DEMO_BOT_ID } });
           statuses.push(created.status);
           if (created.status !== 200) continue;
           const { data, meta } = (await created.json()) as { data: { id: string }; meta: { grant: string } };
@@ -358,9 +482,11 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         // Conversations: burst 4 per IP; messages: burst 5 per IP (3 per visitor).
         expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429]);
         const more = visitor(ip);
-        const fourth = await more.call('POST', '/conversations', { body: { name: 'x' } });
+        const fourth = await more.call('POST', '/conversations', { body: { name: 'x', bot_id: DEMO_BOT_ID } });
         expect(fourth.status).toBe(200);
-        expect((await more.call('POST', '/conversations', { body: { name: 'x' } })).status).toBe(429);
+        expect((await more.call('POST', '/conversations', { body: { name: 'x', bot_id: DEMO_BOT_ID } })).status).toBe(
+          429,
+        );
       });
 
       it(
@@ -370,7 +496,10 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
           const first = await me.start();
           const second = await me.start({}, first.grant);
           expect(readGrant(second.grant).visitorId).toBe(readGrant(first.grant).visitorId);
-          const third = await me.call('POST', '/conversations', { body: { name: 'x' }, grant: second.grant });
+          const third = await me.call('POST', '/conversations', {
+            body: { name: 'x', bot_id: DEMO_BOT_ID },
+            grant: second.grant,
+          });
           expect(third.status).toBe(429);
           expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         },
@@ -433,6 +562,107 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
       });
     });
 
+    describe('a hostile service, hostile input, a foreign host', () => {
+      /** Sends `content` for a stream and opens the stream; both answers. */
+      async function streamFor(content: string) {
+        const me = visitor();
+        const { id, grant } = await me.start();
+        const started = await me.call('POST', '/messages/stream', { body: { content, conversation_id: id }, grant });
+        if (started.status !== 302) return { started, stream: undefined, me, grant };
+        const path = (started.headers.get('location') ?? '').replace('/askbox', '');
+        return { started, stream: await me.call('GET', path, { grant }), me, grant, path };
+      }
+
+      it(t('follows a stream redirect itself, with the key only while it stays on the service origin'), async () => {
+        const mark = upstream.records.length;
+        const { stream } = await streamFor('hop 2');
+        expect(stream?.status).toBe(200);
+        expect(await stream?.text()).toContain('data: [END]');
+        const hops = upstreamSince(mark).filter((r) => r.method === 'GET');
+        expect(hops.map((r) => [r.host, r.authorization])).toEqual([
+          ['api', `Bearer ${CONTRACT_KEY}`],
+          ['api', `Bearer ${CONTRACT_KEY}`],
+          ['stream', null],
+        ]);
+      });
+
+      it(t('refuses a redirect off the configured origins, and a fourth hop, with a 502'), async () => {
+        for (const content of ['hop trap', 'hop 4']) {
+          const { stream } = await streamFor(content);
+          expect(stream?.status, content).toBe(502);
+          expect(await stream?.json()).toEqual({ message: 'The chat service did not return a stream.' });
+        }
+        const { stream } = await streamFor('hop 3');
+        expect(stream?.status).toBe(200);
+        await stream?.arrayBuffer();
+      });
+
+      it(t('refuses a stream URL off the configured origins before sealing it'), async () => {
+        const { started } = await streamFor('trap');
+        expect(started.status).toBe(502);
+        expect(await started.json()).toEqual({ message: 'The chat service did not return a stream.' });
+      });
+
+      it(t('opens a stream token once: a replay is a 404'), async () => {
+        const { stream, me, grant, path } = await streamFor('returns?');
+        expect(stream?.status).toBe(200);
+        await stream?.text();
+        for (let i = 0; i < 2; i++) {
+          const replay = await me.call('GET', path ?? '', { grant });
+          expect(replay.status).toBe(404);
+          expect(await replay.json()).toEqual({ message: 'This stream does not exist or has expired.' });
+        }
+      });
+
+      it(t('refuses content over 2000 code points with the service 422, before any upstream call'), async () => {
+        const me = visitor();
+        const { id, grant } = await me.start();
+        const message = 'The content field must not be greater than 2000 characters.';
+        for (const content of ['x'.repeat(2001), '😀'.repeat(2001)]) {
+          for (const path of ['/messages', '/messages/stream']) {
+            const mark = upstream.records.length;
+            const response = await me.call('POST', path, { body: { content, conversation_id: id }, grant });
+            expect(response.status, path).toBe(422);
+            expect(await response.json()).toEqual({ message, errors: { content: [message] } });
+            expect(upstreamSince(mark)).toHaveLength(0);
+          }
+        }
+        // 2000 emoji are 4000 UTF-16 units, and still 2000 characters.
+        const sent = await me.call('POST', '/messages', {
+          body: { content: '😀'.repeat(2000), conversation_id: id },
+          grant,
+        });
+        expect(sent.status).toBe(200);
+      });
+
+      it(t('cuts a long conversation name at 100 code points, never inside a surrogate pair'), async () => {
+        const me = visitor();
+        const mark = upstream.records.length;
+        await me.start({ name: `${'n'.repeat(99)}😀😀` });
+        const created = upstreamSince(mark).find((r) => r.path.endsWith('/conversations'));
+        expect((JSON.parse(created?.body ?? '{}') as { name: string }).name).toBe(`${'n'.repeat(99)}😀`);
+      });
+
+      it(t('answers only loopback Hosts without publicUrl or allowedHosts: any other is a 421'), async () => {
+        const { port } = new URL(proxy.url);
+        const health = (host: string) =>
+          rawRequest(proxy.url, `GET /askbox/health HTTP/1.1\nHost: ${host}\nConnection: close`);
+        for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, '127.9.9.9', `[::1]:${port}`, 'localhost'])
+          expect((await health(host)).status, host).toBe(200);
+        for (const host of [
+          'evil.example',
+          `evil.example:${port}`,
+          '10.0.0.1',
+          '128.0.0.1',
+          'localhost.evil.example',
+        ]) {
+          const refused = await health(host);
+          expect(refused.status, host).toBe(421);
+          expect(refused.text).toContain('{"message":"This chat is not served on this host."}');
+        }
+      });
+    });
+
     describe('key hygiene and headers, over every response of the suite', () => {
       it(t('sends the key to the API on every call, never to the stream host, never to the visitor'), async () => {
         const api = upstream.records.filter((r) => r.host === 'api');
@@ -440,8 +670,9 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect(api.length).toBeGreaterThan(20);
         expect(streams.length).toBeGreaterThan(3);
         for (const record of api) expect(record.authorization).toBe(`Bearer ${CONTRACT_KEY}`);
-        // SECURITY: the stream host is another origin; the sealed URL is all it gets.
+        // SECURITY: the stream host is another origin; the sealed URL is all it gets. The trap gets nothing at all.
         for (const record of streams) expect(record.authorization).toBeNull();
+        expect(upstream.records.filter((r) => r.host === 'trap')).toEqual([]);
         expect(seen.length).toBeGreaterThan(50);
         for (const response of seen) {
           const text = response.body ? await response.text().catch(() => '') : '';

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
 import { createRedisStore } from '../../src/proxy/redis-store';
@@ -24,7 +25,7 @@ describe('two Node proxy instances sharing one Redis', () => {
   beforeAll(async () => {
     redis = await startRedis();
     upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
-    const config = contractConfig(upstream.url, upstream.documentIds);
+    const config = contractConfig(upstream.url, upstream.documentIds, upstream.streamOrigin);
     for (let i = 0; i < 2; i++) {
       const client = createClient({ url: redis.url });
       await client.connect();
@@ -59,7 +60,7 @@ describe('two Node proxy instances sharing one Redis', () => {
     });
 
   it('enforce one shared limit, alternating between the instances', async () => {
-    const created = await post(0, '/conversations', { name: 'shared' });
+    const created = await post(0, '/conversations', { name: 'shared', bot_id: DEMO_BOT_ID });
     const { data, meta } = (await created.json()) as { data: { id: string }; meta: { grant: string } };
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)
@@ -72,7 +73,9 @@ describe('two Node proxy instances sharing one Redis', () => {
 
   it('hold under concurrent requests to both instances (the store is atomic)', async () => {
     const attempts = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => post(i % 2, '/conversations', { name: `race ${i}` }).then((r) => r.status)),
+      Array.from({ length: 12 }, (_, i) =>
+        post(i % 2, '/conversations', { name: `race ${i}`, bot_id: DEMO_BOT_ID }).then((r) => r.status),
+      ),
     );
     // The IP's conversation burst is 4; the IP already spent one above.
     expect(attempts.filter((status) => status === 200)).toHaveLength(3);

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDurableObjectStore } from '../../src/proxy/durable-store';
+import { BUCKET_CASES, runBucketCase } from '../fixtures/token-buckets';
+import { simulateDays } from '../helpers/proxy';
 import { startWorker } from '../helpers/workerd';
+import { rawRequest } from './http';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, type ContractConfig } from './config';
 import { defineProxyContract } from './proxy-contract';
 import { startUpstream } from './upstream';
@@ -12,6 +16,9 @@ const LIMITS = (override: unknown) => JSON.stringify({ limits: override });
 describe('the Worker entry, misconfigured', () => {
   it.each([
     ['no key', { CODY_API_KEY: '' }, 'apiKey is required'],
+    ['no secret', { ASKBOX_SECRET: '' }, 'ASKBOX_SECRET is required'],
+    ['a foreign stream origin that is no origin', { ASKBOX_STREAM_ORIGINS: 'stream.example' }, 'is not an origin'],
+    ['an allowed host with a path', { ASKBOX_ALLOWED_HOSTS: 'shop.example/x' }, 'allowedHosts'],
     ['no bot', { ASKBOX_BOT_IDS: ' , ' }, 'botIds'],
     ['short secret', { ASKBOX_SECRET: 'short' }, 'secret must be'],
     ['options not JSON', { ASKBOX_OPTIONS: '{limits:' }, 'ASKBOX_OPTIONS is not JSON'],
@@ -58,10 +65,10 @@ describe('the Worker entry, misconfigured', () => {
 /** Starts a conversation through Worker copy `i`, from `ip`; its status. */
 const create = (worker: Awaited<ReturnType<typeof startWorker>>, i: number, ip: string) =>
   worker
-    .dispatch(i, 'http://askbox.test/askbox/conversations', {
+    .dispatch(i, 'http://localhost/askbox/conversations', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-      body: '{"name":"race"}',
+      body: '{"name":"race","bot_id":"askboxDemo01"}',
     })
     .then(async (response) => (await response.arrayBuffer(), response.status));
 
@@ -71,7 +78,7 @@ describe('the Worker entry on workerd, limits', () => {
 
   beforeAll(async () => {
     upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
-    config = contractConfig(upstream.url, upstream.documentIds);
+    config = contractConfig(upstream.url, upstream.documentIds, upstream.streamOrigin);
   });
   afterAll(() => upstream?.close());
 
@@ -101,5 +108,94 @@ describe('the Worker entry on workerd, limits', () => {
     // Once per isolate, not once per request.
     expect(logs.filter((line) => line.includes('ASKBOX_LIMITS is not bound'))).toHaveLength(2);
     expect(logs.find((line) => line.includes('ASKBOX_LIMITS is not bound'))).toMatch(/^warn: /);
+  });
+});
+
+describe('the Worker entry on workerd, hostile or failing', () => {
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let config: ContractConfig;
+
+  beforeAll(async () => {
+    upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
+    config = contractConfig(upstream.url, upstream.documentIds, upstream.streamOrigin);
+  });
+  afterAll(() => upstream?.close());
+
+  it('answers a broken chunked request body with a 400 in the envelope, not a 502', async () => {
+    const worker = await startWorker(config);
+    try {
+      const { host } = new URL(worker.url);
+      const head = [
+        'POST /askbox/conversations HTTP/1.1',
+        `Host: ${host}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+        'Connection: close',
+        '',
+        'zz',
+        '{"name":"x"}',
+        '0',
+      ].join('\n');
+      const { status, text } = await rawRequest(worker.url, head);
+      expect(status).toBe(400);
+      expect(text).toContain('{"message":');
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('keeps the buckets of two sites bound to one AskboxLimits namespace apart (ASKBOX_SITE_ID)', async () => {
+    const worker = await startWorker(config, {
+      workers: 2,
+      perWorkerEnv: [{ ASKBOX_SITE_ID: 'shop-one' }, { ASKBOX_SITE_ID: 'shop-two' }],
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) statuses.push(await create(worker, i % 2, '198.51.100.9'));
+      const byWorker = [0, 1].map((w) => statuses.filter((status, i) => i % 2 === w && status === 200).length);
+      // Each site grants the IP its own burst of 4; shared buckets would give 4 in all.
+      expect(byWorker).toEqual([config.limits.ipConversations.burst, config.limits.ipConversations.burst]);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('caps a simulated day and passes the bucket table in the Durable Object, as the memory and Redis stores do', async () => {
+    const worker = await startWorker(config);
+    try {
+      const store = createDurableObjectStore(await worker.limits(), 'simulated-day');
+      expect(await simulateDays(store)).toEqual({ visitor: [39, 20], ip: [99, 50] });
+      // The token bucket's table, which every store passes (test/fixtures/token-buckets.ts).
+      const table = createDurableObjectStore(await worker.limits(), 'bucket-table');
+      for (const [i, c] of BUCKET_CASES.entries())
+        expect(await runBucketCase(table, c, `table:${i}`), c.title).toBe(c.wait);
+      expect(await store.claim('stream:x', 2000, 0)).toBe(true);
+      expect(await store.claim('stream:x', 2000, 1999)).toBe(false);
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
+
+  it('fails closed within the store deadline when the Durable Object never answers, and logs why', async () => {
+    const logs: string[] = [];
+    const worker = await startWorker(config, { stuckLimits: true, logs });
+    try {
+      const begun = Date.now();
+      const response = await worker.dispatch(0, 'http://localhost/askbox/conversations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.10' },
+        body: '{"name":"x","bot_id":"askboxDemo01"}',
+      });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
+      expect(Date.now() - begun).toBeLessThan(2500);
+    } finally {
+      await worker.close();
+    }
+    const errors = logs.filter((line) => line.includes('"event":"limits"'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('no answer within 500 ms');
+    expect(upstream.records.filter((r) => r.body.includes('"name":"x"'))).toEqual([]);
   });
 });

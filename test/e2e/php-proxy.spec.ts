@@ -22,7 +22,10 @@ beforeAll(async () => {
   upstream = await startUpstream(CONTRACT_KEY, { defaults: { delayMs: 20, chunkSize: 6 } });
   const port = await freePort();
   demo = await startDemoServer({ port: 0, proxyUrl: `http://127.0.0.1:${port}/askbox` });
-  const config = { ...contractConfig(upstream.url, upstream.documentIds), allowedOrigins: [new URL(demo.url).origin] };
+  const config = {
+    ...contractConfig(upstream.url, upstream.documentIds, upstream.streamOrigin),
+    allowedOrigins: [new URL(demo.url).origin],
+  };
   php = await startPhpProxy(
     { ...config, limits: { ...config.limits, visitorMessages: { burst: 10, perMinute: 10 } } },
     port,

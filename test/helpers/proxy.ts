@@ -1,11 +1,15 @@
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
-import type { ProxyLogEntry } from '../../src/proxy/options';
+import type { LimitStore } from '../../src/proxy/limits';
+import { resolveOptions, type ProxyLogEntry } from '../../src/proxy/options';
+import { createPolicy } from '../../src/proxy/policy';
 import { API, SIM_KEY, setupSimulator } from './simulator';
 
 /** The page the test requests come from. */
 export const PAGE = 'http://shop.test';
 export const SECRET = 'unit-test-secret-0123456789';
+/** The page's host, which the proxies under test are told to serve (it is not a loopback host). */
+export const PAGE_HOST = new URL(PAGE).host;
 
 /** A proxy in front of the in-process simulator, with a clock the test moves, recording upstream calls and logs. */
 export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
@@ -18,6 +22,8 @@ export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
     botIds: [DEMO_BOT_ID],
     upstream: API,
     secret: SECRET,
+    // The page and the proxy share a host that is not loopback: it has to be listed.
+    allowedHosts: [PAGE_HOST],
     now: () => clock.now,
     log: (entry) => logs.push(entry),
     fetch: async (input, init) => {
@@ -40,7 +46,7 @@ export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
     const response = await call(
       'POST',
       '/conversations',
-      { name: 'Visitor' },
+      { name: 'Visitor', bot_id: DEMO_BOT_ID },
       grant ? { 'x-askbox-grant': grant } : {},
     );
     const body = (await response.json()) as { data: { id: string }; meta: { grant: string } };
@@ -49,4 +55,43 @@ export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
   const send = (conversation: { id: string; grant: string }, content = 'hello') =>
     call('POST', '/messages', { content, conversation_id: conversation.id }, { 'x-askbox-grant': conversation.grant });
   return { sim, proxy, call, start, send, clock, upstreamCalls, logs };
+}
+
+/** What a simulated day of sending counted: messages let through per window of 24 hours. */
+export interface SimulatedDay {
+  /** One visitor, one message every 10 minutes for 48 hours: passes in the first and in the second 24 hours. */
+  visitor: [number, number];
+  /** One IP dropping its grant each time (a new visitor per message), as often, as long. */
+  ip: [number, number];
+}
+
+/**
+ * Two simulated days of sending through the proxy's own limit checks (`createPolicy`) over `store`, with a fake
+ * clock: daily caps of 20 per visitor and 50 per IP, burst limits out of the way.
+ */
+export async function simulateDays(store: LimitStore): Promise<SimulatedDay> {
+  let now = Date.parse('2026-11-22T00:00:00Z');
+  const limits = {
+    visitorMessages: { burst: 1000, perMinute: 1000 },
+    ipMessages: { burst: 1000, perMinute: 1000 },
+    visitorMessagesPerDay: 20,
+    ipMessagesPerDay: 50,
+  };
+  const policy = createPolicy(
+    resolveOptions({ apiKey: 'k', botIds: [DEMO_BOT_ID], secret: SECRET, limits, store, now: () => now }),
+    undefined,
+  );
+  const run = async (ip: string, visitor: () => string): Promise<[number, number]> => {
+    const passed: [number, number] = [0, 0];
+    const start = now;
+    for (let minute = 0; minute < 2 * 24 * 60; minute += 10) {
+      now = start + minute * 60_000;
+      if ((await policy.limit('message', ip, visitor())) === null) passed[minute < 24 * 60 ? 0 : 1]++;
+    }
+    return passed;
+  };
+  const visitorDays = await run('192.0.2.50', () => 'oneVisitor');
+  let n = 0;
+  const ipDays = await run('192.0.2.51', () => `visitor${++n}`);
+  return { visitor: visitorDays, ip: ipDays };
 }

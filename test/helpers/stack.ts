@@ -20,6 +20,7 @@ export function setupStack(
     botIds: [DEMO_BOT_ID],
     upstream: API,
     secret: 'stack-test-secret-0123456789',
+    allowedHosts: ['page.test'],
     limits: false,
     documentIds: sim.documents.map((d) => d.id),
     fetch: (input, init) => sim.handle(new Request(input, init)),

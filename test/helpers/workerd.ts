@@ -1,5 +1,6 @@
 import { Miniflare } from 'miniflare';
 import type { ContractConfig } from '../contract/config';
+import type { DurableObjectNamespaceLike } from '../../src/proxy/durable-store';
 import { freshBuild } from './build';
 
 /** The Worker's environment for the contract configuration, as a site would set it in wrangler.toml. */
@@ -9,6 +10,7 @@ function workerBindings(config: ContractConfig): Record<string, string> {
     ASKBOX_BOT_IDS: config.botIds.join(','),
     ASKBOX_SECRET: config.secret.join(','),
     ASKBOX_ALLOWED_ORIGINS: config.allowedOrigins.join(','),
+    ASKBOX_STREAM_ORIGINS: config.streamOrigins.join(','),
     ASKBOX_DOCUMENT_IDS: config.documentIds.join(','),
     ASKBOX_BASE_PATH: config.basePath,
     CODY_API_URL: config.upstream,
@@ -32,7 +34,22 @@ export interface WorkerSetup {
   durableObject?: boolean;
   /** Collects the Worker's console lines here instead of printing them. */
   logs?: string[];
+  /** Bindings for each copy on top of the others (two sites sharing one object). */
+  perWorkerEnv?: Record<string, string>[];
+  /** Bind `ASKBOX_LIMITS` to an object that never answers instead of `AskboxLimits`. */
+  stuckLimits?: boolean;
 }
+
+/** A Durable Object that takes every request and never answers (a timer keeps it from being seen as hung). */
+const STUCK_SCRIPT = `
+export class Stuck {
+  async fetch() {
+    await new Promise((resolve) => setTimeout(resolve, 120000));
+    return new Response('{}');
+  }
+}
+export default { fetch: () => new Response('stuck') };
+`;
 
 /** What the Worker fetcher miniflare hands back; typed here since its own types come from Cloudflare's package. */
 interface Fetcher {
@@ -62,18 +79,30 @@ export async function startWorker(
             void logs.push(`${level}: ${message}`),
         }
       : {}),
-    workers: Array.from({ length: setup.workers ?? 1 }, (_, i) => ({
-      name: `askbox-${i}`,
-      modules: true,
-      scriptPath,
-      // The entry imports a chunk shared with the Node build; wrangler bundles it the same way.
-      modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
-      compatibilityDate: '2025-01-01',
-      bindings: { ...workerBindings(config), ...setup.env },
-      ...(setup.durableObject === false
-        ? {}
-        : { durableObjects: { ASKBOX_LIMITS: { className: 'AskboxLimits', scriptName: 'askbox-0' } } }),
-    })),
+    workers: [
+      ...Array.from({ length: setup.workers ?? 1 }, (_, i) => ({
+        name: `askbox-${i}`,
+        modules: true,
+        scriptPath,
+        // The entry imports a chunk shared with the Node build; wrangler bundles it the same way.
+        modulesRules: [{ type: 'ESModule' as const, include: ['**/*.js'] }],
+        // The README's wrangler.toml date.
+        compatibilityDate: '2026-04-01',
+        bindings: { ...workerBindings(config), ...setup.env, ...setup.perWorkerEnv?.[i] },
+        ...(setup.durableObject === false
+          ? {}
+          : {
+              durableObjects: {
+                ASKBOX_LIMITS: setup.stuckLimits
+                  ? { className: 'Stuck', scriptName: 'askbox-stuck' }
+                  : { className: 'AskboxLimits', scriptName: 'askbox-0' },
+              },
+            }),
+      })),
+      ...(setup.stuckLimits
+        ? [{ name: 'askbox-stuck', modules: true, script: STUCK_SCRIPT, compatibilityDate: '2026-04-01' }]
+        : []),
+    ],
   });
   const url = await mf.ready;
   return {
@@ -82,6 +111,10 @@ export async function startWorker(
     async dispatch(worker: number, input: string, init?: RequestInit) {
       const fetcher = (await mf.getWorker(`askbox-${worker}`)) as unknown as Fetcher;
       return fetcher.fetch(input, init);
+    },
+    /** The `ASKBOX_LIMITS` namespace itself, driven from the test (with its own clock) through miniflare. */
+    async limits(): Promise<DurableObjectNamespaceLike> {
+      return (await mf.getDurableObjectNamespace('ASKBOX_LIMITS', 'askbox-0')) as unknown as DurableObjectNamespaceLike;
     },
     close: () => mf.dispose(),
   };

@@ -98,6 +98,13 @@ describe('chat model: a conversation', () => {
     reply('ok');
     await first;
     expect(state.sent).toEqual(['z'.repeat(2000)]);
+    // Characters, as the service counts them: 2,001 emoji are refused, 2,000 (4,000 UTF-16 units) are sent.
+    await model.send('😀'.repeat(2001));
+    expect(state.sent).toEqual(['z'.repeat(2000)]);
+    const emoji = model.send('😀'.repeat(2000));
+    reply('ok');
+    await emoji;
+    expect(state.sent).toEqual(['z'.repeat(2000), '😀'.repeat(2000)]);
   });
 
   it('keeps the draft when the page sends other text', async () => {
@@ -568,6 +575,10 @@ describe('chat model: guards', () => {
       [' a ', true],
       ['x'.repeat(2000), true],
       ['x'.repeat(2001), false],
+      // Characters, as the service counts them: 2000 emoji are 4000 UTF-16 units.
+      ['😀'.repeat(1500), true],
+      ['😀'.repeat(2000), true],
+      ['😀'.repeat(2001), false],
     ] as const) {
       model.setDraft(draft);
       expect(model.canSend.value, JSON.stringify(draft.slice(0, 5))).toBe(ok);

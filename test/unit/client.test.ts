@@ -43,6 +43,21 @@ describe('chat client through the proxy and simulator', () => {
     expect([recent.length, recent.at(-2)?.content, recent.at(-1)?.content]).toEqual([60, 'question 29', 'reply 29']);
   });
 
+  it('stops reading history when next_page does not advance', async () => {
+    const pages: string[] = [];
+    const client = createChatClient({
+      proxyUrl: '/askbox',
+      fetch: async (input) => {
+        pages.push(new URL(String(input), 'http://x').searchParams.get('page') ?? '');
+        const message = { id: `m${pages.length}`, content: 'x', conversation_id: 'c1', machine: false, created_at: 1 };
+        const pagination = { count: 1, total: 500, per_page: 1, total_pages: 500, next_page: 1, previous_page: null };
+        return Response.json({ data: [message], meta: { pagination } });
+      },
+    });
+    expect(await client.listAllMessages({ id: 'c1', grant: 'g' })).toHaveLength(1);
+    expect(pages).toEqual(['1']);
+  });
+
   it('maps failures to ChatError kinds, keeping the service message', async () => {
     const { client, botId } = setupStack({
       replies: [

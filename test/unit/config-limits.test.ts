@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/parse';
+import { describe, expect, it, vi } from 'vitest';
+
+// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
+// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
+vi.resetModules();
+const { parseConfig } = await import('../../src/config/parse');
 
 const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
 

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config/parse';
-import { DEFAULT_TEXT, DEFAULTS, MAX_DOCUMENT_IDS } from '../../src/config/schema';
+import { describe, expect, it, vi } from 'vitest';
+
+// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
+// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
+vi.resetModules();
+const { parseConfig } = await import('../../src/config/parse');
+const { DEFAULT_TEXT, DEFAULTS, MAX_DOCUMENT_IDS } = await import('../../src/config/schema');
 
 const minimal = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
 const documentIdList = (n: number) => Array.from({ length: n }, (_, i) => `doc${i}`);

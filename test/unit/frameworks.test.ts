@@ -24,7 +24,7 @@ async function exercise(base: string) {
   const created = await fetch(`${base}/askbox/conversations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: '{"name":"x"}',
+    body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
   });
   expect(created.status).toBe(200);
   const { data, meta } = (await created.json()) as { data: { id: string }; meta: { grant: string } };

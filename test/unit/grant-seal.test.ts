@@ -38,6 +38,8 @@ describe('grants', () => {
     expect(await fresh.verify(token)).toEqual(GRANT);
     clock.now = GRANT.expires * 1000;
     expect(await fresh.verify(token)).toBeNull();
+    // And one never seen before is refused at its expiry second too, not only once remembered.
+    expect(await createGrants([SECRET], () => clock.now).verify(token)).toBeNull();
   });
 
   it.each([

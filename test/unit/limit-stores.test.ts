@@ -1,7 +1,11 @@
+import { DEMO_BOT_ID } from '../../demo/simulator/index';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStore, type BucketCheck, type LimitStore } from '../../src/proxy/limits';
 import { createRedisStore } from '../../src/proxy/redis-store';
+import { BUCKET_CASES, runBucketCase } from '../fixtures/token-buckets';
+import { setup, simulateDays } from '../helpers/proxy';
 import { startRedis } from '../helpers/redis';
 
 const T0 = 1_700_000_000_000;
@@ -39,6 +43,10 @@ const stores: [string, () => Promise<LimitStore>][] = [
 ];
 
 describe.each(stores)('limit store: %s', (_name, make) => {
+  it.each(BUCKET_CASES.map((c) => [c.title, c] as const))('passes the bucket table: %s', async (_title, c) => {
+    expect(await runBucketCase(await make(), c, 'table')).toBe(c.wait);
+  });
+
   it('allows the burst, then refuses with the time to the next token', async () => {
     const store = await make();
     const b = bucket('a', 3, 6);
@@ -68,6 +76,21 @@ describe.each(stores)('limit store: %s', (_name, make) => {
     for (let i = 0; i < 3; i++) expect(await store.take([wide, narrow], T0)).toBe(60_000);
     for (let i = 0; i < 4; i++) expect(await store.take([wide], T0)).toBe(0);
     expect(await store.take([wide], T0)).toBeGreaterThan(0);
+  });
+
+  it('claims a key once until its TTL has passed (single-use stream tokens)', async () => {
+    const store = await make();
+    expect(await store.claim('stream:a', 2000, T0)).toBe(true);
+    expect(await store.claim('stream:a', 2000, T0)).toBe(false);
+    expect(await store.claim('stream:b', 2000, T0)).toBe(true);
+    expect(await store.claim('stream:a', 2000, T0 + 1900)).toBe(false);
+    const racing = await Promise.all(Array.from({ length: 10 }, () => store.claim('stream:c', 2000, T0)));
+    expect(racing.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('caps a simulated day: 2N−1 in the first 24 hours from a full bucket, N in the next (visitor and IP)', async () => {
+    // Daily caps of 20 per visitor and 50 per IP, a message every 10 minutes for two days (see simulateDays).
+    expect(await simulateDays(await make())).toEqual({ visitor: [39, 20], ip: [99, 50] });
   });
 
   it('keeps buckets apart by key', async () => {
@@ -101,15 +124,77 @@ describe('limit store: redis only', () => {
     expect(ttl).toBeLessThanOrEqual(120_000);
   });
 
-  it('refuses to trust an answer that is not a wait', async () => {
+  it('refuses to trust an answer that is not a wait, or a claim that is not 0 or 1', async () => {
     for (const answer of [null, 'soon', -1, { wait: 0 }]) {
       const store = createRedisStore({ eval: async () => answer });
       await expect(store.take([bucket('k', 1, 1)], T0)).rejects.toThrow(/unexpected answer/);
+    }
+    for (const answer of [null, 2, -1, true, 'yes']) {
+      const store = createRedisStore({ eval: async () => answer });
+      await expect(store.claim('k', 1000, T0)).rejects.toThrow(/unexpected answer/);
+    }
+    expect(await createRedisStore({ eval: async () => '1' }).claim('k', 1000, T0)).toBe(true);
+  });
+
+  it('keeps a claim for its TTL under the prefix', async () => {
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    clients.push(client);
+    const store = createRedisStore(
+      { eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) },
+      { prefix: 'claims:' },
+    );
+    expect(await store.claim('stream:t', 5000, T0)).toBe(true);
+    const ttl = await client.pTTL('claims:claim:stream:t');
+    expect(ttl).toBeGreaterThan(4000);
+    expect(ttl).toBeLessThanOrEqual(5000);
+  });
+});
+
+describe('limit store: a Redis that accepts connections and never answers', () => {
+  it('fails closed within the store deadline: 503 with Retry-After, one log line naming the cause', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const client = createClient({ url: `redis://127.0.0.1:${(silent.address() as AddressInfo).port}` });
+    client.on('error', () => undefined);
+    try {
+      await Promise.race([client.connect(), new Promise((resolve) => setTimeout(resolve, 200))]);
+      const store = createRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) });
+      const { call, upstreamCalls, logs } = setup({ store, timeouts: { storeMs: 300 } });
+      const begun = Date.now();
+      const response = await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID });
+      expect(Date.now() - begun).toBeGreaterThanOrEqual(290);
+      expect(Date.now() - begun).toBeLessThan(1500);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
+      expect(upstreamCalls).toEqual([]);
+      expect(logs.filter((line) => line.level === 'error')).toEqual([
+        expect.objectContaining({
+          event: 'limits',
+          message: 'LimitStoreError: The limit store failed: no answer within 300 ms',
+        }),
+      ]);
+    } finally {
+      client.destroy();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
     }
   });
 });
 
 describe('limit store: memory only', () => {
+  it('forgets expired claims, and the oldest beyond its bound', async () => {
+    const store = createMemoryStore(2);
+    expect(await store.claim('a', 1000, T0)).toBe(true);
+    expect(await store.claim('b', 1000, T0)).toBe(true);
+    expect(await store.claim('c', 1000, T0)).toBe(true);
+    // `a` was forgotten to keep the bound; `b` and `c` are still held.
+    expect(await store.claim('c', 1000, T0)).toBe(false);
+    expect(await store.claim('a', 1000, T0 + 1000)).toBe(true);
+  });
+
   it('forgets the least recently used buckets beyond its bound (a forgotten bucket is full)', async () => {
     const store = createMemoryStore(2);
     const a = bucket('a', 1, 1);

@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { canonicalTag, LANGUAGES, lineKeys, localeText, parsePack, resolveLocale } from '../../src/config/locale';
-import { parseConfig } from '../../src/config/parse';
-import { TABLES } from '../../src/config/locales/index';
-import { DEFAULT_TEXT, DEFAULTS } from '../../src/config/schema';
+import { describe, expect, it, vi } from 'vitest';
+
+// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
+// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
+vi.resetModules();
+const { canonicalTag, LANGUAGES, lineKeys, localeText, parsePack, resolveLocale } =
+  await import('../../src/config/locale');
+const { parseConfig } = await import('../../src/config/parse');
+const { TABLES } = await import('../../src/config/locales/index');
+const { DEFAULT_TEXT, DEFAULTS } = await import('../../src/config/schema');
 
 /** A language's table as the lines of its locale pack. */
 const lines = (language: string) => TABLES[language]?.trim().split('\n') ?? [];
@@ -92,6 +97,20 @@ describe('canonicalTag', () => {
     ['english', undefined],
     ['', undefined],
     ['x', undefined],
+    // One step past each part's bounds: language 2–3 letters, script 4, region 2 letters or 3 digits, subtags ≤ 8.
+    ['abc', 'abc'],
+    ['abcd', undefined],
+    ['1de', undefined],
+    ['x-de', undefined],
+    ['DE-latn-de', 'de-Latn-DE'],
+    ['de-Latn1', 'de'],
+    ['de-12', 'de'],
+    ['de-1234', 'de'],
+    ['de-x-abcdefgh', 'de'],
+    ['de-x-abcdefghi', undefined],
+    ['de-', undefined],
+    ['de--x', undefined],
+    ['de-CH!', undefined],
   ])('reads %j as %j, which Intl accepts', (tag, canonical) => {
     expect(canonicalTag(tag)).toBe(canonical);
     if (canonical) expect(Intl.getCanonicalLocales(canonical)).toEqual([canonical]);

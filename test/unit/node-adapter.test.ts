@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProxyHandler } from '../../src/proxy/handler';
@@ -12,8 +12,8 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function serve(handler: ProxyHandler) {
-  const server = createServer(toNodeListener(handler));
+async function serve(handler: ProxyHandler, options: ServerOptions = {}) {
+  const server = createServer(options, toNodeListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   close = () =>
     new Promise((resolve) => {
@@ -47,16 +47,64 @@ describe('toNodeListener', () => {
 
   it.each([
     ['a.test', 'http://a.test/p'],
+    ['A.Test.', 'http://a.test./p'],
     ['a.test:8080', 'http://a.test:8080/p'],
+    ['127.0.0.1:65535', 'http://127.0.0.1:65535/p'],
     ['[::1]:8080', 'http://[::1]:8080/p'],
-    ['a.test:123456', 'http://localhost/p'],
-    ['[::g]', 'http://localhost/p'],
-    ['[]', 'http://localhost/p'],
-    ['evil.test/x?', 'http://localhost/p'],
+    ['my_host-1', 'http://my_host-1/p'],
   ])('reads Host %s as the URL %s', async (host, expected) => {
     const url = await serve(echoUrl);
     const { text } = await rawRequest(url, `GET /p HTTP/1.1\nHost: ${host}\nConnection: close`);
     expect(text).toContain(JSON.stringify({ url: expected }));
+  });
+
+  // SECURITY: a Host that is not one host and port must not reach the handler, nor become a 500 (RFC 9112 §3.2).
+  it.each([
+    ['empty', 'Host: '],
+    ['only spaces', 'Host:    '],
+    ['a space inside', 'Host: a b'],
+    ['a tab inside', 'Host: a\tb'],
+    ['an unclosed bracket', 'Host: [::1'],
+    ['not an IPv6 address', 'Host: [::g]'],
+    ['empty brackets', 'Host: []'],
+    ['two ports', 'Host: host:80:extra'],
+    ['an empty port', 'Host: a.test:'],
+    ['a port past 65535', 'Host: a.test:99999'],
+    ['user info', 'Host: @evil'],
+    ['user info before a host', 'Host: user@a.test'],
+    ['a path and query', 'Host: evil.test/x?'],
+    ['a fragment', 'Host: a#b'],
+    ['a backslash', 'Host: a\\b'],
+    ['percent-encoding', 'Host: a%2e.test'],
+    ['empty labels', 'Host: ..'],
+    ['a label starting with a hyphen', 'Host: -a.test'],
+    ['a label of 64 characters', `Host: ${'a'.repeat(64)}.test`],
+    ['over 255 characters', `Host: ${'a.'.repeat(128)}test`],
+    ['very long', `Host: ${'a'.repeat(8000)}`],
+    ['non-ASCII', 'Host: exämple.test'],
+    ['duplicated', 'Host: a.test\nHost: b.test'],
+    ['duplicated, same value', 'Host: a.test\nhost: a.test'],
+  ])('answers 400 in the envelope to a Host with %s, without calling the handler', async (_what, line) => {
+    let called = false;
+    const url = await serve(async () => {
+      called = true;
+      return new Response('never');
+    });
+    const { status, text } = await rawRequest(url, `GET /askbox/health HTTP/1.1\n${line}\nConnection: close`);
+    expect([status, called]).toEqual([400, false]);
+    expect(head(text)).toContain('content-type: application/json');
+    expect(text).toContain('{"message":"The Host header is malformed."}');
+  });
+
+  it('answers 400 to an HTTP/1.1 request without Host (Node itself, or the adapter in the envelope)', async () => {
+    const strict = await serve(echoUrl);
+    expect((await rawRequest(strict, 'GET /p HTTP/1.1\nConnection: close')).status).toBe(400);
+    const lenient = await serve(echoUrl, { requireHostHeader: false });
+    const { status, text } = await rawRequest(lenient, 'GET /p HTTP/1.1\nConnection: close');
+    expect(status).toBe(400);
+    expect(text).toContain('{"message":"The Host header is malformed."}');
+    // HTTP/1.0 may leave Host out (old load-balancer health checks do).
+    expect((await rawRequest(lenient, 'GET /p HTTP/1.0')).text).toContain('{"url":"http://localhost/p"}');
   });
 
   it('answers 500 in the envelope when the handler throws and no onError is given', async () => {
@@ -114,5 +162,62 @@ describe('toNodeListener', () => {
     await fetch(url);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(signal?.aborted).toBe(false);
+  });
+
+  it('leaves no listener behind when a slow client makes it wait for the socket many times', async () => {
+    const warnings: Error[] = [];
+    const record = (warning: Error) => void warnings.push(warning);
+    process.on('warning', record);
+    const block = new Uint8Array(64 * 1024);
+    let sent = 0;
+    const url = await serve(
+      async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            pull: (controller) => (sent++ < 100 ? controller.enqueue(block) : controller.close()),
+          }),
+        ),
+    );
+    const { port } = new URL(url);
+    const received = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          // Read a little at a time, so the server's writes fill the socket again and again.
+          res.pause();
+          setTimeout(() => res.resume(), 1);
+        });
+        res.on('end', () => resolve(bytes));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', record);
+    expect(received).toBe(100 * block.length);
+    expect(warnings.map((warning) => warning.message)).toEqual([]);
+  });
+
+  it('cancels the body when the client left before the handler answered', async () => {
+    let started = false;
+    let cancelled = false;
+    const url = await serve(
+      (request) =>
+        new Promise((resolve) => {
+          started = true;
+          // The handler answers after the abort, with a stream that would never end by itself.
+          request.signal.addEventListener('abort', () =>
+            setTimeout(() => resolve(new Response(new ReadableStream({ cancel: () => void (cancelled = true) }))), 20),
+          );
+        }),
+    );
+    const { port } = new URL(url);
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/' });
+    req.on('error', () => undefined);
+    req.end();
+    await expect.poll(() => started).toBe(true);
+    req.destroy();
+    await expect.poll(() => cancelled).toBe(true);
   });
 });

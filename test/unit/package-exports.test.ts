@@ -29,11 +29,12 @@ const CONSUMER = `
 import { ChatError, DEFAULT_TEXT, isChatError, mount, parseConfig, type WidgetConfig, type WidgetHandle } from 'askbox';
 import type { AskboxGlobal } from 'askbox/askbox.js';
 import { createMemoryStore, createProxy, GRANT_HEADER, type ProxyHandler } from 'askbox/proxy';
-import { toNodeListener } from 'askbox/proxy/node';
+import { nodeFetch, toNodeListener } from 'askbox/proxy/node';
 import worker, { optionsFromEnv, type AskboxWorkerEnv } from 'askbox/proxy/worker';
 
 const handler: ProxyHandler = createProxy({ apiKey: 'key', botIds: ['bot'], store: createMemoryStore() });
 export const listener = toNodeListener(handler);
+export const viaNode: ProxyHandler = createProxy({ apiKey: 'key', botIds: ['bot'], fetch: nodeFetch });
 export const fromWorker: Promise<Response> = worker.fetch(new Request('https://example.test/'), {} as AskboxWorkerEnv);
 export const onPage: AskboxGlobal | undefined = window.Askbox;
 export const handle: (config: WidgetConfig) => WidgetHandle = (config) => mount(config);
@@ -41,13 +42,13 @@ export const handle: (config: WidgetConfig) => WidgetHandle = (config) => mount(
 type Exports = {
   ChatError: ChatError; DEFAULT_TEXT: typeof DEFAULT_TEXT; isChatError: typeof isChatError; mount: typeof mount;
   parseConfig: typeof parseConfig; WidgetHandle: WidgetHandle; AskboxGlobal: AskboxGlobal; GRANT_HEADER: typeof GRANT_HEADER;
-  createProxy: typeof createProxy; toNodeListener: typeof toNodeListener; worker: typeof worker;
+  createProxy: typeof createProxy; toNodeListener: typeof toNodeListener; nodeFetch: typeof nodeFetch; worker: typeof worker;
   optionsFromEnv: typeof optionsFromEnv; AskboxWorkerEnv: AskboxWorkerEnv;
 };
 export const typed: { [K in keyof Exports]: 0 extends 1 & Exports[K] ? 'any' : 'typed' } = {
   ChatError: 'typed', DEFAULT_TEXT: 'typed', isChatError: 'typed', mount: 'typed', parseConfig: 'typed',
   WidgetHandle: 'typed', AskboxGlobal: 'typed', GRANT_HEADER: 'typed', createProxy: 'typed',
-  toNodeListener: 'typed', worker: 'typed', optionsFromEnv: 'typed', AskboxWorkerEnv: 'typed',
+  toNodeListener: 'typed', nodeFetch: 'typed', worker: 'typed', optionsFromEnv: 'typed', AskboxWorkerEnv: 'typed',
 };
 `;
 
@@ -146,7 +147,7 @@ describe('the packed package', () => {
       'createProxy',
       'createRedisStore',
     ]);
-    expect(loaded.node).toEqual(['toNodeListener']);
+    expect(loaded.node).toEqual(['nodeFetch', 'toNodeListener']);
     expect(loaded.worker).toEqual([
       'AskboxLimits',
       'createDurableObjectStore',

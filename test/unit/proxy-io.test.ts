@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
 import { jsonDepth, MAX_BODY_BYTES, passThrough, readJson, readText } from '../../src/proxy/respond';
-import { fetchWithin, UpstreamTimeout, watchBody } from '../../src/proxy/upstream';
+import { fetchWithin, MAX_JSON_BYTES, UpstreamTimeout, watchBody } from '../../src/proxy/upstream';
 
 /**
  * The proxy's I/O edges on their own: request bodies read within bounds, service answers re-wrapped, and the
@@ -40,6 +41,9 @@ function pushable() {
 /** A service that never answers, until the call is given up. */
 const hang: typeof fetch = (_input, init) =>
   new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+
+/** A service that answers with a reply stream. */
+const eventStream: typeof fetch = async () => new Response('data: x\n\n');
 
 /** A service that cannot be reached. */
 const broken: typeof fetch = async () => {
@@ -171,5 +175,115 @@ describe('deadlines', () => {
     expect(await reader.read()).toEqual({ done: true, value: undefined });
     expect(texts).toEqual(['a', 'b', 'c']);
     expect(state.cancelled).toBe(false);
+  });
+  it('fetchWithin leaves no listener on the visitor’s signal, whether the call succeeds or fails', async () => {
+    const visitor = new AbortController();
+    for (let i = 0; i < 20; i++) {
+      await fetchWithin(eventStream, 'http://up.test', {}, 1000, visitor.signal);
+      await fetchWithin(broken, 'http://up.test', {}, 1000, visitor.signal).catch(() => undefined);
+    }
+    expect(getEventListeners(visitor.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('watchBody sets a timer or two for a whole stream (the first chunk moves the deadline), not one per chunk, and still hands every chunk on', async () => {
+    const spy = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const { body, state } = pushable();
+      const reader = watchBody(body, { firstMs: 5000, idleMs: 5000, totalMs: 60_000 }, () => undefined).getReader();
+      let text = '';
+      for (let i = 0; i < 500; i++) {
+        state.push(`${i % 10}`);
+        text += new TextDecoder().decode((await reader.read()).value);
+      }
+      state.end();
+      expect((await reader.read()).done).toBe(true);
+      expect(text).toBe('0123456789'.repeat(50));
+      expect(spy.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('watchBody keeps a stream whose chunks come within the idle deadline, however long the gaps add up', async () => {
+    const { body, state } = pushable();
+    // Gaps of a tenth of the idle deadline, adding up to more than it (with room for a busy machine's timers).
+    const reader = watchBody(body, { firstMs: 1000, idleMs: 1000, totalMs: 8000 }, () => undefined).getReader();
+    for (let i = 0; i < 12; i++) {
+      setTimeout(() => state.push('x'), 100);
+      expect((await reader.read()).value).toBeDefined();
+    }
+    await expect(reader.read()).rejects.toThrow(new UpstreamTimeout('the stream went silent'));
+  });
+});
+
+/** A JSON body of `total` bytes made on demand, counting what was pulled from it. */
+function hugeJson(total: number, declare: boolean) {
+  const block = new Uint8Array(64 * 1024).fill(0x20);
+  const state = { pulled: 0, cancelled: false };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (state.pulled >= total) return controller.close();
+      state.pulled += block.length;
+      controller.enqueue(block);
+    },
+    cancel: () => void (state.cancelled = true),
+  });
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (declare) headers['content-length'] = String(total);
+  return { response: new Response(body, { headers }), state };
+}
+
+describe('JSON answers', () => {
+  it.each([
+    ['declared', true],
+    ['undeclared (chunked)', false],
+  ])(
+    'over the cap (100 MB, %s) become a 502 in the envelope, having read no more than the cap',
+    async (_what, declare) => {
+      const { response, state } = hugeJson(100 * 1024 * 1024, declare);
+      const heap = process.memoryUsage();
+      const answer = await fetchWithin(async () => response, 'http://up.test', {}, 5000, undefined);
+      expect(answer.status).toBe(502);
+      expect(await answer.json()).toEqual({ message: 'The chat service sent an unexpected response.' });
+      expect(state.cancelled).toBe(true);
+      expect(state.pulled).toBeLessThanOrEqual(MAX_JSON_BYTES + 2 * 64 * 1024);
+      const grown = process.memoryUsage();
+      expect(grown.arrayBuffers - heap.arrayBuffers).toBeLessThan(8 * 1024 * 1024);
+    },
+  );
+
+  it('up to the cap are handed on whole, with their status and headers', async () => {
+    const text = JSON.stringify({ data: 'x'.repeat(MAX_JSON_BYTES - 20) });
+    expect(text.length).toBeLessThanOrEqual(MAX_JSON_BYTES);
+    const upstream = new Response(text, { status: 201, headers: { 'content-type': 'application/json', 'x-a': '1' } });
+    const answer = await fetchWithin(async () => upstream, 'http://up.test', {}, 5000, undefined);
+    expect([answer.status, answer.headers.get('x-a'), await answer.text()]).toEqual([201, '1', text]);
+  });
+
+  it('that dribble past the deadline are a timeout', async () => {
+    // As fetch does, aborting the call errors the body being read.
+    const upstream: typeof fetch = async (_url, init) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode('{"data":'));
+          init?.signal?.addEventListener('abort', () => controller.error(new Error('aborted')));
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'application/json' } });
+    };
+    await expect(fetchWithin(upstream, 'http://up.test', {}, 50, undefined)).rejects.toThrow(
+      new UpstreamTimeout('no answer within 50 ms'),
+    );
+  });
+
+  it('errors never carry the URL called (a stream URL is a capability)', async () => {
+    const url = 'http://stream.test/stream/secret-token-123';
+    const quoting: typeof fetch = async () => {
+      throw new TypeError(`Failed to parse URL from ${url}`);
+    };
+    const error = await fetchWithin(quoting, url, {}, 1000, undefined).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).name).toBe('TypeError');
+    expect((error as Error).message).not.toContain('secret-token-123');
   });
 });

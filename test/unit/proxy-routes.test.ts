@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID, OTHER_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
-import { PAGE, SECRET, setup } from '../helpers/proxy';
+import { PAGE, PAGE_HOST, SECRET, setup } from '../helpers/proxy';
 import { API, SIM_KEY, SIM_ORIGIN } from '../helpers/simulator';
 
 /**
@@ -18,6 +18,8 @@ function scripted(answer: (request: Request) => Response | Promise<Response>, op
     botIds: [DEMO_BOT_ID],
     upstream: API,
     secret: SECRET,
+    allowedHosts: [PAGE_HOST],
+    streamOrigins: ['https://stream.up.test', `${SIM_ORIGIN}:8443`],
     fetch: async (input, init) => {
       const request = new Request(input, init);
       // Conversations come from the simulator, so grants and ids are real.
@@ -41,7 +43,11 @@ function scripted(answer: (request: Request) => Response | Promise<Response>, op
 /** Starts a conversation at `url` from a page of `origin`. */
 function create(proxy: ReturnType<typeof setup>['proxy'], url: string, origin: string) {
   return proxy(
-    new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: '{}' }),
+    new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
+    }),
   );
 }
 
@@ -96,7 +102,7 @@ describe('proxy routes: the allowlist', () => {
 
 describe('proxy routes: CORS', () => {
   it('treats only the very same host and port as same-host: no CORS headers for it, a 403 for its other ports', async () => {
-    const { proxy } = setup();
+    const { proxy } = setup({ allowedHosts: ['shop.test:8080'] });
     const same = await create(proxy, 'http://shop.test:8080/askbox/conversations', 'http://shop.test:8080');
     expect(same.status).toBe(200);
     expect(same.headers.get('access-control-allow-origin')).toBeNull();
@@ -110,7 +116,7 @@ describe('proxy routes: CORS', () => {
   });
 
   it('takes the port of publicUrl into the same-host check', async () => {
-    const { proxy } = setup({ publicUrl: 'https://shop.example:8443' });
+    const { proxy } = setup({ publicUrl: 'https://shop.example:8443', allowedHosts: ['internal:3000'] });
     const url = 'http://internal:3000/askbox/conversations';
     expect((await create(proxy, url, 'https://shop.example:8443')).status).toBe(200);
     expect((await create(proxy, url, 'https://shop.example')).status).toBe(403);
@@ -142,32 +148,43 @@ describe('proxy routes: CORS', () => {
 });
 
 describe('proxy routes: conversations', () => {
-  it('forwards a trimmed name, or a default one, on the pinned bot', async () => {
+  it('forwards a trimmed name on the pinned bot, and refuses a missing one as the service does', async () => {
     const { call, upstreamCalls } = setup();
-    for (const name of ['  Shop visitor  ', '   ', 7, undefined]) await call('POST', '/conversations', { name });
+    const created = await call('POST', '/conversations', { name: '  Shop visitor  ', bot_id: DEMO_BOT_ID });
+    expect(created.status).toBe(200);
+    for (const [name, message] of [
+      ['   ', 'The name field is required.'],
+      [undefined, 'The name field is required.'],
+      [7, 'The name field must be a string.'],
+    ] as const) {
+      const refused = await call('POST', '/conversations', { name, bot_id: DEMO_BOT_ID });
+      expect(refused.status, String(name)).toBe(422);
+      expect(await refused.json()).toEqual({ message, errors: { name: [message] } });
+    }
     const sent = await Promise.all(upstreamCalls.map((r) => r.json() as Promise<{ name: string; bot_id: string }>));
-    expect(sent.map((body) => body.name)).toEqual([
-      'Shop visitor',
-      'Website visitor',
-      'Website visitor',
-      'Website visitor',
-    ]);
-    expect(sent.every((body) => body.bot_id === DEMO_BOT_ID)).toBe(true);
+    expect(sent).toEqual([{ name: 'Shop visitor', bot_id: DEMO_BOT_ID }]);
     expect(upstreamCalls[0]?.headers.get('authorization')).toBe(`Bearer ${SIM_KEY}`);
     expect(upstreamCalls[0]?.headers.get('accept')).toBe('application/json');
     expect(upstreamCalls[0]?.headers.get('content-type')).toBe('application/json');
   });
 
-  it('needs bot_id when several bots are allowed, and takes only theirs', async () => {
+  it('needs bot_id, even with one bot, and takes only the allowed ones', async () => {
+    for (const botIds of [[DEMO_BOT_ID], [DEMO_BOT_ID, OTHER_BOT_ID]]) {
+      const { call } = setup({ botIds });
+      const missing = await call('POST', '/conversations', { name: 'x' });
+      expect(missing.status).toBe(422);
+      expect(await missing.json()).toEqual({
+        message: 'The bot id field is required.',
+        errors: { bot_id: ['The bot id field is required.'] },
+      });
+      const unknown = await call('POST', '/conversations', { name: 'x', bot_id: 'unknownBot01' });
+      expect(await unknown.json()).toEqual({
+        message: 'The selected bot id is invalid.',
+        errors: { bot_id: ['The selected bot id is invalid.'] },
+      });
+    }
     const { call } = setup({ botIds: [DEMO_BOT_ID, OTHER_BOT_ID] });
-    const missing = await call('POST', '/conversations', { name: 'x' });
-    expect(missing.status).toBe(422);
-    expect(await missing.json()).toEqual({
-      message: 'The selected bot id is invalid.',
-      errors: { bot_id: ['The selected bot id is invalid.'] },
-    });
     expect((await call('POST', '/conversations', { name: 'x', bot_id: OTHER_BOT_ID })).status).toBe(200);
-    expect((await call('POST', '/conversations', { name: 'x', bot_id: 'unknownBot01' })).status).toBe(422);
   });
 
   it('is a 502 when the service creates a conversation without a usable id', async () => {
@@ -177,13 +194,14 @@ describe('proxy routes: conversations', () => {
         botIds: [DEMO_BOT_ID],
         upstream: API,
         secret: SECRET,
+        allowedHosts: [PAGE_HOST],
         fetch: async () => Response.json({ data }),
       });
       const response = await proxy(
         new Request(`${PAGE}/askbox/conversations`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: '{}',
+          body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
         }),
       );
       expect(response.status, JSON.stringify(data)).toBe(502);
@@ -241,11 +259,22 @@ describe('proxy routes: streams', () => {
     return { response, requests, call, headers };
   }
 
-  it('answers every send with a 302 to its own route, whatever the body says about redirect', async () => {
-    for (const redirect of [false, 0, '0', 'false', true, 1, 'no', null, undefined]) {
+  it('answers a send with a 302 to its own route, or with its own absolute stream URL for redirect: false', async () => {
+    for (const redirect of [true, 1, '1', 'true', null, undefined]) {
       const { response } = await sendFor('https://stream.up.test/tok', { redirect });
       expect(response.status, String(redirect)).toBe(302);
       expect(response.headers.get('location')).toMatch(/^\/askbox\/stream\/[A-Za-z0-9_-]{40,}$/);
+    }
+    for (const redirect of [false, 0, '0', 'false']) {
+      const { response } = await sendFor('https://stream.up.test/tok', { redirect });
+      expect(response.status, String(redirect)).toBe(200);
+      const body = (await response.json()) as { data: { stream_url: string } };
+      expect(body.data.stream_url).toMatch(new RegExp(`^${PAGE}/askbox/stream/[A-Za-z0-9_-]{40,}$`));
+    }
+    for (const redirect of ['no', 2, [], {}]) {
+      const { response, requests } = await sendFor('https://stream.up.test/tok', { redirect });
+      expect(response.status, JSON.stringify(redirect)).toBe(422);
+      expect(requests).toEqual([]);
     }
   });
 
@@ -293,5 +322,25 @@ describe('proxy routes: streams', () => {
     const stream = await call('GET', (started.headers.get('location') ?? '').replace('/askbox', ''), { headers });
     expect(stream.status).toBe(410);
     expect(await stream.json()).toEqual({ message: 'This stream has already been read.' });
+  });
+});
+
+describe('proxy routes: unreadable bodies', () => {
+  it('answers a body that breaks off while read (a bad chunked encoding) with a 400, not a 502', async () => {
+    const { proxy, upstreamCalls } = setup();
+    const body = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.error(new TypeError('invalid HTTP chunk size')),
+    });
+    const response = await proxy(
+      new Request(`${PAGE}/askbox/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: 'The request body could not be read.' });
+    expect(upstreamCalls).toEqual([]);
   });
 });

@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
 import { rawRequest } from '../contract/http';
 import type { ProxyLogEntry } from '../../src/proxy/options';
-import { PAGE, SECRET, setup } from '../helpers/proxy';
+import { PAGE, PAGE_HOST, SECRET, setup } from '../helpers/proxy';
 import { API, SIM_KEY } from '../helpers/simulator';
 
 /**
@@ -83,6 +83,7 @@ describe('proxy: time', () => {
     const proxy = createProxy({
       apiKey: SIM_KEY,
       botIds: [DEMO_BOT_ID],
+      allowedHosts: [PAGE_HOST],
       upstream: API,
       timeouts: { connectMs: 50 },
       fetch: (_input, init) =>
@@ -93,7 +94,7 @@ describe('proxy: time', () => {
       new Request(`${PAGE}/askbox/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: '{}',
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
       }),
     );
     expect(response.status).toBe(504);
@@ -117,12 +118,14 @@ describe('proxy: hooks, logs and options', () => {
           : false;
       },
     });
-    expect((await call('POST', '/conversations', { name: 'x' })).status).toBe(403);
-    const custom = await call('POST', '/conversations', { name: 'x' }, { 'x-captcha': 'bad' });
+    expect((await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).status).toBe(403);
+    const custom = await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID }, { 'x-captcha': 'bad' });
     expect(custom.status).toBe(401);
     expect(custom.headers.get('x-content-type-options')).toBe('nosniff');
     expect(upstreamCalls).toHaveLength(0);
-    expect((await call('POST', '/conversations', { name: 'x' }, { 'x-captcha': 'ok' })).status).toBe(200);
+    expect(
+      (await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID }, { 'x-captcha': 'ok' })).status,
+    ).toBe(200);
     expect((await call('GET', '/health')).status).toBe(200);
     expect(seen).not.toContain('/askbox/health');
   });
@@ -160,6 +163,7 @@ describe('proxy: hooks, logs and options', () => {
     const leaky = createProxy({
       apiKey: SIM_KEY,
       botIds: [DEMO_BOT_ID],
+      allowedHosts: [PAGE_HOST],
       secret: SECRET,
       upstream: API,
       log: (entry) => logs.push(entry),
@@ -171,7 +175,7 @@ describe('proxy: hooks, logs and options', () => {
       new Request(`${PAGE}/askbox/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: '{}',
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
       }),
     );
     expect(failed.status).toBe(502);
@@ -225,10 +229,12 @@ describe('proxy: hooks, logs and options', () => {
         take: async () => {
           throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
         },
+        claim: async () => true,
       },
     });
-    const response = await call('POST', '/conversations', {});
+    const response = await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID });
     expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
     expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
     expect(upstreamCalls).toEqual([]);
     expect(logs.find((l) => l.level === 'error')).toMatchObject({
@@ -237,8 +243,8 @@ describe('proxy: hooks, logs and options', () => {
     });
   });
 
-  it('takes the same-host check from publicUrl, never from the Host header, and answers streams with a path', async () => {
-    const { proxy, start } = setup({ publicUrl: 'https://shop.example' });
+  it('takes the same-host check and absolute stream URLs from publicUrl, never from the Host header', async () => {
+    const { proxy, start } = setup({ publicUrl: 'https://shop.example', allowedHosts: [PAGE_HOST, 'evil.example'] });
     const mine = await start();
     const request = (origin: string, host: string) =>
       proxy(
@@ -249,8 +255,10 @@ describe('proxy: hooks, logs and options', () => {
         }),
       );
     const ok = await request('https://shop.example', 'evil.example');
-    expect(ok.status).toBe(302);
-    expect(ok.headers.get('location')).toMatch(/^\/askbox\/stream\/[\w-]+$/);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { data: { stream_url: string } }).data.stream_url).toMatch(
+      /^https:\/\/shop\.example\/askbox\/stream\/[\w-]+$/,
+    );
     expect((await request('https://evil.example', 'evil.example')).status).toBe(403);
   });
 });
@@ -268,7 +276,7 @@ const ipOf = async (options: Partial<ProxyOptions>, headers: Record<string, stri
       new Request(`${PAGE}/askbox/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
-        body: '{}',
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
       }),
       socket ? { clientIp: socket } : undefined,
     );
@@ -304,6 +312,7 @@ describe('proxy: upstream hygiene', () => {
     const proxy = createProxy({
       apiKey: 'secret-key-123',
       botIds: [DEMO_BOT_ID],
+      allowedHosts: [PAGE_HOST],
       upstream: 'http://up.test/api/v1',
       fetch: async () =>
         new Response(JSON.stringify({ message: 'nope' }), {
@@ -320,7 +329,7 @@ describe('proxy: upstream hygiene', () => {
       new Request(`${PAGE}/askbox/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: '{}',
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
       }),
     );
     expect(response.status).toBe(500);
@@ -336,8 +345,10 @@ describe('proxy: upstream hygiene', () => {
     const proxy = createProxy({
       apiKey: SIM_KEY,
       botIds: [DEMO_BOT_ID],
+      allowedHosts: [PAGE_HOST],
       upstream: API,
       secret: SECRET,
+      streamOrigins: ['https://stream.up.test'],
       fetch: async (input, init) => {
         const request = new Request(input, init);
         if (request.url.endsWith('/messages/stream'))
@@ -396,6 +407,7 @@ describe('proxy: Node adapter', () => {
   it('serves the handler on node:http with the socket address as the client IP, streaming bodies both ways', async () => {
     const events: { ip: string }[] = [];
     const { proxy } = setup({
+      allowedHosts: [],
       limits: { ipConversations: { burst: 1, perMinute: 1 } },
       onLimit: (event) => events.push(event),
     });
@@ -404,7 +416,7 @@ describe('proxy: Node adapter', () => {
       fetch(`${base}/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'node' }),
+        body: JSON.stringify({ name: 'node', bot_id: DEMO_BOT_ID }),
       });
     const { data, meta } = (await (await create()).json()) as { data: { id: string }; meta: { grant: string } };
     const streamed = await fetch(`${base}/messages/stream`, {
@@ -418,8 +430,8 @@ describe('proxy: Node adapter', () => {
     expect(events[0]?.ip).toBe('127.0.0.1');
   });
 
-  it('refuses what fetch cannot represent (TRACE), keeps only the path of an absolute-form target, ignores a bad Host', async () => {
-    const { proxy } = setup();
+  it('refuses what fetch cannot represent (TRACE), keeps only the path of an absolute-form target, refuses a bad Host', async () => {
+    const { proxy } = setup({ allowedHosts: [] });
     const url = await serve(toNodeListener(proxy));
     const host = new URL(url).host;
     const trace = await rawRequest(url, `TRACE /askbox/conversations HTTP/1.1\nHost: ${host}\nConnection: close`);
@@ -438,7 +450,7 @@ describe('proxy: Node adapter', () => {
       url,
       `GET /askbox/health HTTP/1.1\nHost: evil.example/askbox/x?\nConnection: close`,
     );
-    expect(hostile.status).toBe(200);
+    expect(hostile.status).toBe(400);
   });
 
   it('answers 500 through onError when the handler throws', async () => {
@@ -453,5 +465,87 @@ describe('proxy: Node adapter', () => {
     const response = await fetch(url);
     expect(response.status).toBe(503);
     expect(await response.text()).toBe('custom');
+  });
+});
+
+describe('proxy: rules at their edges', () => {
+  it('rounds Retry-After up to whole seconds, never down, and never below 1', async () => {
+    // 60 / 6.2 per minute: the next token is 6.2 s away, which is 7 seconds to wait (6 would be too early).
+    const { start, send, clock } = setup({ limits: { visitorMessages: { burst: 1, perMinute: 60 / 6.2 } } });
+    const mine = await start();
+    await send(mine);
+    expect((await send(mine)).headers.get('retry-after')).toBe('7');
+    clock.now += 6000;
+    // 0.2 s left: still a whole second.
+    const soon = await send(mine);
+    expect(soon.status).toBe(429);
+    expect(soon.headers.get('retry-after')).toBe('1');
+    expect(await soon.json()).toEqual({ message: 'Too many messages. Please try again in 1 seconds.' });
+  });
+
+  it('caps one IP per day across the visitors it plays', async () => {
+    const { start, send, clock } = setup({
+      limits: {
+        ipMessages: { burst: 100, perMinute: 100 },
+        visitorMessagesPerDay: 100,
+        ipMessagesPerDay: 3,
+      },
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await send(await start())).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    clock.now += 8 * 3600_000;
+    expect((await send(await start())).status).toBe(200);
+  });
+
+  it('fails closed when the store never answers a take or a claim, within storeMs', async () => {
+    const never = () => new Promise<never>(() => undefined);
+    const { call, start, logs } = setup({ timeouts: { storeMs: 50 } });
+    const mine = await start();
+    const started = await call(
+      'POST',
+      '/messages/stream',
+      { content: 'x', conversation_id: mine.id },
+      { 'x-askbox-grant': mine.grant },
+    );
+    const path = (started.headers.get('location') ?? '').replace('/askbox', '');
+    const stuck = setup({ timeouts: { storeMs: 50 }, store: { take: never, claim: never } });
+    for (const request of [
+      () => stuck.call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID }),
+      () => stuck.call('GET', path, undefined, { 'x-askbox-grant': mine.grant }),
+    ]) {
+      const begun = Date.now();
+      const response = await request();
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(Date.now() - begun).toBeLessThan(1000);
+    }
+    expect(stuck.logs.filter((l) => l.level === 'error').map((l) => l.message)).toEqual([
+      'LimitStoreError: The limit store failed: no answer within 50 ms',
+      'LimitStoreError: The limit store failed: no answer within 50 ms',
+    ]);
+    expect(logs.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('verifies grant signatures with subtle.verify (constant time), never by comparing strings', async () => {
+    const { call, start } = setup();
+    const mine = await start();
+    const verify = vi.spyOn(crypto.subtle, 'verify');
+    const forged = `${mine.grant.slice(0, -4)}AAAA`;
+    await call('GET', `/messages?conversation_id=${mine.id}`, undefined, { 'x-askbox-grant': forged });
+    expect(verify).toHaveBeenCalledTimes(1);
+    verify.mockRestore();
+  });
+
+  it('checks the daily caps and the store deadline like every other limit', () => {
+    const make = (options: Partial<ProxyOptions>) => () =>
+      createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], secret: SECRET, ...options });
+    for (const limits of [{ ipMessagesPerDay: 0 }, { ipMessagesPerDay: 0.5 }, { visitorMessagesPerDay: 0 }])
+      expect(make({ limits }), JSON.stringify(limits)).toThrow(/PerDay ≥ 1/);
+    expect(make({ limits: { ipMessagesPerDay: 1, visitorMessagesPerDay: 1 } })).not.toThrow();
+    expect(make({ timeouts: { storeMs: 0 } })).toThrow(/timeouts/);
+    expect(make({ timeouts: { storeMs: 1 } })).not.toThrow();
+    const takeOnly = { take: async () => 0 } as unknown as ProxyOptions['store'];
+    expect(make({ store: takeOnly })).toThrow('store must have take(checks, now) and claim(key, ttlMs, now)');
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { QUOTA_MESSAGE } from '../../demo/simulator/http';
-import { DEMO_BOT_ID } from '../../demo/simulator/index';
+import { createSimulator, DEMO_BOT_ID } from '../../demo/simulator/index';
 import { FAILED_REPLY_TEXT } from '../../demo/simulator/messages';
 import { containsWords, createScenarioPlayer, parseScenario } from '../../demo/simulator/scenario';
 import { toChunks } from '../../demo/simulator/stream';
-import { chunksOf, setupSimulator } from '../helpers/simulator';
+import { chunksOf, SIM_KEY, SIM_ORIGIN, setupSimulator } from '../helpers/simulator';
 
 const ID = /^[A-Za-z0-9]{12}$/;
 
@@ -214,6 +214,43 @@ describe('simulator: streaming', () => {
     expect(chunksOf(streamed)).toBe(reply.content);
     expect(reply.content).toContain('business day');
     expect(await readStream(location)).toContain('already been read');
+  });
+
+  it('serves streams only on its stream host, and its API only elsewhere, as the service does', async () => {
+    const sim = createSimulator({ apiKey: SIM_KEY, streamOrigin: 'http://streams.test' });
+    const call = (url: string, init: RequestInit = {}) =>
+      sim.handle(
+        new Request(url, {
+          ...init,
+          headers: { authorization: `Bearer ${SIM_KEY}`, 'content-type': 'application/json' },
+          redirect: 'manual',
+        }),
+      );
+    const post = (origin: string, path: string, body: unknown) =>
+      call(`${origin}/api/v1${path}`, { method: 'POST', body: JSON.stringify(body) });
+    const created = (await (await post(SIM_ORIGIN, '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).json()) as {
+      data: { id: string };
+    };
+    expect((await post('http://streams.test', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).status).toBe(404);
+    const started = await post(SIM_ORIGIN, '/messages/stream', { content: 'hi', conversation_id: created.data.id });
+    const location = started.headers.get('location') ?? '';
+    expect(location).toMatch(/^http:\/\/streams\.test\/stream\/\w{48}$/);
+    // The same path on the API's host is not a stream.
+    expect((await call(location.replace('http://streams.test', SIM_ORIGIN))).status).toBe(404);
+    const streamed = await call(location);
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    expect(await streamed.text()).toContain('data: [END]');
+  });
+
+  it('counts content in characters: 2000 emoji pass, 2001 do not', async () => {
+    const { api, conversation } = setupSimulator({ defaults: { delayMs: 0 } });
+    const id = await conversation();
+    expect((await api('POST', '/messages', { content: '😀'.repeat(2000), conversation_id: id })).status).toBe(200);
+    const over = await api('POST', '/messages', { content: '😀'.repeat(2001), conversation_id: id });
+    expect(over.body).toEqual({
+      message: 'The content field must not be greater than 2000 characters.',
+      errors: { content: ['The content field must not be greater than 2000 characters.'] },
+    });
   });
 
   it('answers {data: {stream_url}} with redirect:false', async () => {

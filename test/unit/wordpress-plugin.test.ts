@@ -77,8 +77,52 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(report.bad_bot).toBe('');
   });
 
-  it('serves the proxy from its REST route', () => {
+  it('serves the proxy from its REST route, on the site\u2019s own host (home_url) only', () => {
     expect(JSON.parse(run('rest', '/askbox/v1/health'))).toEqual({ status: 'ok', proxy: 'askbox' });
     expect(JSON.parse(run('rest', '/askbox/v1/bots'))).toEqual({ message: 'Not found.' });
+    expect(JSON.parse(run('rest', '/askbox/v1/health', 'evil.example'))).toEqual({
+      message: 'This chat is not served on this host.',
+    });
+  });
+
+  it('turns its proxy settings into the proxy options: client IP source, public URL, hosts, origins, limits', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.proxy_errors).toEqual([]);
+    expect(report.proxy_options).toMatchObject({
+      basePath: '/askbox/v1',
+      publicUrl: 'https://blog.example',
+      allowedHosts: ['www.blog.example'],
+      allowedOrigins: ['https://shop.example', 'https://docs.example:8443'],
+      clientIp: { header: 'x-forwarded-for', trustedHops: 2 },
+      // A rate set in part keeps the proxy's default for the other part.
+      limits: { visitorMessages: { burst: 4, perMinute: 6 }, ipMessagesPerDay: 500 },
+    });
+    expect(report.proxy_cf).toEqual({ header: 'cf-connecting-ip' });
+    expect(report.settings_page).toContain('name="askbox_settings[allowed_origins]"');
+    expect(report.settings_page).toContain('CF-Connecting-IP (behind Cloudflare)');
+    // The askbox_proxy_options filter has the last word.
+    expect(report.filtered).toEqual([
+      '/srv/askbox-store',
+      ['https://shop.example', 'https://docs.example:8443', 'https://app.example'],
+    ]);
+  });
+
+  it('refuses proxy settings the proxy would refuse, with its own reason, and keeps the previous ones', () => {
+    const refused = (JSON.parse(run()) as { refused: { errors: string[]; kept: boolean; title: string }[] }).refused;
+    const reasons = [
+      'is not an origin',
+      'clientIp must be',
+      'publicUrl is not a URL',
+      'ipMessagesPerDay ≥ 1',
+      'perMinute > 0',
+      'is not a host',
+    ];
+    expect(refused).toHaveLength(reasons.length);
+    refused.forEach((entry, i) => {
+      expect(entry.errors).toEqual([expect.stringContaining(reasons[i]!)]);
+      expect(entry.kept).toBe(true);
+      // The widget's own settings are still saved.
+      expect(entry.title).toBe(`Title ${i}`);
+    });
   });
 });

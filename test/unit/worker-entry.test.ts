@@ -8,7 +8,7 @@ import {
   type DurableObjectNamespaceLike,
 } from '../../src/proxy/durable-store';
 import type { BucketCheck } from '../../src/proxy/limits';
-import { optionsFromEnv, parseJsonOptions, type AskboxWorkerEnv } from '../../src/proxy/worker-env';
+import { optionsFromEnv, parseJsonOptions, siteIdFromEnv, type AskboxWorkerEnv } from '../../src/proxy/worker-env';
 
 /**
  * The Worker's own code from source (the workerd contract runs the built bundle, which mutation testing cannot
@@ -22,6 +22,7 @@ const ENV: AskboxWorkerEnv = {
   CODY_API_KEY: 'worker-key-0123456789',
   ASKBOX_BOT_IDS: DEMO_BOT_ID,
   ASKBOX_SECRET: SECRET,
+  ASKBOX_PUBLIC_URL: 'https://w.test',
 };
 
 /** The `AskboxLimits` object behind a namespace binding, as the Workers runtime would route to it. */
@@ -54,8 +55,9 @@ describe('ASKBOX_OPTIONS', () => {
         visitorConversations: { burst: 1, perMinute: 1 },
         ipConversations: { burst: 6, perMinute: 7 },
         visitorMessagesPerDay: 80,
+        ipMessagesPerDay: 400,
       },
-      timeouts: { connectMs: 1, firstByteMs: 2, idleMs: 3, maxStreamMs: 4 },
+      timeouts: { connectMs: 1, firstByteMs: 2, idleMs: 3, maxStreamMs: 4, storeMs: 5 },
       grantTtlSeconds: 3600,
       streamTtlSeconds: 30,
       clientIp: { header: 'x-forwarded-for', trustedHops: 2 },
@@ -113,6 +115,8 @@ describe('the Worker environment', () => {
       ASKBOX_ALLOWED_ORIGINS: 'https://a.example,https://b.example',
       ASKBOX_DOCUMENT_IDS: 'doc1',
       ASKBOX_PUBLIC_URL: ' https://chat.example ',
+      ASKBOX_ALLOWED_HOSTS: 'chat.example:8443, ,10.0.0.5',
+      ASKBOX_STREAM_ORIGINS: ' https://stream.example ',
       ASKBOX_BASE_PATH: ' /chat ',
       CODY_API_URL: ' http://up.test/api/v1 ',
     };
@@ -121,25 +125,70 @@ describe('the Worker environment', () => {
       botIds: ['botOne01', 'botTwo02'],
       secret: [SECRET, `old-${SECRET}`],
       allowedOrigins: ['https://a.example', 'https://b.example'],
+      allowedHosts: ['chat.example:8443', '10.0.0.5'],
+      streamOrigins: ['https://stream.example'],
       documentIds: ['doc1'],
       publicUrl: 'https://chat.example',
       basePath: '/chat',
       upstream: 'http://up.test/api/v1',
       clientIp: { header: 'cf-connecting-ip' },
     });
-    expect(optionsFromEnv({})).toEqual({
+    expect(optionsFromEnv({ ASKBOX_SECRET: SECRET })).toEqual({
       apiKey: '',
       botIds: [],
+      secret: [SECRET],
       allowedOrigins: [],
+      allowedHosts: [],
       documentIds: [],
       clientIp: { header: 'cf-connecting-ip' },
     });
-    const trusted = optionsFromEnv({ ASKBOX_OPTIONS: '{"clientIp":{"header":"x-forwarded-for","trustedHops":1}}' });
+    for (const secret of [undefined, '', ' , '])
+      expect(() => optionsFromEnv({ ASKBOX_SECRET: secret })).toThrow(/^ASKBOX_SECRET is required/);
+    const trusted = optionsFromEnv({
+      ASKBOX_SECRET: SECRET,
+      ASKBOX_OPTIONS: '{"clientIp":{"header":"x-forwarded-for","trustedHops":1}}',
+    });
     expect(trusted.clientIp).toEqual({ header: 'x-forwarded-for', trustedHops: 1 });
   });
 });
 
+describe('the site id', () => {
+  it('is ASKBOX_SITE_ID, else the public host, else the first allowed host, else askbox', () => {
+    const url = 'https://chat.example:8443/x';
+    expect(siteIdFromEnv({ ASKBOX_SITE_ID: ' shop ', ASKBOX_PUBLIC_URL: url })).toBe('shop');
+    expect(siteIdFromEnv({ ASKBOX_SITE_ID: ' ', ASKBOX_PUBLIC_URL: url })).toBe('chat.example:8443');
+    expect(siteIdFromEnv({ ASKBOX_PUBLIC_URL: 'not a url', ASKBOX_ALLOWED_HOSTS: 'a.example,b.example' })).toBe(
+      'a.example',
+    );
+    expect(siteIdFromEnv({})).toBe('askbox');
+  });
+});
+
 describe('the AskboxLimits Durable Object', () => {
+  it('claims a key once until its TTL has passed', async () => {
+    const object = new AskboxLimits();
+    const claim = async (now: number, key = 'stream:a') => {
+      const response = await object.fetch(
+        new Request('https://askbox-limits/claim', { method: 'POST', body: JSON.stringify({ key, ttlMs: 1000, now }) }),
+      );
+      return ((await response.json()) as { claimed: boolean }).claimed;
+    };
+    expect(await claim(0)).toBe(true);
+    expect(await claim(999)).toBe(false);
+    expect(await claim(999, 'stream:b')).toBe(true);
+    expect(await claim(1000)).toBe(true);
+    for (const body of [
+      { key: 1, ttlMs: 1, now: 1 },
+      { key: 'k', ttlMs: -1, now: 1 },
+      { key: 'k', ttlMs: 1 },
+    ]) {
+      const response = await object.fetch(
+        new Request('https://askbox-limits/claim', { method: 'POST', body: JSON.stringify(body) }),
+      );
+      expect(response.status).toBe(400);
+    }
+  });
+
   it('takes from its buckets and answers the wait', async () => {
     const object = new AskboxLimits();
     const first = await object.fetch(takeRequest({ checks: [CHECK], now: 1000 }, 'POST'));
@@ -193,6 +242,27 @@ describe('the Durable Object store', () => {
     expect(LIMITS_OBJECT_NAME).toBe('askbox-limits');
   });
 
+  it('prefixes every key with the site id, so two sites on one object never share a bucket or a claim', async () => {
+    const { namespace } = namespaceOf(new AskboxLimits());
+    const [one, two] = [createDurableObjectStore(namespace, 'one'), createDurableObjectStore(namespace, 'two')];
+    expect(await one.take([CHECK], 1000)).toBe(0);
+    expect(await two.take([CHECK], 1000)).toBe(0);
+    expect(await one.take([CHECK], 1000)).toBe(60_000);
+    expect(await one.claim('stream:x', 1000, 0)).toBe(true);
+    expect(await two.claim('stream:x', 1000, 0)).toBe(true);
+    expect(await two.claim('stream:x', 1000, 0)).toBe(false);
+    const seen: string[] = [];
+    const spy = namespaceOf({
+      fetch: async (request) => (seen.push(await request.text()), Response.json({ wait: 0, claimed: true })),
+    });
+    await createDurableObjectStore(spy.namespace, 'shop').take([CHECK], 1);
+    await createDurableObjectStore(spy.namespace).claim('k', 5, 1);
+    expect(seen.map((body) => JSON.parse(body) as unknown)).toEqual([
+      { checks: [{ ...CHECK, key: `shop:${CHECK.key}` }], now: 1 },
+      { key: 'askbox:k', ttlMs: 5, now: 1 },
+    ]);
+  });
+
   it.each([
     ['an error status', () => Response.json({ wait: 0 }, { status: 500 })],
     ['no JSON', () => new Response('oops')],
@@ -200,11 +270,12 @@ describe('the Durable Object store', () => {
     ['a wait as text', () => Response.json({ wait: '0' })],
     ['a negative wait', () => Response.json({ wait: -1 })],
     ['null', () => Response.json(null)],
-  ])('fails the take on %s', async (_name, answer) => {
+  ])('fails the take and the claim on %s', async (_name, answer) => {
     const { namespace } = namespaceOf({ fetch: async () => answer() });
     await expect(createDurableObjectStore(namespace).take([CHECK], 1)).rejects.toThrow(
       /^Durable Object limit store: unexpected answer \(\d+\)$/,
     );
+    await expect(createDurableObjectStore(namespace).claim('k', 1, 1)).rejects.toThrow(/unexpected answer/);
   });
 
   it('tells a namespace binding from anything else bound under its name', () => {
@@ -277,6 +348,7 @@ describe('the Worker entry', () => {
 
   it.each([
     ['no key', { CODY_API_KEY: '' }, 'createProxy: apiKey is required'],
+    ['no secret', { ASKBOX_SECRET: '' }, 'ASKBOX_SECRET is required: set it with `wrangler secret put ASKBOX_SECRET`'],
     [
       'limits bound to a var',
       { ASKBOX_LIMITS: 'kv' as never },

@@ -2,7 +2,7 @@
 /**
  * Askbox token proxy for PHP 8.1+ (shared hosting, WordPress): the same routes, policy and grants as the
  * JavaScript proxy (src/proxy/handler.ts), in one self-contained file with no extension beyond PHP's defaults
- * (json, hash, openssl; upstream calls use PHP's own HTTP streams, so allow_url_fopen must be on).
+ * (json, hash, openssl, pdo_sqlite; upstream calls use PHP's own HTTP streams, so allow_url_fopen must be on).
  *
  * Grants are byte-compatible with the Node and Workers proxies (`g1.<conversation>.<bot>.<visitor>.<expiry>.
  * <base64url HMAC-SHA256>`), so a site can switch runtimes without breaking stored conversations.
@@ -18,9 +18,10 @@
  *   ]);
  *
  * Further settings mirror the JavaScript proxy's options (allowedOrigins, publicUrl, grantTtlSeconds,
- * streamTtlSeconds, documentIds, limits, clientIp, timeouts, log, authorize), plus `limitsFile` (where the limit
- * buckets live; default in the system's temporary folder), `requestPath` (the path to route, when a framework has
- * already taken the URL apart) and `linkBase` (the public URL prefix of the stream links it hands out).
+ * streamTtlSeconds, documentIds, limits, clientIp, timeouts, log, authorize), plus `storeDir` (the folder of the
+ * limit store, an SQLite file; default `askbox-data` beside the web root, or ASKBOX_STORE_DIR), `requestPath` (the
+ * path to route, when a framework has already taken the URL apart) and `linkBase` (the public URL prefix of the
+ * stream links it hands out).
  */
 
 declare(strict_types=1);
@@ -29,6 +30,27 @@ const ASKBOX_ID = '/^[A-Za-z0-9_-]{1,64}$/';
 const ASKBOX_MAX_BODY = 65536;
 const ASKBOX_MAX_DEPTH = 4;
 const ASKBOX_MAX_NAME = 100;
+/** The longest message the service takes (cody-api.md, endpoint 19), in code points. */
+const ASKBOX_MAX_CONTENT = 2000;
+/** The most an upstream JSON answer may weigh; past it the answer is a 502 (a hostile service cannot exhaust memory). */
+const ASKBOX_MAX_UPSTREAM_JSON = 1048576;
+/** The longest chain of redirects followed to reach a stream. */
+const ASKBOX_MAX_STREAM_HOPS = 3;
+const ASKBOX_DEFAULT_UPSTREAM = 'https://getcody.ai/api/v1';
+/** Where the Cody service serves its reply streams (cody-api.md, endpoint 21). */
+const ASKBOX_DEFAULT_STREAM_ORIGIN = 'https://stream.aimcaiface.com';
+/** A host as a URL spells it: a lowercase name or a bracketed IPv6 literal, and an optional port. */
+const ASKBOX_HOST = '/^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/';
+/** The abuse limits by default, as the JavaScript proxy's DEFAULT_LIMITS. */
+const ASKBOX_DEFAULT_LIMITS = ['visitorMessages' => ['burst' => 6, 'perMinute' => 6], 'ipMessages' => ['burst' => 30, 'perMinute' => 30],
+    'visitorConversations' => ['burst' => 3, 'perMinute' => 1], 'ipConversations' => ['burst' => 10, 'perMinute' => 5],
+    'visitorMessagesPerDay' => 200, 'ipMessagesPerDay' => 1000];
+/** Buckets kept at most, as the memory store: beyond it those soonest full again are forgotten. */
+const ASKBOX_MAX_BUCKETS = 100000;
+/** How long a request waits for another worker's write before the store counts as unable to answer. */
+const ASKBOX_STORE_WAIT_MS = 500;
+/** The Retry-After of a 503 when the store cannot answer. */
+const ASKBOX_STORE_RETRY_SECONDS = 5;
 const ASKBOX_BASE_HEADERS = ['Cache-Control' => 'no-store', 'X-Content-Type-Options' => 'nosniff', 'Referrer-Policy' => 'no-referrer'];
 
 /** Handles the current request; never throws, never answers a hostile request with a 5xx, never prints the key. */
@@ -51,7 +73,7 @@ function askbox_proxy_handle(array $options): void
         askbox_log($config, ['level' => 'error', 'event' => $store ? 'limits' : 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
         // SECURITY: fail closed, in words for the visitor; what broke is in the log only.
         $message = $store ? 'The chat is busy. Please try again shortly.' : 'The chat is unavailable right now. Please try again later.';
-        $status = headers_sent() ? 200 : askbox_send(503, ['message' => $message]);
+        $status = headers_sent() ? 200 : askbox_send(503, ['message' => $message], $store ? ['Retry-After' => (string) ASKBOX_STORE_RETRY_SECONDS] : []);
     }
     askbox_log($config, ['level' => $status === 429 ? 'warn' : 'info', 'event' => $status === 429 ? 'limit' : 'request', 'method' => $method,
         'path' => preg_replace('#/stream/[^/]*#', '/stream/:token', $path), 'status' => $status, 'ms' => (int) round((microtime(true) - $started) * 1000)]);
@@ -66,16 +88,38 @@ function askbox_config(array $o): array
     if (!is_array($bots) || !$bots || array_filter($bots, static fn ($b) => !is_string($b) || !preg_match(ASKBOX_ID, $b))) $fail('botIds must list at least one valid bot id');
     $secrets = array_values((array) ($o['secret'] ?? []));
     if (!$secrets || array_filter($secrets, static fn ($s) => !is_string($s) || strlen($s) < 16)) $fail('secret must be a string of at least 16 characters, or a list of them');
-    $origins = (array) ($o['allowedOrigins'] ?? []);
-    if (in_array('*', $origins, true)) $fail('"*" is not allowed in allowedOrigins');
+    $origins = askbox_origin_list('allowedOrigins', $o['allowedOrigins'] ?? []);
     $limits = $o['limits'] ?? [];
-    $defaults = ['visitorMessages' => ['burst' => 6, 'perMinute' => 6], 'ipMessages' => ['burst' => 30, 'perMinute' => 30],
-        'visitorConversations' => ['burst' => 3, 'perMinute' => 1], 'ipConversations' => ['burst' => 10, 'perMinute' => 5], 'visitorMessagesPerDay' => 200];
+    if ($limits !== false && !is_array($limits)) $fail('limits must be false or an object of limits');
+    $limits = $limits === false ? false : array_merge(ASKBOX_DEFAULT_LIMITS, $limits);
+    if ($limits !== false) {
+        foreach (['visitorMessages', 'ipMessages', 'visitorConversations', 'ipConversations'] as $name) {
+            $r = $limits[$name];
+            if (!is_array($r) || !is_numeric($r['burst'] ?? null) || !is_numeric($r['perMinute'] ?? null) || $r['burst'] < 1 || $r['perMinute'] <= 0) $fail('limits need burst ≥ 1, perMinute > 0, visitorMessagesPerDay ≥ 1 and ipMessagesPerDay ≥ 1');
+        }
+        foreach (['visitorMessagesPerDay', 'ipMessagesPerDay'] as $name) {
+            if (!is_numeric($limits[$name]) || $limits[$name] < 1) $fail('limits need burst ≥ 1, perMinute > 0, visitorMessagesPerDay ≥ 1 and ipMessagesPerDay ≥ 1');
+        }
+    }
     $public = isset($o['publicUrl']) ? parse_url((string) $o['publicUrl']) : null;
-    if ($public === false || ($public !== null && !isset($public['scheme'], $public['host']))) $fail('publicUrl is not a URL');
-    $upstream = rtrim((string) ($o['upstream'] ?? 'https://getcody.ai/api/v1'), '/');
+    if ($public === false || ($public !== null && (!isset($public['scheme'], $public['host']) || !in_array(strtolower($public['scheme']), ['http', 'https'], true)))) $fail('publicUrl is not a URL');
+    $upstream = rtrim((string) ($o['upstream'] ?? ASKBOX_DEFAULT_UPSTREAM), '/');
     $up = parse_url($upstream);
     if (!isset($up['scheme'], $up['host'])) $fail('upstream is not a URL');
+    $hosts = [];
+    foreach ((array) ($o['allowedHosts'] ?? []) as $host) {
+        if (!is_string($host) || !preg_match(ASKBOX_HOST, $host)) $fail('allowedHosts: "' . (is_string($host) ? $host : gettype($host)) . '" is not a host (name[:port])');
+        $hosts[] = $host;
+    }
+    if ($public) $hosts[] = askbox_host($public);
+    $clientIp = $o['clientIp'] ?? null;
+    $header = is_array($clientIp) ? ($clientIp['header'] ?? null) : null;
+    $hops = is_array($clientIp) ? ($clientIp['trustedHops'] ?? null) : null;
+    if ($clientIp !== null && !($header === 'cf-connecting-ip' || ($header === 'x-forwarded-for' && is_int($hops) && $hops >= 1 && $hops <= 10))) {
+        $fail('clientIp must be null (the socket), {"header": "cf-connecting-ip"} or {"header": "x-forwarded-for", "trustedHops": 1 to 10}');
+    }
+    $timeouts = array_merge(['connectMs' => 10000, 'firstByteMs' => 60000, 'idleMs' => 30000, 'maxStreamMs' => 300000, 'bodyMs' => 10000], (array) ($o['timeouts'] ?? []));
+    foreach ($timeouts as $ms) if (!is_int($ms) && !is_float($ms) || $ms <= 0) $fail('timeouts must be positive numbers of milliseconds');
     return [
         'apiKey' => $o['apiKey'],
         'bots' => array_values($bots),
@@ -83,19 +127,50 @@ function askbox_config(array $o): array
         'origins' => $origins,
         'upstream' => $upstream,
         'upstreamOrigin' => askbox_origin($up),
+        'hosts' => array_values(array_unique($hosts)),
+        'streamOrigins' => askbox_origin_list('streamOrigins', $o['streamOrigins'] ?? ($upstream === ASKBOX_DEFAULT_UPSTREAM ? [ASKBOX_DEFAULT_STREAM_ORIGIN] : [])),
+        'privateUpstream' => askbox_private_host((string) $up['host']),
         'base' => '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/'),
         'linkBase' => rtrim((string) ($o['linkBase'] ?? '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/')), '/'),
         'publicHost' => $public ? askbox_host($public) : null,
         'grantTtl' => askbox_seconds($o, 'grantTtlSeconds', 2592000, 60, 31536000),
         'streamTtlMs' => askbox_seconds($o, 'streamTtlSeconds', 60, 1, 3600) * 1000,
         'documentIds' => array_values((array) ($o['documentIds'] ?? [])),
-        'limits' => $limits === false ? false : array_merge($defaults, (array) $limits),
-        'limitsFile' => (string) ($o['limitsFile'] ?? sys_get_temp_dir() . '/askbox-limits-' . substr(hash('sha256', $secrets[0]), 0, 16) . '.json'),
-        'clientIp' => $o['clientIp'] ?? null,
-        'timeouts' => array_merge(['connectMs' => 10000, 'firstByteMs' => 60000, 'idleMs' => 30000, 'maxStreamMs' => 300000], (array) ($o['timeouts'] ?? [])),
+        'limits' => $limits,
+        'storeDir' => askbox_store_dir($o),
+        'clientIp' => $clientIp,
+        'timeouts' => $timeouts,
         'authorize' => $o['authorize'] ?? null,
         'log' => $o['log'] ?? null,
     ];
+}
+
+/** A list of origins (scheme://host[:port], exactly as a URL's origin spells it: lowercase, no default port). */
+function askbox_origin_list(string $name, mixed $list): array
+{
+    if (!is_array($list)) throw new InvalidArgumentException("$name must be a list of origins");
+    foreach ($list as $origin) {
+        if ($origin === '*') throw new InvalidArgumentException("\"*\" is not allowed in $name; list each origin");
+        $parts = is_string($origin) ? parse_url($origin) : false;
+        $exact = is_array($parts) && isset($parts['scheme'], $parts['host']) && in_array($parts['scheme'], ['http', 'https'], true)
+            && askbox_origin($parts) === $origin && preg_match(ASKBOX_HOST, askbox_host($parts));
+        if (!$exact) throw new InvalidArgumentException('"' . (is_string($origin) ? $origin : gettype($origin)) . '" is not an origin (scheme://host[:port])');
+    }
+    return array_values(array_unique($list));
+}
+
+/**
+ * Where the store lives: `storeDir`, else the ASKBOX_STORE_DIR variable, else `askbox-data` beside the web root
+ * (the web root's parent, never served). SECURITY: never the system's temporary folder by default, which other
+ * users of a shared host can list.
+ */
+function askbox_store_dir(array $o): string
+{
+    $dir = $o['storeDir'] ?? (getenv('ASKBOX_STORE_DIR') ?: null);
+    $root = (string) ($_SERVER['DOCUMENT_ROOT'] ?? '');
+    $dir ??= $root !== '' ? dirname(rtrim($root, '/')) . '/askbox-data' : null;
+    if (!is_string($dir) || $dir === '' || !str_starts_with($dir, '/') && !preg_match('#^[A-Za-z]:[\\/]#', $dir)) throw new InvalidArgumentException('storeDir must be an absolute folder path');
+    return rtrim($dir, '/');
 }
 
 /** A lifetime option: whole seconds within [min, max], or the default when unset. */
@@ -111,6 +186,9 @@ function askbox_dispatch(array $c, string $method, string $path): int
 {
     $base = $c['base'];
     if (!str_starts_with($path, $base . '/')) return askbox_send(404, ['message' => 'Not found.']);
+    // SECURITY: DNS rebinding reaches a proxy under the attacker's own host name; only the site's hosts are served.
+    if (!askbox_served_host($c, strtolower((string) ($_SERVER['HTTP_HOST'] ?? '')))) return askbox_send(421, ['message' => 'This chat is not served on this host.']);
+    if (askbox_header_twin($c)) return askbox_send(400, ['message' => 'The request carries a header twin of the client address header.']);
     $origin = $_SERVER['HTTP_ORIGIN'] ?? null;
     $self = $c['publicHost'] ?? (string) ($_SERVER['HTTP_HOST'] ?? '');
     $parts = $origin === null ? null : parse_url($origin);
@@ -150,10 +228,15 @@ function askbox_route(array $c, string $method, array $segments): int
 
 function askbox_create(array $c): int
 {
-    $body = askbox_read_json();
+    $body = askbox_read_json($c);
     if (is_int($body)) return $body;
-    $bot = $body['bot_id'] ?? (count($c['bots']) === 1 ? $c['bots'][0] : null);
-    if (!is_string($bot) || !in_array($bot, $c['bots'], true)) return askbox_invalid('bot_id', 'The selected bot id is invalid.');
+    // The service's validation, in its order and words (cody-api.md): name, then bot_id, one of ours.
+    $bot = $body['bot_id'] ?? null;
+    $errors = [];
+    if (!is_string($body['name'] ?? null) || trim($body['name']) === '') $errors['name'] = 'The name field is required.';
+    if ($bot === null || $bot === '') $errors['bot_id'] = 'The bot id field is required.';
+    elseif (!is_string($bot) || !in_array($bot, $c['bots'], true)) $errors['bot_id'] = 'The selected bot id is invalid.';
+    if ($errors) return askbox_invalid_all($errors);
     $visitor = askbox_grant_verify($c, askbox_grant_header())['visitorId'] ?? askbox_b64url(random_bytes(16));
     $refused = askbox_limit($c, 'conversation', $visitor);
     if ($refused !== null) return $refused;
@@ -175,14 +258,27 @@ function askbox_create(array $c): int
 /** A message body whose conversation the visitor holds a grant for, within the limits; else the status sent. */
 function askbox_read_message_body(array $c): array|int
 {
-    $body = askbox_read_json();
+    $body = askbox_read_json($c);
     if (is_int($body)) return $body;
-    $grant = askbox_grant_for($c, $body['conversation_id'] ?? null);
-    if ($grant === null) return askbox_send(404, ['message' => 'Conversation not found.']);
-    if (!is_string($body['content'] ?? null)) return askbox_invalid('content', 'The content field must be a string.');
+    // The service's validation, in its order and words (cody-api.md): content, conversation_id, redirect. A
+    // conversation the visitor holds no grant for reads as one the service does not know.
+    $errors = [];
+    $content = $body['content'] ?? null;
+    if ($content === null || $content === '') $errors['content'] = 'The content field is required.';
+    elseif (!is_string($content)) $errors['content'] = 'The content field must be a string.';
+    // The service counts code points; refused here, before any limit is spent or upstream call made.
+    elseif (strlen($content) > ASKBOX_MAX_CONTENT && preg_match_all('/./su', $content) > ASKBOX_MAX_CONTENT) {
+        $errors['content'] = 'The content field must not be greater than ' . ASKBOX_MAX_CONTENT . ' characters.';
+    }
+    $conversation = $body['conversation_id'] ?? null;
+    $grant = is_string($conversation) ? askbox_grant_for($c, $conversation) : null;
+    if ($conversation === null || $conversation === '') $errors['conversation_id'] = 'The conversation id field is required.';
+    elseif ($grant === null) $errors['conversation_id'] = 'The selected conversation id is invalid.';
+    if (array_key_exists('redirect', $body) && !is_bool($body['redirect'])) $errors['redirect'] = 'The redirect field must be true or false.';
+    if ($errors) return askbox_invalid_all($errors);
     $refused = askbox_limit($c, 'message', $grant['visitorId']);
     if ($refused !== null) return $refused;
-    return ['content' => $body['content'], 'conversation_id' => $grant['conversationId']];
+    return ['content' => $content, 'conversation_id' => $grant['conversationId'], 'redirect' => $body['redirect'] ?? true];
 }
 
 function askbox_send_for_stream(array $c): int
@@ -194,10 +290,13 @@ function askbox_send_for_stream(array $c): int
     if ($answer['status'] >= 300 && $answer['status'] < 400) $url = $answer['headers']['location'] ?? null;
     elseif ($answer['status'] >= 200 && $answer['status'] < 300) $url = json_decode($answer['body'])->data->stream_url ?? null;
     else return askbox_forward($answer);
-    $target = is_string($url) ? askbox_absolute($url, $c['upstreamOrigin']) : null;
+    $target = is_string($url) ? askbox_stream_url($c, $url, $c['upstream']) : null;
     if ($target === null) return askbox_send(502, ['message' => 'The chat service did not return a stream.']);
     $token = askbox_seal($c, $target, $body['conversation_id']);
-    return askbox_send(302, null, ['Location' => $c['linkBase'] . '/stream/' . $token]);
+    if ($body['redirect'] !== false) return askbox_send(302, null, ['Location' => $c['linkBase'] . '/stream/' . $token]);
+    // As the service answers redirect: false: an absolute URL, on the host the request came to (checked above).
+    $origin = str_starts_with($c['linkBase'], '/') ? (!empty($_SERVER['HTTPS']) && $_SERVER['HTTPS'] !== 'off' ? 'https' : 'http') . '://' . strtolower((string) ($_SERVER['HTTP_HOST'] ?? '')) : '';
+    return askbox_send(200, ['data' => ['stream_url' => $origin . $c['linkBase'] . '/stream/' . $token]]);
 }
 
 /** One conversation's messages, only with the visitor's grant for it. */
@@ -213,15 +312,29 @@ function askbox_list_messages(array $c): int
 function askbox_stream(array $c, string $token): int
 {
     $sealed = askbox_unseal($c, $token);
-    // SECURITY: a stream URL alone is not enough; the visitor's grant for its conversation must come with it.
-    if ($sealed === null || askbox_grant_for($c, $sealed['c']) === null) return askbox_send(404, ['message' => 'This stream does not exist or has expired.']);
+    // SECURITY: a stream URL alone is not enough; the visitor's grant for its conversation must come with it. And it
+    // opens once: a copy of the token (a log, a cache) is worthless. Its random IV names it in the store.
+    if ($sealed === null || askbox_grant_for($c, $sealed['c']) === null || !askbox_spend(askbox_db($c), bin2hex(substr((string) askbox_b64url_decode($token), 0, 12)), $sealed['e'], askbox_now_ms())) {
+        return askbox_send(404, ['message' => 'This stream does not exist or has expired.']);
+    }
     $t = $c['timeouts'];
-    // SECURITY: the key goes only to the service's own origin; a separate stream host gets the sealed URL alone.
-    $withKey = askbox_origin((array) parse_url($sealed['u'])) === $c['upstreamOrigin'];
-    $opened = askbox_open($c, 'GET', $sealed['u'], null, $t['connectMs'], $withKey, 'text/event-stream');
-    if (!is_array($opened)) return askbox_forward($opened);
-    [$fp, $status, $headers] = $opened;
-    if ($status !== 200) return askbox_forward(['status' => $status, 'headers' => $headers, 'body' => askbox_read_all($fp, $t['idleMs']) ?? '']);
+    $url = askbox_stream_url($c, $sealed['u'], $c['upstream']);
+    if ($url === null) return askbox_send(502, ['message' => 'The chat service did not return a stream.']);
+    // SECURITY: redirects are followed here, never by PHP: the key goes only while every hop so far stayed on the
+    // service's own origin (a separate stream host gets the sealed URL alone), and each hop must be a stream URL.
+    $withKey = askbox_origin((array) parse_url($url)) === $c['upstreamOrigin'];
+    for ($hops = 0; ; $hops++) {
+        $opened = askbox_open($c, 'GET', $url, null, $t['connectMs'], $withKey, 'text/event-stream');
+        if (!is_array($opened)) return askbox_forward($opened);
+        [$fp, $status, $headers] = $opened;
+        if (!in_array($status, [301, 302, 303, 307, 308], true)) break;
+        fclose($fp);
+        $next = isset($headers['location']) ? askbox_stream_url($c, $headers['location'], $url) : null;
+        if ($next === null || $hops >= ASKBOX_MAX_STREAM_HOPS) return askbox_send(502, ['message' => 'The chat service did not return a stream.']);
+        $withKey = $withKey && askbox_origin((array) parse_url($next)) === $c['upstreamOrigin'];
+        $url = $next;
+    }
+    if ($status !== 200) return askbox_forward(askbox_answer($status, $headers, askbox_read_all($fp, $t['idleMs'])));
     while (ob_get_level() > 0) ob_end_flush();
     askbox_headers(200, ['Content-Type' => 'text/event-stream; charset=utf-8', 'X-Accel-Buffering' => 'no']);
     flush();
@@ -259,8 +372,14 @@ function askbox_upstream(array $c, string $method, string $path, ?array $body, i
     $opened = askbox_open($c, $method, $c['upstream'] . $path, $body, $deadlineMs, true, 'application/json');
     if (!is_array($opened)) return $opened;
     [$fp, $status, $headers] = $opened;
-    $text = askbox_read_all($fp, $c['timeouts']['idleMs']);
-    return $text === null ? 'timeout' : ['status' => $status, 'headers' => $headers, 'body' => $text];
+    return askbox_answer($status, $headers, askbox_read_all($fp, $c['timeouts']['idleMs']));
+}
+
+/** An upstream answer from its parts, or 'timeout' / 'too large' when its body could not be read whole. */
+function askbox_answer(int $status, array $headers, ?string $text): array|string
+{
+    if ($text === null) return 'timeout';
+    return strlen($text) > ASKBOX_MAX_UPSTREAM_JSON ? 'too large' : ['status' => $status, 'headers' => $headers, 'body' => $text];
 }
 
 /** Opens an upstream HTTP stream within `$deadlineMs` to its headers: [handle, status, lower-cased headers]. */
@@ -275,7 +394,10 @@ function askbox_open(array $c, string $method, string $url, ?array $body, int $d
     $fp = @fopen($url, 'rb', false, $context);
     if ($fp === false) {
         $late = (microtime(true) - $started) * 1000 >= $deadlineMs * 0.9;
-        askbox_log($c, ['level' => 'error', 'event' => 'upstream', 'message' => (error_get_last()['message'] ?? 'fopen failed')]);
+        // SECURITY: PHP's message quotes the URL, and a stream URL is a bearer capability: only its origin is logged.
+        $origin = askbox_origin((array) parse_url($url));
+        $reason = str_replace($url, $origin, error_get_last()['message'] ?? 'fopen failed');
+        askbox_log($c, ['level' => 'error', 'event' => 'upstream', 'message' => preg_replace('#(https?://[^/\s)]+)[^\s)]*#i', '$1', $reason)]);
         return $late ? 'timeout' : 'unreachable';
     }
     $status = 0;
@@ -290,11 +412,11 @@ function askbox_open(array $c, string $method, string $url, ?array $body, int $d
     return [$fp, $status, $headers];
 }
 
-/** The rest of a body, or null when it goes silent for `$idleMs`. */
+/** The rest of a body up to one byte past the cap, or null when it goes silent for `$idleMs`. */
 function askbox_read_all($fp, int $idleMs): ?string
 {
     stream_set_timeout($fp, intdiv($idleMs, 1000), ($idleMs % 1000) * 1000);
-    $text = stream_get_contents($fp);
+    $text = stream_get_contents($fp, ASKBOX_MAX_UPSTREAM_JSON + 1);
     $late = stream_get_meta_data($fp)['timed_out'];
     fclose($fp);
     return $text === false || $late ? null : $text;
@@ -304,13 +426,17 @@ function askbox_read_all($fp, int $idleMs): ?string
 function askbox_forward(array|string $answer): int
 {
     if ($answer === 'timeout') return askbox_send(504, ['message' => 'The chat service did not answer in time.']);
+    if ($answer === 'too large') return askbox_send(502, ['message' => 'The chat service sent an unexpected response.']);
     if (is_string($answer)) return askbox_send(502, ['message' => 'The chat service could not be reached.']);
+    // The service's own wait comes along with its 429 or 503, whole seconds only.
+    $wait = $answer['headers']['retry-after'] ?? '';
+    $retry = in_array($answer['status'], [429, 503], true) && preg_match('/^\d{1,6}$/', $wait) ? ['Retry-After' => $wait] : [];
     $type = $answer['headers']['content-type'] ?? '';
     $ok = $answer['status'] >= 200 && $answer['status'] < 300;
     if (!str_contains($type, 'json')) {
-        return $ok ? askbox_send(502, ['message' => 'The chat service sent an unexpected response.']) : askbox_send($answer['status'], ['message' => 'The chat service could not handle the request.']);
+        return $ok ? askbox_send(502, ['message' => 'The chat service sent an unexpected response.']) : askbox_send($answer['status'], ['message' => 'The chat service could not handle the request.'], $retry);
     }
-    askbox_headers($answer['status'], ['Content-Type' => $type]);
+    askbox_headers($answer['status'], ['Content-Type' => $type] + $retry);
     echo $answer['body'];
     return $answer['status'];
 }
@@ -320,58 +446,171 @@ function askbox_limit(array $c, string $action, ?string $visitor): ?int
 {
     $l = $c['limits'];
     if ($l === false) return null;
-    $ip = askbox_client_ip($c);
-    $rate = static fn (string $key, array $r) => [$key, (float) $r['burst'], $r['perMinute'] / 60];
-    $checks = $action === 'message'
-        ? [$rate("msg:ip:$ip", $l['ipMessages']), $rate("msg:v:$visitor", $l['visitorMessages']), ["day:v:$visitor", (float) $l['visitorMessagesPerDay'], $l['visitorMessagesPerDay'] / 86400]]
-        : [$rate("conv:ip:$ip", $l['ipConversations']), $rate("conv:v:$visitor", $l['visitorConversations'])];
-    $wait = askbox_take($c['limitsFile'], $checks, askbox_now_ms());
+    $wait = askbox_take(askbox_db($c), askbox_limit_checks($l, $action, askbox_client_ip($c), $visitor), askbox_now_ms());
     if ($wait <= 0) return null;
     $seconds = max(1, (int) ceil($wait / 1000));
     $noun = $action === 'message' ? 'messages' : 'new conversations';
     return askbox_send(429, ['message' => "Too many $noun. Please try again in $seconds seconds."], ['Retry-After' => (string) $seconds]);
 }
 
-/** The limit file cannot be used: the proxy cannot tell whether a request is within its limits. */
+/** The buckets an action takes from: [key, capacity, tokens per second] each; the daily caps refill over 24 hours. */
+function askbox_limit_checks(array $l, string $action, string $ip, ?string $visitor): array
+{
+    $rate = static fn (string $key, array $r) => [$key, (float) $r['burst'], $r['perMinute'] / 60];
+    $daily = static fn (string $key, int|float $perDay) => [$key, (float) $perDay, $perDay / 86400];
+    return $action === 'message'
+        ? [$rate("msg:ip:$ip", $l['ipMessages']), $daily("day:ip:$ip", $l['ipMessagesPerDay']),
+            $rate("msg:v:$visitor", $l['visitorMessages']), $daily("day:v:$visitor", $l['visitorMessagesPerDay'])]
+        : [$rate("conv:ip:$ip", $l['ipConversations']), $rate("conv:v:$visitor", $l['visitorConversations'])];
+}
+
+/** The limit store cannot answer: the proxy cannot tell whether a request is within its limits. */
 final class AskboxLimitStoreError extends RuntimeException
 {
 }
 
 /**
- * Token buckets in one JSON file under an exclusive lock, so every PHP worker shares them: all or nothing, with
- * the JavaScript store's arithmetic. Buckets that would be full again are dropped; at most 50,000 are kept.
+ * The store: one SQLite database (PDO, WAL, a busy deadline) in `storeDir`, shared by every PHP worker of the site.
+ * SECURITY: it holds visitors' IP addresses, so the folder is made 0700 and the file 0600, and the default folder
+ * is outside the system's temporary folder. Opened once per request; every failure is an AskboxLimitStoreError.
  */
-function askbox_take(string $file, array $checks, int $now): int
+function askbox_db(array $c): PDO
 {
-    $fp = @fopen($file, 'c+');
-    if ($fp === false || !flock($fp, LOCK_EX)) throw new AskboxLimitStoreError("The limit store $file cannot be opened.");
+    static $open = [];
+    return $open[$c['storeDir']] ??= askbox_db_open($c['storeDir']);
+}
+
+/** Opens (and on first use creates) the store in `$dir`: a new connection each call. */
+function askbox_db_open(string $dir): PDO
+{
+    if (!class_exists('PDO') || !in_array('sqlite', PDO::getAvailableDrivers(), true)) throw new AskboxLimitStoreError('PDO SQLite is missing: install php-sqlite3 (pdo_sqlite).');
+    if (!is_dir($dir) && !@mkdir($dir, 0700, true) && !is_dir($dir)) throw new AskboxLimitStoreError("The store folder $dir cannot be created (storeDir).");
+    $file = $dir . '/askbox-store.sqlite';
+    if (!is_file($file)) {
+        $mask = umask(0077);
+        $fp = @fopen($file, 'x');
+        umask($mask);
+        if ($fp !== false) fclose($fp);
+    }
+    if (is_file($file) && (fileperms($file) & 0077) !== 0) @chmod($file, 0600);
     try {
-        $states = json_decode((string) stream_get_contents($fp), true);
-        $states = is_array($states) ? $states : [];
+        $db = new PDO('sqlite:' . $file, null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
+        $db->exec('PRAGMA busy_timeout = ' . ASKBOX_STORE_WAIT_MS);
+        if ((int) $db->query('PRAGMA user_version')->fetchColumn() !== 1) {
+            $db->exec('PRAGMA journal_mode = WAL');
+            $db->exec('BEGIN IMMEDIATE');
+            $db->exec('CREATE TABLE IF NOT EXISTS buckets (k TEXT PRIMARY KEY, t REAL NOT NULL, a INTEGER NOT NULL, e INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS buckets_e ON buckets (e);
+                CREATE TABLE IF NOT EXISTS spent (k TEXT PRIMARY KEY, e INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL) WITHOUT ROWID;
+                INSERT OR IGNORE INTO meta VALUES (\'buckets\', 0);
+                PRAGMA user_version = 1;');
+            $db->exec('COMMIT');
+        }
+        // WAL: a reader never waits for the writer; NORMAL: a power cut may lose the last takes, never corrupt.
+        $db->exec('PRAGMA synchronous = NORMAL');
+    } catch (PDOException $error) {
+        throw new AskboxLimitStoreError("The store $file cannot be used: " . $error->getMessage(), 0, $error);
+    }
+    return $db;
+}
+
+/**
+ * Takes the write lock within ASKBOX_STORE_WAIT_MS. SQLite's own busy handler sleeps 1, 2, 5, 10… 100 ms between
+ * tries, so under 8 busy workers a waiter sleeps long after the lock is free (p99 of 200 ms measured); trying again
+ * every 50 to 250 µs keeps the wait near the holder's sub-millisecond transaction.
+ */
+function askbox_db_begin(PDO $db): void
+{
+    $end = hrtime(true) + ASKBOX_STORE_WAIT_MS * 1000000;
+    $db->exec('PRAGMA busy_timeout = 0');
+    try {
+        while (true) {
+            try {
+                $db->exec('BEGIN IMMEDIATE');
+                return;
+            } catch (PDOException $error) {
+                // SQLITE_BUSY (5) is another worker's write: wait a little; anything else, or past the deadline, fails.
+                if (($error->errorInfo[1] ?? null) !== 5 || hrtime(true) >= $end) throw $error;
+                usleep(random_int(50, 250));
+            }
+        }
+    } finally {
+        $db->exec('PRAGMA busy_timeout = ' . ASKBOX_STORE_WAIT_MS);
+    }
+}
+
+/** Runs `$work` in one write transaction (BEGIN IMMEDIATE: no deadlock between two workers' upgrades). */
+function askbox_db_write(PDO $db, callable $work): mixed
+{
+    try {
+        askbox_db_begin($db);
+        try {
+            $result = $work($db);
+            $db->exec('COMMIT');
+            return $result;
+        } catch (Throwable $error) {
+            try {
+                $db->exec('ROLLBACK');
+            } catch (PDOException) {
+                // SQLite may have rolled back by itself (a full disk); the first error is the one to report.
+            }
+            throw $error;
+        }
+    } catch (PDOException $error) {
+        throw new AskboxLimitStoreError('The store cannot be written: ' . $error->getMessage(), 0, $error);
+    }
+}
+
+/**
+ * Takes one token from every bucket of `$checks` ([key, capacity, tokens per second] each), all or nothing, with
+ * the JavaScript store's arithmetic; answers the wait in ms (0: taken). Buckets that would be full again are
+ * dropped; beyond `$cap` buckets, those soonest full again go first (the lenient side, as the memory store).
+ */
+function askbox_take(PDO $db, array $checks, int $now, int $cap = ASKBOX_MAX_BUCKETS): int
+{
+    return askbox_db_write($db, static function (PDO $db) use ($checks, $now, $cap): int {
+        // One read and one write for all the buckets: each statement costs more than the rows it touches.
+        $keys = array_column($checks, 0);
+        $read = $db->prepare('SELECT k, t, a FROM buckets WHERE k IN (' . implode(', ', array_fill(0, count($keys), '?')) . ')');
+        $read->execute($keys);
+        $states = [];
+        foreach ($read->fetchAll(PDO::FETCH_NUM) as [$key, $tokens, $at]) $states[$key] = [(float) $tokens, (int) $at];
         $levels = [];
         $wait = 0;
         foreach ($checks as [$key, $capacity, $rate]) {
             $s = $states[$key] ?? null;
-            $tokens = $s ? min($capacity, $s['t'] + max(0, $now - $s['a']) / 1000 * $rate) : $capacity;
+            $tokens = $s ? min($capacity, $s[0] + max(0, $now - $s[1]) / 1000 * $rate) : $capacity;
             $levels[$key] = $tokens;
             if ($tokens < 1) $wait = max($wait, (int) ceil((1 - $tokens) / $rate * 1000));
         }
         if ($wait > 0) return $wait;
-        foreach ($checks as [$key, $capacity, $rate]) $states[$key] = ['t' => $levels[$key] - 1, 'a' => $now, 'l' => (int) ceil($capacity / $rate * 1000)];
-        $states = array_filter($states, static fn ($s) => $s['a'] + $s['l'] > $now);
-        if (count($states) > 50000) {
-            uasort($states, static fn ($x, $y) => $x['a'] <=> $y['a']);
-            $states = array_slice($states, -50000, null, true);
+        $rows = [];
+        foreach ($checks as [$key, $capacity, $rate]) array_push($rows, $key, $levels[$key] - 1, $now, $now + (int) ceil($capacity / $rate * 1000));
+        $db->prepare('INSERT INTO buckets (k, t, a, e) VALUES ' . implode(', ', array_fill(0, count($checks), '(?, ?, ?, ?)'))
+            . ' ON CONFLICT (k) DO UPDATE SET t = excluded.t, a = excluded.a, e = excluded.e')->execute($rows);
+        $gone = $db->prepare('DELETE FROM buckets WHERE e <= ?');
+        $gone->execute([$now]);
+        $change = count(array_diff_key(array_flip($keys), $states)) - $gone->rowCount();
+        if ($change === 0) return 0;
+        $count = (int) $db->query('SELECT v FROM meta WHERE k = \'buckets\'')->fetchColumn() + $change;
+        if ($count > $cap) {
+            $count -= $db->exec('DELETE FROM buckets WHERE k IN (SELECT k FROM buckets ORDER BY e LIMIT ' . ($count - $cap) . ')');
         }
-        ftruncate($fp, 0);
-        rewind($fp);
-        fwrite($fp, json_encode($states));
-        fflush($fp);
+        $db->prepare('UPDATE meta SET v = ? WHERE k = \'buckets\'')->execute([max(0, $count)]);
         return 0;
-    } finally {
-        flock($fp, LOCK_UN);
-        fclose($fp);
-    }
+    });
+}
+
+/** Marks a stream token used until `$expires` (ms); false when it was used already (a replay). */
+function askbox_spend(PDO $db, string $token, int $expires, int $now): bool
+{
+    return askbox_db_write($db, static function (PDO $db) use ($token, $expires, $now): bool {
+        $db->prepare('DELETE FROM spent WHERE e <= ?')->execute([$now]);
+        $mark = $db->prepare('INSERT OR IGNORE INTO spent (k, e) VALUES (?, ?)');
+        $mark->execute([hash('sha256', $token), $expires]);
+        return $mark->rowCount() === 1;
+    });
 }
 
 /** The client's IP: REMOTE_ADDR, or a header only when configured (anyone can send one). */
@@ -387,17 +626,48 @@ function askbox_client_ip(array $c): string
     return $hops[count($hops) - max(1, (int) ($source['trustedHops'] ?? 1))] ?? $socket;
 }
 
-/** A JSON object body: application/json (415), at most 64 KiB (413), flat (400), an object (400); else the status sent. */
-function askbox_read_json(): array|int
+/**
+ * A JSON object body: application/json (415), read whole within `timeouts.bodyMs` (408), at most 64 KiB (413),
+ * flat (400), an object (400); else the status sent. `$input` is the body's stream (php://input by default).
+ */
+function askbox_read_json(array $c, $input = null): array|int
 {
     if (!preg_match('#^application/json\s*(;|$)#i', (string) ($_SERVER['CONTENT_TYPE'] ?? ''))) return askbox_send(415, ['message' => 'The request body must be application/json.']);
     if ((int) ($_SERVER['CONTENT_LENGTH'] ?? 0) > ASKBOX_MAX_BODY) return askbox_send(413, ['message' => 'The request body is too large.']);
-    $text = (string) file_get_contents('php://input', false, null, 0, ASKBOX_MAX_BODY + 1);
+    $text = askbox_read_body($input ?? fopen('php://input', 'rb'), (int) $c['timeouts']['bodyMs']);
+    if ($text === null) return askbox_send(408, ['message' => 'The request body took too long to arrive.']);
     if (strlen($text) > ASKBOX_MAX_BODY) return askbox_send(413, ['message' => 'The request body is too large.']);
     if (askbox_json_depth($text) > ASKBOX_MAX_DEPTH) return askbox_send(400, ['message' => 'The request body is nested too deeply.']);
     $body = json_decode($text);
     if (!$body instanceof stdClass) return askbox_send(400, ['message' => 'The request body must be a JSON object.']);
     return get_object_vars($body);
+}
+
+/**
+ * The body, up to one byte past the cap, or null when it is not all there within `$deadlineMs`. Where the stream can
+ * be polled (a socket, a pipe) the deadline holds even while the client sends nothing; php://input cannot be, so
+ * there it is checked between reads (php-fpm and php -S have the whole body before the script runs).
+ */
+function askbox_read_body($input, int $deadlineMs): ?string
+{
+    $end = microtime(true) + $deadlineMs / 1000;
+    // php://input cannot be polled (stream_select refuses it); sockets and pipes can.
+    $pollable = (stream_get_meta_data($input)['wrapper_type'] ?? '') !== 'PHP' && @stream_set_blocking($input, false);
+    $text = '';
+    while (!feof($input) && strlen($text) <= ASKBOX_MAX_BODY) {
+        $left = $end - microtime(true);
+        if ($left <= 0) return null;
+        if ($pollable) {
+            $read = [$input];
+            $none = null;
+            $ready = @stream_select($read, $none, $none, (int) $left, (int) (fmod($left, 1) * 1e6));
+            if ($ready === 0) continue;
+        }
+        $chunk = fread($input, 8192);
+        if ($chunk === false) break;
+        $text .= $chunk;
+    }
+    return microtime(true) > $end ? null : $text;
 }
 
 /** The deepest nesting of brackets outside strings, found without parsing. */
@@ -478,6 +748,14 @@ function askbox_unseal(array $c, string $token): ?array
     return null;
 }
 
+/** The service's 422 for several fields: the first message, "(and N more error[s])", every field's message. */
+function askbox_invalid_all(array $errors): int
+{
+    $more = count($errors) - 1;
+    $message = reset($errors) . ($more > 0 ? " (and $more more error" . ($more > 1 ? 's' : '') . ')' : '');
+    return askbox_send(422, ['message' => $message, 'errors' => array_map(static fn ($m) => [$m], $errors)]);
+}
+
 function askbox_invalid(string $field, string $message): int
 {
     return askbox_send(422, ['message' => $message, 'errors' => [$field => [$message]]]);
@@ -538,9 +816,86 @@ function askbox_host(array $parts): string
     return strtolower((string) ($parts['host'] ?? '')) . ($port !== null && !$default ? ":$port" : '');
 }
 
-/** An absolute http(s) URL for a stream URL the service gave (a path resolves against the service's origin). */
-function askbox_absolute(string $url, string $origin): ?string
+/**
+ * Whether the proxy answers a request for `$host` (the Host header, port included): with the public URL's host or
+ * `allowedHosts`, exactly those; without any, only this machine (127.0.0.0/8, localhost, [::1]) on any port.
+ */
+function askbox_served_host(array $c, string $host): bool
 {
-    if (preg_match('#^https?://[^\s]+$#i', $url)) return $url;
-    return str_starts_with($url, '/') && !str_starts_with($url, '//') ? $origin . $url : null;
+    if ($c['hosts']) return in_array($host, $c['hosts'], true);
+    return askbox_loopback_host((string) preg_replace('/:\d*$/', '', $host));
+}
+
+/**
+ * Whether the request carries an underscore twin of the client-IP header (`X_Forwarded_For` for `X-Forwarded-For`):
+ * PHP puts both in the same $_SERVER key, so the twin could replace what the trusted proxy in front wrote.
+ */
+function askbox_header_twin(array $c): bool
+{
+    $header = is_array($c['clientIp']) ? strtolower((string) ($c['clientIp']['header'] ?? '')) : '';
+    if ($header === '') return false;
+    $names = function_exists('getallheaders') ? array_keys(getallheaders() ?: []) : [];
+    foreach ($names as $name) {
+        if (str_contains((string) $name, '_') && strtolower(str_replace('_', '-', (string) $name)) === $header) return true;
+    }
+    return false;
+}
+
+function askbox_loopback_host(string $hostname): bool
+{
+    $host = rtrim(strtolower($hostname), '.');
+    return $host === 'localhost' || str_ends_with($host, '.localhost') || $host === '[::1]' || (bool) preg_match('/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/', $host);
+}
+
+/**
+ * A hostname on this machine or a private network: loopback, localhost, private (10/8, 172.16/12, 192.168/16,
+ * 100.64/10), link-local (169.254/16, fe80::/10), unique-local (fc00::/7), unspecified and multicast literals, and
+ * every other spelling of an IPv4 address the resolver would take (`2130706433`, `0x7f.1`, `0177.0.0.1`).
+ */
+function askbox_private_host(string $hostname): bool
+{
+    $host = rtrim(strtolower($hostname), '.');
+    if (askbox_loopback_host($host)) return true;
+    if (filter_var($host, FILTER_VALIDATE_IP, FILTER_FLAG_IPV4)) {
+        [$a, $b] = array_map('intval', explode('.', $host));
+        return $a === 0 || $a === 10 || $a === 127 || ($a === 100 && $b >= 64 && $b <= 127) || ($a === 169 && $b === 254)
+            || ($a === 172 && $b >= 16 && $b <= 31) || ($a === 192 && $b === 168) || $a >= 224;
+    }
+    if (preg_match('/^(?:0x[0-9a-f]*|\d+)(?:\.(?:0x[0-9a-f]*|\d+)){0,3}$/', $host)) return true;
+    $v6 = str_starts_with($host, '[') && str_ends_with($host, ']') ? @inet_pton(substr($host, 1, -1)) : false;
+    if ($v6 === false || strlen($v6) !== 16) return false;
+    $first = (ord($v6[0]) << 8) | ord($v6[1]);
+    // A leading zero group: ::, ::1 and the IPv4-compatible and -mapped forms.
+    return $first === 0 || ($first & 0xfe00) === 0xfc00 || ($first & 0xffc0) === 0xfe80;
+}
+
+/**
+ * The stream URL `$text` (resolved against `$base`) when the proxy may fetch it, else null: http(s) only, with no
+ * user part, on the service's origin or a configured stream origin, and never on a private host unless the service
+ * is on one. SECURITY: the service (or whoever answers as it) must not steer the proxy into the site's own network.
+ */
+function askbox_stream_url(array $c, string $text, string $base): ?string
+{
+    $url = askbox_resolve($text, $base);
+    $parts = $url === null ? false : parse_url($url);
+    if (!is_array($parts) || !isset($parts['scheme'], $parts['host']) || isset($parts['user']) || isset($parts['pass'])) return null;
+    if (!in_array(strtolower($parts['scheme']), ['http', 'https'], true)) return null;
+    $origin = askbox_origin($parts);
+    if ($origin !== $c['upstreamOrigin'] && !in_array($origin, $c['streamOrigins'], true)) return null;
+    if (!$c['privateUpstream'] && askbox_private_host($parts['host'])) return null;
+    return $url;
+}
+
+/** `$text` as an absolute URL against `$base` (absolute, scheme-relative, absolute or relative path), or null. */
+function askbox_resolve(string $text, string $base): ?string
+{
+    if (preg_match('/[\x00-\x20\x7f\\\\]/', $text)) return null;
+    if (preg_match('#^[a-z][a-z0-9+.-]*:#i', $text)) return $text;
+    $b = parse_url($base);
+    if (!is_array($b) || !isset($b['scheme'], $b['host'])) return null;
+    if (str_starts_with($text, '//')) return $b['scheme'] . ':' . $text;
+    $origin = askbox_origin($b);
+    if (str_starts_with($text, '/')) return $origin . $text;
+    $dir = substr((string) ($b['path'] ?? '/'), 0, (int) strrpos((string) ($b['path'] ?? '/'), '/') + 1);
+    return $origin . ($dir === '' ? '/' : $dir) . $text;
 }

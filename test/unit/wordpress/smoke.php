@@ -9,6 +9,8 @@ if (($argv[2] ?? '') === 'rest') {
     $GLOBALS['wp']['options'] = ['askbox_api_key' => 'wp-secret-api-key-123', 'askbox_secret' => str_repeat('s', 64), 'askbox_settings' => ['bot_id' => 'askboxDemo01']];
     $_SERVER['REQUEST_METHOD'] = 'GET';
     $_SERVER['REQUEST_URI'] = '/wp-json/askbox/v1/health';
+    $_SERVER['HTTP_HOST'] = $argv[4] ?? 'blog.example';
+    $_SERVER['DOCUMENT_ROOT'] = sys_get_temp_dir() . '/askbox-wp/htdocs';
     $route = $GLOBALS['wp']['routes'];
     do_action('rest_api_init');
     $callback = $GLOBALS['wp']['routes'][0]['args']['callback'];
@@ -44,6 +46,27 @@ $GLOBALS['wp']['can'] = false;
 $sanitize(['api_key' => 'attacker-key']);
 $report['key_after_unprivileged'] = get_option('askbox_api_key');
 $GLOBALS['wp']['can'] = true;
+
+// The proxy settings: turned into the proxy's options, judged by the proxy's own validation, open to a filter.
+$proxy = $sanitize(['bot_id' => 'askboxDemo01', 'client_ip' => 'x-forwarded-for', 'trusted_hops' => '2', 'allowed_origins' => "https://shop.example\nhttps://docs.example:8443", 'allowed_hosts' => 'www.blog.example', 'ip_per_day' => '500', 'visitor_burst' => '4']);
+$report['proxy_settings'] = $proxy;
+$report['proxy_errors'] = $GLOBALS['wp']['errors'] ?? [];
+update_option('askbox_settings', $proxy);
+$options = askbox_proxy_options(askbox_settings());
+unset($options['authorize']);
+$report['proxy_options'] = $options;
+$report['proxy_cf'] = askbox_proxy_options(['client_ip' => 'cf-connecting-ip', 'public_url' => 'https://chat.blog.example'] + askbox_settings())['clientIp'];
+foreach ([['allowed_origins' => 'https://shop.example/'], ['client_ip' => 'x-forwarded-for', 'trusted_hops' => '0'], ['public_url' => 'blog.example'], ['ip_per_day' => '0'], ['visitor_per_minute' => 'lots'], ['allowed_hosts' => 'evil.example/path']] as $i => $bad) {
+    $GLOBALS['wp']['errors'] = [];
+    $kept = $sanitize(['bot_id' => 'askboxDemo01', 'title' => "Title $i"] + $bad);
+    $fields = array_flip([...array_keys(ASKBOX_PROXY_FIELDS + ASKBOX_LIMIT_FIELDS), 'client_ip']);
+    $report['refused'][] = ['errors' => $GLOBALS['wp']['errors'], 'kept' => array_intersect_key($kept, $fields) === array_intersect_key($proxy, $fields), 'title' => $kept['title']];
+}
+add_filter('askbox_proxy_options', static fn (array $o) => ['storeDir' => '/srv/askbox-store', 'allowedOrigins' => [...$o['allowedOrigins'], 'https://app.example']] + $o);
+$filtered = askbox_proxy_options(askbox_settings());
+$report['filtered'] = [$filtered['storeDir'], $filtered['allowedOrigins']];
+update_option('askbox_settings', $saved);
+$GLOBALS['wp']['filters']['askbox_proxy_options'] = [];
 
 ob_start();
 askbox_settings_page();

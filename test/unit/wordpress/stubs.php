@@ -27,6 +27,9 @@ function __(string $text, string $domain = 'default'): string { return $text; }
 function esc_html__(string $text, string $domain = 'default'): string { return esc_html($text); }
 function plugins_url(string $path, string $file): string { return 'https://blog.example/wp-content/plugins/askbox/' . $path; }
 function rest_url(string $path = ''): string { return 'https://blog.example/wp-json/' . $path . '/'; }
+function home_url(string $path = ''): string { return 'https://blog.example' . $path; }
+function add_settings_error(string $setting, string $code, string $message, string $type = 'error'): void { $GLOBALS['wp']['errors'][] = $message; }
+function esc_attr__(string $text, string $domain = 'default'): string { return esc_attr($text); }
 function untrailingslashit(string $text): string { return rtrim($text, '/\\'); }
 function wp_enqueue_script(string $handle, string $src, array $deps = [], $version = false, $args = []): void { $GLOBALS['wp']['scripts'][$handle] = compact('src', 'version', 'args'); }
 function register_rest_route(string $namespace, string $route, array $args): void { $GLOBALS['wp']['routes'][] = compact('namespace', 'route', 'args'); }

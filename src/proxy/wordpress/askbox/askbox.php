@@ -28,6 +28,27 @@ const ASKBOX_FIELDS = [
 const ASKBOX_CHOICES = [
     'position' => ['Position', ['bottom-right' => 'Bottom right', 'bottom-left' => 'Bottom left']],
     'theme' => ['Theme', ['auto' => "Follow the visitor's system", 'light' => 'Light', 'dark' => 'Dark']],
+    'client_ip' => ["Visitors' IP address (for the per-IP limits)", [
+        'socket' => 'The connection (no proxy or CDN in front)',
+        'cf-connecting-ip' => 'CF-Connecting-IP (behind Cloudflare)',
+        'x-forwarded-for' => 'X-Forwarded-For (behind a load balancer or reverse proxy)',
+    ]],
+];
+/** The proxy's settings (text): field => [label, help]. Checked by the proxy's own validation when saved. */
+const ASKBOX_PROXY_FIELDS = [
+    'trusted_hops' => ['Trusted proxies in front (X-Forwarded-For)', 'How many proxies of yours add to X-Forwarded-For; the visitor is that many from the right.'],
+    'public_url' => ['Public URL', "The site's address as visitors reach it; empty: the WordPress address (home_url)."],
+    'allowed_hosts' => ['More host names served', 'One per line (name or name:port); requests for any other host are refused.'],
+    'allowed_origins' => ['Other sites that may embed the chat', 'One origin per line (https://shop.example); this site is always allowed.'],
+];
+/** The limits: field => [label, proxy limit, part (burst, perMinute or the daily number)]. Empty: the default. */
+const ASKBOX_LIMIT_FIELDS = [
+    'visitor_burst' => ['Messages a visitor may send at once', 'visitorMessages', 'burst'],
+    'visitor_per_minute' => ['Messages per visitor per minute', 'visitorMessages', 'perMinute'],
+    'ip_burst' => ['Messages an IP address may send at once', 'ipMessages', 'burst'],
+    'ip_per_minute' => ['Messages per IP address per minute', 'ipMessages', 'perMinute'],
+    'visitor_per_day' => ['Messages per visitor per day', 'visitorMessagesPerDay', null],
+    'ip_per_day' => ['Messages per IP address per day', 'ipMessagesPerDay', null],
 ];
 
 register_activation_hook(__FILE__, 'askbox_activate');
@@ -54,7 +75,50 @@ function askbox_api_key(): string
 function askbox_settings(): array
 {
     $saved = get_option('askbox_settings', []);
-    return array_merge(['bot_id' => '', 'title' => '', 'welcome' => '', 'accent' => '', 'position' => 'bottom-right', 'theme' => 'auto'], is_array($saved) ? $saved : []);
+    $defaults = ['bot_id' => '', 'title' => '', 'welcome' => '', 'accent' => '', 'position' => 'bottom-right', 'theme' => 'auto', 'client_ip' => 'socket']
+        + array_fill_keys(array_keys(ASKBOX_PROXY_FIELDS + ASKBOX_LIMIT_FIELDS), '');
+    return array_merge($defaults, is_array($saved) ? $saved : []);
+}
+
+/**
+ * The proxy's options from the settings: the client-IP source, public URL (default home_url()), hosts, origins and
+ * limits, then the `askbox_proxy_options` filter (a site can set anything the proxy takes, e.g. storeDir).
+ */
+function askbox_proxy_options(array $settings): array
+{
+    $lines = static fn (string $text) => array_values(array_filter(array_map('trim', preg_split('/[\r\n,]+/', $text) ?: []), 'strlen'));
+    $limits = [];
+    foreach (ASKBOX_LIMIT_FIELDS as $field => [, $limit, $part]) {
+        $value = trim((string) $settings[$field]);
+        if ($value === '') continue;
+        $number = is_numeric($value) ? $value + 0 : $value;
+        if ($part === null) $limits[$limit] = $number;
+        else $limits[$limit][$part] = $number;
+    }
+    foreach ($limits as $name => $limit) {
+        // A rate set in part keeps the other part's default.
+        if (is_array($limit)) $limits[$name] += ASKBOX_DEFAULT_LIMITS[$name];
+    }
+    $hops = trim((string) $settings['trusted_hops']);
+    $options = [
+        'apiKey' => askbox_api_key(),
+        'botIds' => $settings['bot_id'] !== '' ? [$settings['bot_id']] : [],
+        'secret' => (string) get_option('askbox_secret', ''),
+        'basePath' => '/' . ASKBOX_REST_NAMESPACE,
+        'linkBase' => untrailingslashit(rest_url(ASKBOX_REST_NAMESPACE)),
+        'publicUrl' => trim((string) $settings['public_url']) !== '' ? trim((string) $settings['public_url']) : home_url(),
+        'allowedHosts' => $lines((string) $settings['allowed_hosts']),
+        'allowedOrigins' => $lines((string) $settings['allowed_origins']),
+        'clientIp' => match ($settings['client_ip']) {
+            'cf-connecting-ip' => ['header' => 'cf-connecting-ip'],
+            'x-forwarded-for' => ['header' => 'x-forwarded-for', 'trustedHops' => ctype_digit($hops) ? (int) $hops : ($hops === '' ? 1 : $hops)],
+            default => null,
+        },
+        'limits' => $limits,
+        'authorize' => static fn () => (bool) apply_filters('askbox_authorize', true),
+    ];
+    if (defined('ASKBOX_STORE_DIR')) $options['storeDir'] = (string) constant('ASKBOX_STORE_DIR');
+    return (array) apply_filters('askbox_proxy_options', $options, $settings);
 }
 
 function askbox_admin_menu(): void
@@ -79,14 +143,35 @@ function askbox_sanitize_settings($input): array
         update_option('askbox_api_key', sanitize_text_field($key), false);
     }
     $bot = (string) ($input['bot_id'] ?? '');
-    return [
+    $settings = [
         'bot_id' => preg_match('/^[A-Za-z0-9_-]{1,64}$/', $bot) ? $bot : '',
         'title' => sanitize_text_field((string) ($input['title'] ?? '')),
         'welcome' => sanitize_textarea_field((string) ($input['welcome'] ?? '')),
         'accent' => preg_match('/^#[0-9a-fA-F]{3,8}$/', (string) ($input['accent'] ?? '')) ? (string) $input['accent'] : '',
         'position' => ($input['position'] ?? '') === 'bottom-left' ? 'bottom-left' : 'bottom-right',
         'theme' => in_array($input['theme'] ?? '', ['light', 'dark'], true) ? $input['theme'] : 'auto',
+        'client_ip' => array_key_exists((string) ($input['client_ip'] ?? ''), ASKBOX_CHOICES['client_ip'][1]) ? (string) $input['client_ip'] : 'socket',
     ];
+    foreach (array_keys(ASKBOX_PROXY_FIELDS + ASKBOX_LIMIT_FIELDS) as $field) {
+        $settings[$field] = sanitize_textarea_field((string) ($input[$field] ?? ''));
+    }
+    // The proxy's own validation (askbox_config) judges the proxy settings: the same rules as the proxy serving them.
+    $check = askbox_proxy_options($settings);
+    $check['apiKey'] = 'checked-without-the-key';
+    $check['botIds'] = ['checkedBot'];
+    $check['secret'] = str_repeat('s', 16);
+    $check['storeDir'] ??= '/askbox-settings-check';
+    try {
+        askbox_config($check);
+    } catch (InvalidArgumentException $error) {
+        add_settings_error('askbox_settings', 'askbox_proxy', sprintf(__('The proxy settings were not saved: %s', 'askbox'), $error->getMessage()));
+        $previous = askbox_settings();
+        foreach (array_keys(ASKBOX_PROXY_FIELDS + ASKBOX_LIMIT_FIELDS) as $field) {
+            $settings[$field] = $previous[$field];
+        }
+        $settings['client_ip'] = $previous['client_ip'];
+    }
+    return $settings;
 }
 
 /** Settings → Askbox. The key field is a password field that shows only whether a key is saved. */
@@ -104,6 +189,15 @@ function askbox_settings_page(): void
     foreach (ASKBOX_FIELDS as $field => $label) {
         echo '<tr><th scope="row"><label for="askbox_' . esc_attr($field) . '">' . esc_html($label) . '</label></th><td>';
         echo '<input type="text" id="askbox_' . esc_attr($field) . '" name="askbox_settings[' . esc_attr($field) . ']" value="' . esc_attr($settings[$field]) . '" class="regular-text"></td></tr>';
+    }
+    foreach (ASKBOX_PROXY_FIELDS as $field => [$label, $help]) {
+        echo '<tr><th scope="row"><label for="askbox_' . esc_attr($field) . '">' . esc_html($label) . '</label></th><td>';
+        echo '<textarea id="askbox_' . esc_attr($field) . '" name="askbox_settings[' . esc_attr($field) . ']" rows="' . ($field === 'allowed_origins' || $field === 'allowed_hosts' ? 3 : 1) . '" class="regular-text">' . esc_html($settings[$field]) . '</textarea>';
+        echo '<p class="description">' . esc_html($help) . '</p></td></tr>';
+    }
+    foreach (ASKBOX_LIMIT_FIELDS as $field => [$label]) {
+        echo '<tr><th scope="row"><label for="askbox_' . esc_attr($field) . '">' . esc_html($label) . '</label></th><td>';
+        echo '<input type="number" min="0" step="any" id="askbox_' . esc_attr($field) . '" name="askbox_settings[' . esc_attr($field) . ']" value="' . esc_attr($settings[$field]) . '" class="small-text" placeholder="' . esc_attr__('default', 'askbox') . '"></td></tr>';
     }
     foreach (ASKBOX_CHOICES as $field => [$label, $options]) {
         echo '<tr><th scope="row"><label for="askbox_' . esc_attr($field) . '">' . esc_html($label) . '</label></th><td>';
@@ -161,15 +255,6 @@ function askbox_rest_init(): void
 /** Answers the request with the proxy and ends it: the proxy writes its own status, headers and body. */
 function askbox_rest_serve($request): void
 {
-    $settings = askbox_settings();
-    askbox_proxy_handle([
-        'apiKey' => askbox_api_key(),
-        'botIds' => $settings['bot_id'] !== '' ? [$settings['bot_id']] : [],
-        'secret' => (string) get_option('askbox_secret', ''),
-        'basePath' => '/' . ASKBOX_REST_NAMESPACE,
-        'requestPath' => $request->get_route(),
-        'linkBase' => untrailingslashit(rest_url(ASKBOX_REST_NAMESPACE)),
-        'authorize' => static fn () => (bool) apply_filters('askbox_authorize', true),
-    ]);
+    askbox_proxy_handle(['requestPath' => $request->get_route()] + askbox_proxy_options(askbox_settings()));
     exit;
 }

@@ -1,0 +1,138 @@
+/**
+ * The wire contract of Askbox's token proxy, written once. The TypeScript proxy and the Workers entry import it; the
+ * PHP proxy carries a generated copy (`npm run contract:php`, checked by test/contract/contract-php.test.ts), and the
+ * WordPress plugin checks its settings against the widget rules in that copy. Plain data only (no functions, no
+ * RegExp objects), so it serialises to JSON and PHP unchanged.
+ */
+
+/** Where the proxy answers, under its base path, and with which methods. */
+export const ROUTES = Object.freeze({
+  conversations: { path: 'conversations', methods: ['POST'] },
+  messages: { path: 'messages', methods: ['GET', 'POST'] },
+  messageStream: { path: 'messages/stream', methods: ['POST'] },
+  stream: { path: 'stream/{token}', methods: ['GET'] },
+  health: { path: 'health', methods: ['GET'] },
+});
+
+/** The request header that carries a visitor's grant. */
+export const GRANT_HEADER = 'x-askbox-grant';
+
+/** Conversation, bot, document and visitor ids, as a RegExp source (the service's ids are 12 alphanumerics). */
+export const ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+
+/** Body and field limits. Lengths are in characters: Unicode code points, as the service counts them. */
+export const FIELDS = Object.freeze({
+  /** cody-api.md, endpoint 19: `content` ≤ 2000 characters. */
+  contentMax: 2000,
+  /** Longer conversation names are cut here (never refused). */
+  nameMax: 100,
+  /** The largest request body read, in bytes. */
+  bodyMaxBytes: 64 * 1024,
+  /** The deepest JSON parsed: the bodies are flat objects with at most a list of ids. */
+  jsonDepthMax: 4,
+});
+
+/** The abuse limits a proxy runs on when none are set: token buckets and daily caps. */
+export const DEFAULT_LIMITS = Object.freeze({
+  visitorMessages: Object.freeze({ burst: 6, perMinute: 6 }),
+  ipMessages: Object.freeze({ burst: 30, perMinute: 30 }),
+  visitorConversations: Object.freeze({ burst: 3, perMinute: 1 }),
+  ipConversations: Object.freeze({ burst: 10, perMinute: 5 }),
+  visitorMessagesPerDay: 200,
+  ipMessagesPerDay: 1000,
+});
+
+/** Upstream and store timeouts in milliseconds, when none are set. */
+export const DEFAULT_TIMEOUTS = Object.freeze({
+  connectMs: 10_000,
+  firstByteMs: 60_000,
+  idleMs: 30_000,
+  maxStreamMs: 300_000,
+  storeMs: 500,
+});
+
+/** Lifetimes in whole seconds: the default and the allowed range. */
+export const TTLS = Object.freeze({
+  grantTtlSeconds: Object.freeze({ default: 30 * 24 * 3600, min: 60, max: 365 * 24 * 3600 }),
+  streamTtlSeconds: Object.freeze({ default: 60, min: 1, max: 3600 }),
+});
+
+/** How long a visitor waits after the limit store failed (the 503's `Retry-After`). */
+export const BUSY_RETRY_SECONDS = 5;
+
+/** The bucket keys, by action and subject; `{ip}` and `{visitor}` are filled in. */
+export const BUCKET_KEYS = Object.freeze({
+  ipMessages: 'msg:ip:{ip}',
+  ipMessagesPerDay: 'day:ip:{ip}',
+  visitorMessages: 'msg:v:{visitor}',
+  visitorMessagesPerDay: 'day:v:{visitor}',
+  ipConversations: 'conv:ip:{ip}',
+  visitorConversations: 'conv:v:{visitor}',
+  streamClaim: 'stream:{id}',
+});
+
+/** How many entries the bounded in-process stores keep. */
+export const STORE_SIZES = Object.freeze({
+  /** Buckets (and stream claims) in memory; beyond it the least recently used go. */
+  buckets: 100_000,
+  /** Verified grants remembered, so a repeated grant costs no HMAC. */
+  verifiedGrants: 10_000,
+});
+
+/** Every refusal the proxy itself makes: its status and its message, in the service's envelope. */
+export const REFUSALS = Object.freeze({
+  notFound: { status: 404, message: 'Not found.' },
+  conversationNotFound: { status: 404, message: 'Conversation not found.' },
+  streamGone: { status: 404, message: 'This stream does not exist or has expired.' },
+  methodNotAllowed: { status: 405, message: 'Method not allowed.' },
+  wrongHost: { status: 421, message: 'This chat is not served on this host.' },
+  originRefused: { status: 403, message: 'This site is not allowed to use this chat.' },
+  notAuthorized: { status: 403, message: 'You are not allowed to use this chat.' },
+  unsupportedType: { status: 415, message: 'The request body must be application/json.' },
+  unreadableBody: { status: 400, message: 'The request body could not be read.' },
+  bodyTooLarge: { status: 413, message: 'The request body is too large.' },
+  tooDeep: { status: 400, message: 'The request body is nested too deeply.' },
+  notAnObject: { status: 400, message: 'The request body must be a JSON object.' },
+  clientGone: { status: 499, message: 'The client went away.' },
+  unexpectedAnswer: { status: 502, message: 'The chat service sent an unexpected response.' },
+  upstreamFailed: { status: 502, message: 'The chat service could not handle the request.' },
+  noStream: { status: 502, message: 'The chat service did not return a stream.' },
+  unreachable: { status: 502, message: 'The chat service could not be reached.' },
+  busy: { status: 503, message: 'The chat is busy. Please try again shortly.' },
+  timeout: { status: 504, message: 'The chat service did not answer in time.' },
+  misconfigured: { status: 503, message: 'The chat proxy is misconfigured.' },
+});
+
+/**
+ * The 429 of a limit, `{noun}` being `messages` or `new conversations` and `{seconds}` the wait: the only refusal
+ * whose message is built.
+ */
+export const LIMIT_MESSAGE = 'Too many {noun}. Please try again in {seconds} seconds.';
+
+/**
+ * The service's validation messages (Laravel's wording, cody-api.md §3); `{attribute}` is the field name with `_`
+ * read as a space. A 422's `message` is the first error, plus ` (and N more error[s])`.
+ */
+export const VALIDATION = Object.freeze({
+  required: 'The {attribute} field is required.',
+  string: 'The {attribute} field must be a string.',
+  max: 'The {attribute} field must not be greater than {max} characters.',
+  invalid: 'The selected {attribute} is invalid.',
+  boolean: 'The {attribute} field must be true or false.',
+});
+
+/** What the widget accepts in its settings; the WordPress plugin refuses what the widget would refuse. */
+export const WIDGET_RULES = Object.freeze({
+  /**
+   * A CSS colour, case-insensitive: hex of 3, 4, 6 or 8 digits, a colour function or a keyword. No `;`, braces,
+   * quotes, `url(` or escapes can get through.
+   */
+  colorPattern:
+    '^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\\([0-9a-z.,%\\s/+-]{1,60}\\)|[a-z]{3,30})$',
+  /** Text lengths in characters. */
+  titleMax: 80,
+  welcomeMax: 1000,
+  placeholderMax: 200,
+  launcherLabelMax: 60,
+  conversationNameMax: 100,
+});

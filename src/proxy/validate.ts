@@ -1,0 +1,79 @@
+/**
+ * The service's validation, as far as the proxy repeats it: Laravel's rules and wording (cody-api.md §3), so a
+ * refusal by the proxy reads exactly as one by the service.
+ */
+import { VALIDATION } from '../protocol/contract.js';
+import { json } from './respond.js';
+
+/** Field errors, keyed by field, in the order the fields were checked. */
+type FieldErrors = Record<string, string[]>;
+
+/** Laravel's attribute name: `bot_id` reads `bot id`. */
+const attribute = (field: string) => field.replace(/_/g, ' ');
+
+/** A contract message with its placeholders filled in. */
+function say(template: string, field: string, max?: number): string {
+  return template.replace('{attribute}', attribute(field)).replace('{max}', String(max));
+}
+
+/** Laravel's `required`: not missing, null, blank text or an empty list. */
+function present(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  return !Array.isArray(value) || value.length > 0;
+}
+
+/** Laravel's `boolean` values; anything else fails the rule. */
+const TRUE = new Set<unknown>([true, 1, '1', 'true']);
+const FALSE = new Set<unknown>([false, 0, '0', 'false']);
+
+/** Collects errors field by field; `failed()` is the 422 once every field is checked, or null. */
+export function createValidator(body: Record<string, unknown>) {
+  const errors: FieldErrors = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  return {
+    /** `required|string|max:n`, `max` counted in code points (characters, as the service counts them). */
+    text(field: string, max?: number): string | undefined {
+      const value = body[field];
+      if (!present(value)) return void add(field, say(VALIDATION.required, field));
+      if (typeof value !== 'string') return void add(field, say(VALIDATION.string, field));
+      if (max !== undefined && codePoints(value) > max) return void add(field, say(VALIDATION.max, field, max));
+      return value;
+    },
+    /**
+     * `required|exists`: `exists` decides, and answers the same for an id that does not exist and one that is not
+     * the visitor's. SECURITY: no existence oracle.
+     */
+    async exists<T>(field: string, exists: (value: unknown) => Promise<T | null>): Promise<T | undefined> {
+      const value = body[field];
+      if (!present(value)) return void add(field, say(VALIDATION.required, field));
+      const found = await exists(value);
+      if (found === null) return void add(field, say(VALIDATION.invalid, field));
+      return found;
+    },
+    /** `boolean`, with its default when the field is absent. */
+    flag(field: string, fallback: boolean): boolean {
+      const value = body[field];
+      if (value === undefined || value === null) return fallback;
+      if (TRUE.has(value) || FALSE.has(value)) return TRUE.has(value);
+      add(field, say(VALIDATION.boolean, field));
+      return fallback;
+    },
+    failed: (): Response | null => (Object.keys(errors).length ? validationError(errors) : null),
+  };
+}
+
+/** The service's 422: `message` is the first error, plus ` (and N more error[s])`; `errors` is keyed by field. */
+function validationError(errors: FieldErrors): Response {
+  const all = Object.values(errors).flat();
+  const more = all.length - 1;
+  const suffix = more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'})` : '';
+  return json({ message: `${all[0]}${suffix}`, errors }, 422);
+}
+
+/** The length of `text` in Unicode code points, counted without building an array. */
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}

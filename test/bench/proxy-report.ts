@@ -1,0 +1,179 @@
+// The concurrent-stream part of the proxy load benchmark (see proxy-load.ts): the same load straight at the
+// simulator, then through the proxy, and the figures side by side with the goals.
+import type { ChildProcess } from 'node:child_process';
+import { DEMO_BOT_ID } from '../../demo/simulator/index';
+import {
+  closeClients,
+  eventsOf,
+  IDEAL_STREAM_MS,
+  streamLoad,
+  whileAllOpen,
+  type LoadResult,
+  type Sample,
+  type Side,
+} from './proxy-streams';
+
+/** Asks a child for something over IPC: `cpu` (process.cpuUsage) or `memory` (after a full GC). */
+function ask<T>(child: ChildProcess, what: 'cpu' | 'memory'): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (message) => resolve((message as Record<string, T>)[what]!));
+    child.send(what);
+  });
+}
+const cpuMs = async (child: ChildProcess) => {
+  const { user, system } = await ask<NodeJS.CpuUsage>(child, 'cpu');
+  return (user + system) / 1000;
+};
+
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? NaN;
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+async function post(url: string, headers: Record<string, string>, body: object) {
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { data: { id: string }; meta?: { grant: string } };
+}
+
+/** A conversation to stream in, and another with one message for the JSON calls, on each side. */
+async function sides(simulatorUrl: string, proxyUrl: string, key: string): Promise<{ direct: Side; proxied: Side }> {
+  const json = { 'content-type': 'application/json' };
+  const keyed = { ...json, authorization: `Bearer ${key}` };
+  const api = `${simulatorUrl}/api/v1`;
+  const [streamIn, listed] = await Promise.all([
+    post(`${api}/conversations`, keyed, { name: 'load', bot_id: DEMO_BOT_ID }),
+    post(`${api}/conversations`, keyed, { name: 'list', bot_id: DEMO_BOT_ID }),
+  ]);
+  await post(`${api}/messages`, keyed, { content: 'shipping?', conversation_id: listed.data.id });
+  const base = `${proxyUrl}/askbox`;
+  const proxyStream = await post(`${base}/conversations`, json, { name: 'load', bot_id: DEMO_BOT_ID });
+  const proxyList = await post(`${base}/conversations`, json, { name: 'list', bot_id: DEMO_BOT_ID });
+  const listGrant = { ...json, 'x-askbox-grant': proxyList.meta!.grant };
+  await post(`${base}/messages`, listGrant, { content: 'shipping?', conversation_id: proxyList.data.id });
+  const grant = { ...json, 'x-askbox-grant': proxyStream.meta!.grant };
+  return {
+    direct: {
+      base: api,
+      headers: keyed,
+      conversationId: streamIn.data.id,
+      listPath: `/messages?conversation_id=${listed.data.id}`,
+      listHeaders: keyed,
+      streamHeaders: { authorization: keyed.authorization },
+    },
+    proxied: {
+      base,
+      // The JSON calls carry the listed conversation's grant; the streams their own.
+      headers: grant,
+      conversationId: proxyStream.data.id,
+      listPath: `/messages?conversation_id=${proxyList.data.id}`,
+      streamHeaders: { 'x-askbox-grant': grant['x-askbox-grant'] },
+      listHeaders: listGrant,
+    },
+  };
+}
+
+const spread = (samples: Sample[]) => {
+  const all = samples.map((sample) => sample.ms);
+  return `${ms(quantile(all, 0.5))} / ${ms(quantile(all, 0.99))}`;
+};
+
+/** One row of the report. */
+function row(what: string, result: LoadResult, cpu: { proxy?: number; simulator: number }) {
+  const durations = result.streams.filter((s) => s.whole).map((s) => s.ms);
+  const events = eventsOf(result);
+  return {
+    what,
+    'whole streams': `${durations.length}/${result.streams.length}`,
+    'stream p50 / p99': `${ms(quantile(durations, 0.5))} / ${ms(quantile(durations, 0.99))}`,
+    'create p50 / p99': spread(result.create),
+    'JSON p50 / p99': spread(result.list),
+    'create / JSON p99, all open': `${ms(quantile(whileAllOpen(result.create), 0.99))} / ${ms(quantile(whileAllOpen(result.list), 0.99))}`,
+    'failed calls': result.failures.length,
+    'simulator CPU': `${((cpu.simulator / result.wallMs) * 100).toFixed(0)} %`,
+    'proxy CPU': cpu.proxy === undefined ? '—' : `${((cpu.proxy / result.wallMs) * 100).toFixed(0)} %`,
+    'proxy µs/event': cpu.proxy === undefined ? '—' : ((cpu.proxy * 1000) / events).toFixed(1),
+  };
+}
+
+/**
+ * `count` concurrent reply streams (default 1,000), straight at the simulator and then through the proxy, each with
+ * create-conversation and JSON calls probed meanwhile; prints the figures and the goals' verdicts.
+ */
+export async function concurrentStreams(
+  simulatorUrl: string,
+  proxyUrl: string,
+  children: { simulator: ChildProcess; proxy: ChildProcess },
+  key: string,
+  count = Number(process.env.STREAMS ?? 1000),
+): Promise<void> {
+  const { direct, proxied } = await sides(simulatorUrl, proxyUrl, key);
+  let simulatorCpu = await cpuMs(children.simulator);
+  const straight = await streamLoad(direct, count);
+  const straightCpu = { simulator: (await cpuMs(children.simulator)) - simulatorCpu };
+
+  simulatorCpu = await cpuMs(children.simulator);
+  const proxyCpu = await cpuMs(children.proxy);
+  const proxyKernel = (await ask<NodeJS.CpuUsage>(children.proxy, 'cpu')).system;
+  const memoryBefore = await ask<NodeJS.MemoryUsage>(children.proxy, 'memory');
+  const loaded = streamLoad(proxied, count);
+  // Halfway through, every stream is open: the proxy's memory then, against before.
+  await new Promise((resolve) => setTimeout(resolve, IDEAL_STREAM_MS / 2));
+  const memoryDuring = await ask<NodeJS.MemoryUsage>(children.proxy, 'memory');
+  const through = await loaded;
+  const throughCpu = {
+    proxy: (await cpuMs(children.proxy)) - proxyCpu,
+    simulator: (await cpuMs(children.simulator)) - simulatorCpu,
+  };
+  closeClients();
+
+  console.log(`\n${count} concurrent reply streams (${IDEAL_STREAM_MS} ms of chunks each; probes every 40 ms)`);
+  console.table([
+    row('straight at the simulator', straight, straightCpu),
+    row('through the proxy', through, throughCpu),
+  ]);
+  const median = (result: LoadResult) =>
+    quantile(
+      result.streams.filter((s) => s.whole).map((s) => s.ms),
+      0.5,
+    );
+  const ratio = median(through) / median(straight);
+  const perEvent = (throughCpu.proxy * 1000) / eventsOf(through);
+  const kernel = ((await ask<NodeJS.CpuUsage>(children.proxy, 'cpu')).system - proxyKernel) / 1000 / throughCpu.proxy;
+  const perStream = (memoryDuring.rss - memoryBefore.rss) / count;
+  // RSS rarely shrinks: after an earlier part of the benchmark it may understate; the heap's figure does not.
+  const heapPerStream =
+    (memoryDuring.heapUsed + memoryDuring.external - memoryBefore.heapUsed - memoryBefore.external) / count;
+  const createP99 = quantile(
+    through.create.map((sample) => sample.ms),
+    0.99,
+  );
+  const listP99 = quantile(
+    through.list.map((sample) => sample.ms),
+    0.99,
+  );
+  console.log(
+    `proxy CPU per relayed event: ${perEvent.toFixed(1)} µs, ${(kernel * 100).toFixed(0)} % of it in the kernel (target ≤ 25 µs: ${verdict(perEvent <= 25)})`,
+  );
+  console.log(
+    `create / JSON p99 through the proxy: ${ms(createP99)} / ${ms(listP99)} (target ≤ 250 ms: ${verdict(createP99 <= 250 && listP99 <= 250)})`,
+  );
+  console.log(
+    `stream duration, proxy / direct (median): ×${ratio.toFixed(3)} (target ≤ ×1.1: ${verdict(ratio <= 1.1)})`,
+  );
+  console.log(
+    `proxy memory per open stream: ${(perStream / 1024).toFixed(1)} KB RSS, ${(heapPerStream / 1024).toFixed(1)} KB heap (target ≤ 200 KB: ${verdict(Math.max(perStream, heapPerStream) <= 200 * 1024)})`,
+  );
+  for (const [what, result] of [
+    ['direct', straight],
+    ['proxy', through],
+  ] as const) {
+    const cut = result.streams.filter((s) => !s.whole).map((s) => s.status);
+    if (cut.length) console.log(`${what}: ${cut.length} streams not whole, statuses`, [...new Set(cut)]);
+  }
+  for (const [what, result] of [
+    ['direct', straight],
+    ['proxy', through],
+  ] as const)
+    if (result.failures.length) console.log(`${what} failures (first 5):`, result.failures.slice(0, 5));
+}

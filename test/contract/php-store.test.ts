@@ -1,0 +1,166 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runPhp, startPhpProxy, type PhpLaunch } from '../helpers/php';
+import { contractConfig } from './config';
+
+const create = (url: string, ip = '203.0.113.7') =>
+  fetch(`${url}/conversations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    body: '{"name":"x","bot_id":"askboxDemo01"}',
+  });
+
+/** The store folder askbox_store_dir() picks for a request's $_SERVER, options and environment (or its refusal). */
+const dir = (server: Record<string, string>, options = '[]', env: Record<string, string> = {}) =>
+  runPhp(
+    `$_SERVER = ${JSON.stringify(server)
+      .replace(/[{}]/g, (b) => (b === '{' ? '[' : ']'))
+      .replace(/":/g, '"=>')};
+    try { echo json_encode(askbox_store_dir(${options})); } catch (Exception $e) { echo json_encode($e->getMessage()); }`,
+    {
+      ASKBOX_STORE_DIR: '',
+      ...env,
+    },
+  );
+
+/** Runs PHP code against a fresh store in $db. */
+const take = (body: string) =>
+  runPhp(
+    `$db = askbox_db(['storeDir' => sys_get_temp_dir() . '/askbox-store-test-' . bin2hex(random_bytes(6))]);\n${body}`,
+  );
+
+/** The PHP proxy's limit store (SQLite through PDO): fails closed, private, bounded, with the shared arithmetic. */
+describe('the PHP limit store', () => {
+  let running: Awaited<ReturnType<typeof startPhpProxy>> | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  // Nothing here reaches the service (an unused port stands in for it): a conversation is refused before it would.
+  const config = contractConfig('http://127.0.0.1:9', []);
+  /** Creates the store and takes one token, as a first request would, inside the setup's namespace. */
+  const prime = `php -r 'require getenv("ASKBOX_PHP_PROXY"); askbox_take(askbox_db(["storeDir" => getenv("STORE")]), [["x", 5.0, 1.0]], 1000);'`;
+
+  async function expectBusy(launch: PhpLaunch | undefined, extra: Record<string, unknown> = {}) {
+    running = await startPhpProxy(config, undefined, extra, launch);
+    const response = await create(running.url);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
+    await expect.poll(() => running?.errors.join('')).toContain('AskboxLimitStoreError');
+    const lines = running.errors.join('').split('\n');
+    expect(lines.filter((line) => line.includes('[askbox]'))).toHaveLength(1);
+  }
+
+  it('fails closed (503, Retry-After, one log line) when its folder cannot be made', () =>
+    expectBusy(undefined, { storeDir: '/proc/askbox-store' }));
+
+  it('fails closed on a corrupt database file', async () => {
+    await expectBusy({ setup: 'mkdir -p "$STORE"; head -c 8192 /dev/urandom > "$STORE/askbox-store.sqlite"' });
+  });
+
+  it('fails closed on a database that is there but read-only', async () => {
+    await expectBusy({
+      setup: `mkdir -p "$STORE"\nmount -t tmpfs -o size=1m tmpfs "$STORE"\n${prime}\nchmod 0400 "$STORE/askbox-store.sqlite"\nmount -o remount,ro "$STORE"`,
+    });
+  });
+
+  it('fails closed on a full filesystem', async () => {
+    await expectBusy({
+      setup: `mkdir -p "$STORE"\nmount -t tmpfs -o size=256k tmpfs "$STORE"\n${prime}\ndd if=/dev/zero of="$STORE/filler" bs=4k 2>/dev/null || true`,
+    });
+  });
+
+  it('creates its folder 0700 and its files 0600 whatever the umask', async () => {
+    running = await startPhpProxy(config, undefined, {}, { setup: 'umask 000' });
+    expect((await create(running.url)).status).toBe(502);
+    expect(statSync(running.store).mode & 0o777).toBe(0o700);
+    for (const file of ['askbox-store.sqlite', 'askbox-store.sqlite-wal', 'askbox-store.sqlite-shm'])
+      expect(statSync(join(running.store, file)).mode & 0o777, file).toBe(0o600);
+  });
+
+  it('makes a world-readable database private again', async () => {
+    running = await startPhpProxy(
+      config,
+      undefined,
+      {},
+      { setup: `mkdir -p "$STORE"\n${prime}\nchmod 0644 "$STORE/askbox-store.sqlite"` },
+    );
+    await create(running.url);
+    expect(statSync(join(running.store, 'askbox-store.sqlite')).mode & 0o777).toBe(0o600);
+  });
+
+  it('lives beside the web root by default, never in the temporary folder; ASKBOX_STORE_DIR or storeDir move it', () => {
+    expect(dir({ DOCUMENT_ROOT: '/srv/www/htdocs/' })).toBe('/srv/www/askbox-data');
+    expect(dir({ DOCUMENT_ROOT: '/srv/www/htdocs' }, "['storeDir' => '/var/lib/askbox/']")).toBe('/var/lib/askbox');
+    expect(dir({ DOCUMENT_ROOT: '/srv/www/htdocs' }, '[]', { ASKBOX_STORE_DIR: '/var/lib/askbox2' })).toBe(
+      '/var/lib/askbox2',
+    );
+    expect(dir({})).toBe('storeDir must be an absolute folder path');
+    expect(dir({ DOCUMENT_ROOT: '/srv/www' }, "['storeDir' => 'relative/dir']")).toBe(
+      'storeDir must be an absolute folder path',
+    );
+  });
+});
+
+describe('the PHP store, called directly', () => {
+  it('takes all or nothing, answers the wait in ms rounded up, and refills at its rate', () => {
+    expect(
+      take(`$c = [['a', 2.0, 0.5], ['b', 1.0, 0.25]];
+        echo json_encode([askbox_take($db, $c, 1000), askbox_take($db, $c, 1000), askbox_take($db, [['a', 2.0, 0.5]], 1000),
+          askbox_take($db, [['a', 2.0, 0.5]], 1001), askbox_take($db, $c, 4999), askbox_take($db, $c, 5000)]);`),
+    ).toEqual([0, 4000, 0, 1999, 1, 0]);
+  });
+
+  it('keeps at most the cap of buckets, forgetting first those soonest full again', () => {
+    expect(
+      take(`for ($i = 0; $i < 8; $i++) askbox_take($db, [["k$i", 1.0, $i === 3 ? 0.001 : 1.0]], 1000, 5);
+        echo json_encode([$db->query('SELECT count(*) FROM buckets')->fetchColumn(), $db->query("SELECT v FROM meta")->fetchColumn(),
+          askbox_take($db, [['k3', 1.0, 0.001]], 1000, 5), askbox_take($db, [['k7', 1.0, 1.0]], 1000, 5), askbox_take($db, [['k0', 1.0, 1.0]], 1000, 5)]);`),
+    ).toEqual([5, 5, 1_000_000, 1000, 0]);
+  });
+
+  it('drops buckets once they would be full again', () => {
+    expect(
+      take(`askbox_take($db, [['a', 2.0, 1.0]], 1000); askbox_take($db, [['b', 2.0, 1.0]], 2500);
+        askbox_take($db, [['c', 2.0, 1.0]], 3000);
+        echo json_encode($db->query('SELECT k FROM buckets ORDER BY k')->fetchAll(PDO::FETCH_COLUMN));`),
+    ).toEqual(['b', 'c']);
+  });
+
+  it('spends a stream token once, until it expires', () => {
+    expect(
+      take(`echo json_encode([askbox_spend($db, 'tok', 2000, 1000), askbox_spend($db, 'tok', 2000, 1999), askbox_spend($db, 'other', 2000, 1999),
+        askbox_spend($db, 'tok', 3000, 2000)]);`),
+    ).toEqual([true, false, true, true]);
+  });
+});
+
+describe('the PHP store, a corrupt file written over a working one', () => {
+  it('is refused rather than read as empty', async () => {
+    const config = contractConfig('http://127.0.0.1:9', []);
+    const running = await startPhpProxy(config);
+    try {
+      // The service is unreachable (502), but the store has been made and written.
+      const first = await fetch(`${running.url}/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.8' },
+        body: '{"name":"x","bot_id":"askboxDemo01"}',
+      });
+      expect(first.status).toBe(502);
+      // Once the worker has closed it (the last connection checkpoints and removes the WAL), the file overwritten.
+      const wal = join(running.store, 'askbox-store.sqlite-wal');
+      await expect.poll(() => existsSync(wal)).toBe(false);
+      writeFileSync(join(running.store, 'askbox-store.sqlite'), 'not a database at all'.repeat(400));
+      const refused = await fetch(`${running.url}/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
+        body: '{"name":"x","bot_id":"askboxDemo01"}',
+      });
+      expect(refused.status).toBe(503);
+    } finally {
+      await running.close();
+    }
+  });
+});

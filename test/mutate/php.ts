@@ -1,0 +1,213 @@
+// Mutation testing for the PHP proxy (`npm run mutate`; alone: `tsx test/mutate/php.ts`). No mutation tool runs on
+// PHP here, so each mutant below is a one-step weakening of a security rule in askbox-proxy.php, written by hand: it
+// is applied to a copy, and the PHP test files run against that copy (ASKBOX_PHP_PROXY). A mutant the tests do not
+// fail "survived": a rule that can be weakened without any test noticing. Exits non-zero when one survives.
+// MUTANT=<words of a rule> runs only the mutants whose rule contains them.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SOURCE = fileURLToPath(new URL('../../src/proxy/php/askbox-proxy.php', import.meta.url));
+const TESTS = [
+  'test/contract/php.test.ts',
+  'test/contract/php-store.test.ts',
+  'test/contract/php-hardening.test.ts',
+  'test/contract/php-rules.test.ts',
+];
+
+/** One weakening: `from` must occur exactly once in the proxy, and becomes `to`. */
+interface Mutant {
+  rule: string;
+  from: string;
+  to: string;
+}
+
+const MUTANTS: Mutant[] = [
+  {
+    rule: 'grant expiry: a second of grace',
+    from: '(int) $expiry * 1000 <= askbox_now_ms()',
+    to: '((int) $expiry + 1) * 1000 <= askbox_now_ms()',
+  },
+  {
+    rule: 'stream token expiry: a second of grace',
+    from: "$p['e'] > askbox_now_ms()",
+    to: "$p['e'] + 1000 > askbox_now_ms()",
+  },
+  {
+    rule: 'grant signature compared with === (not constant-time)',
+    from: "hash_equals(hash_hmac('sha256', $payload, $secret, true), $mac)",
+    to: "hash_hmac('sha256', $payload, $secret, true) === $mac",
+  },
+  {
+    rule: 'listed origins matched by prefix',
+    from: "if ($cross && !in_array($origin, $c['origins'], true))",
+    to: "if ($cross && !array_filter($c['origins'], static fn ($o) => str_starts_with($origin, $o)))",
+  },
+  {
+    rule: 'listed origins matched by suffix (host only)',
+    from: "if ($cross && !in_array($origin, $c['origins'], true))",
+    to: "if ($cross && !array_filter($c['origins'], static fn ($o) => str_ends_with($origin, (string) parse_url($o, PHP_URL_HOST))))",
+  },
+  {
+    rule: 'listed origins matched whatever the scheme',
+    from: "if ($cross && !in_array($origin, $c['origins'], true))",
+    to: "if ($cross && !in_array(preg_replace('#^https?://#', '', $origin), array_map(static fn ($o) => preg_replace('#^https?://#', '', $o), $c['origins']), true))",
+  },
+  {
+    rule: 'same-host check ignores the port',
+    from: "$cross = $origin !== null && (!is_array($parts) || !isset($parts['host']) || askbox_host($parts) !== $self);",
+    to: "$cross = $origin !== null && (!is_array($parts) || !isset($parts['host']) || strtolower($parts['host']) !== preg_replace('/:\\d+$/', '', $self));",
+  },
+  {
+    rule: 'Retry-After rounded down',
+    from: '$seconds = max(1, (int) ceil($wait / 1000));',
+    to: '$seconds = max(1, (int) floor($wait / 1000));',
+  },
+  {
+    rule: 'store wait rounded down',
+    from: '$wait = max($wait, (int) ceil((1 - $tokens) / $rate * 1000));',
+    to: '$wait = max($wait, (int) floor((1 - $tokens) / $rate * 1000));',
+  },
+  {
+    rule: 'X-Forwarded-For read from the wrong end',
+    from: "return $hops[count($hops) - max(1, (int) ($source['trustedHops'] ?? 1))] ?? $socket;",
+    to: "return $hops[max(1, (int) ($source['trustedHops'] ?? 1)) - 1] ?? $socket;",
+  },
+  {
+    rule: 'forwarded query keys: one more (keyword)',
+    from: "['conversation_id', 'includes', 'page', 'per_page']",
+    to: "['conversation_id', 'includes', 'page', 'per_page', 'keyword']",
+  },
+  {
+    rule: 'stream URL schemes: one more (ftp)',
+    from: "if (!in_array(strtolower($parts['scheme']), ['http', 'https'], true)) return null;",
+    to: "if (!in_array(strtolower($parts['scheme']), ['http', 'https', 'ftp'], true)) return null;",
+  },
+  {
+    rule: 'id regex unanchored',
+    from: "const ASKBOX_ID = '/^[A-Za-z0-9_-]{1,64}$/';",
+    to: "const ASKBOX_ID = '/[A-Za-z0-9_-]{1,64}/';",
+  },
+  {
+    rule: 'id regex with a wider class (.)',
+    from: "const ASKBOX_ID = '/^[A-Za-z0-9_-]{1,64}$/';",
+    to: "const ASKBOX_ID = '/^[A-Za-z0-9_.-]{1,64}$/';",
+  },
+  {
+    rule: 'loopback hosts: any name starting with localhost',
+    from: "return $host === 'localhost' ||",
+    to: "return str_starts_with($host, 'localhost') ||",
+  },
+  {
+    rule: 'served hosts matched by suffix',
+    from: "if ($c['hosts']) return in_array($host, $c['hosts'], true);",
+    to: "if ($c['hosts']) return (bool) array_filter($c['hosts'], static fn ($h) => str_ends_with($host, $h));",
+  },
+  {
+    rule: 'private ranges: 172.16/12 one wider',
+    from: '($a === 172 && $b >= 16 && $b <= 31)',
+    to: '($a === 172 && $b >= 16 && $b <= 32)',
+  },
+  { rule: 'header twins allowed', from: 'if (askbox_header_twin($c)) return', to: 'if (false) return' },
+  {
+    rule: 'content limit one more',
+    from: "preg_match_all('/./su', $body['content']) > ASKBOX_MAX_CONTENT",
+    to: "preg_match_all('/./su', $body['content']) > ASKBOX_MAX_CONTENT + 1",
+  },
+  {
+    rule: 'the key kept after a hop leaves the service',
+    from: "$withKey = $withKey && askbox_origin((array) parse_url($next)) === $c['upstreamOrigin'];",
+    to: '$withKey = $withKey;',
+  },
+  {
+    rule: 'the key earned again by a hop back to the service',
+    from: "$withKey = $withKey && askbox_origin((array) parse_url($next)) === $c['upstreamOrigin'];",
+    to: "$withKey = askbox_origin((array) parse_url($next)) === $c['upstreamOrigin'];",
+  },
+  {
+    rule: 'one more stream hop',
+    from: '$hops >= ASKBOX_MAX_STREAM_HOPS',
+    to: '$hops > ASKBOX_MAX_STREAM_HOPS',
+  },
+  {
+    rule: 'stream tokens reusable',
+    from: '|| !askbox_spend(askbox_db($c),',
+    to: '|| !is_string(',
+  },
+  {
+    rule: 'no per-IP daily cap',
+    from: '$daily("day:ip:$ip", $l[\'ipMessagesPerDay\']),\n',
+    to: '',
+  },
+  {
+    rule: 'store fails open',
+    from: "throw new AskboxLimitStoreError('The store cannot be written: ' . $error->getMessage(), 0, $error);",
+    to: 'return 0;',
+  },
+  {
+    rule: 'upstream JSON read without a cap',
+    from: '$text = stream_get_contents($fp, ASKBOX_MAX_UPSTREAM_JSON + 1);',
+    to: '$text = stream_get_contents($fp);',
+  },
+  {
+    rule: 'stream URL logged',
+    from: "preg_replace('#(https?://[^/\\s)]+)[^\\s)]*#i', '$1', $reason)",
+    to: '$reason',
+  },
+  {
+    rule: 'store file readable by others',
+    from: '$mask = umask(0077);',
+    to: '$mask = umask(0022);',
+  },
+];
+
+/** Whether the PHP tests pass against `file`. */
+function passes(file: string): boolean {
+  const run = spawnSync('npx', ['vitest', 'run', '--bail=1', '--reporter=dot', ...TESTS], {
+    encoding: 'utf8',
+    env: { ...process.env, ASKBOX_PHP_PROXY: file },
+  });
+  return run.status === 0;
+}
+
+function main(): void {
+  const original = readFileSync(SOURCE, 'utf8');
+  // A mutant is killed only if the unmutated proxy passes the very same run.
+  if (!passes(SOURCE)) throw new Error('The PHP tests fail on the unmutated proxy: fix them first.');
+  const only = process.env.MUTANT;
+  const dir = mkdtempSync(join(tmpdir(), 'askbox-php-mutants-'));
+  const rows: { rule: string; result: string }[] = [];
+  try {
+    MUTANTS.forEach((mutant, i) => {
+      if (only && !mutant.rule.includes(only)) return;
+      const count = original.split(mutant.from).length - 1;
+      if (count !== 1) {
+        rows.push({ rule: mutant.rule, result: `not applied (${count} matches)` });
+        return;
+      }
+      const file = join(dir, `mutant-${i}.php`);
+      writeFileSync(file, original.replace(mutant.from, mutant.to));
+      const lint = spawnSync('php', ['-l', file], { encoding: 'utf8' });
+      if (lint.status !== 0) {
+        rows.push({ rule: mutant.rule, result: 'invalid PHP' });
+        return;
+      }
+      rows.push({ rule: mutant.rule, result: passes(file) ? 'SURVIVED' : 'killed' });
+      console.log(`${rows.at(-1)!.result.padEnd(9)} ${mutant.rule}`);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.table(rows);
+  const killed = rows.filter((r) => r.result === 'killed').length;
+  const survived = rows.filter((r) => r.result === 'SURVIVED').length;
+  const other = rows.length - killed - survived;
+  console.log(
+    `PHP mutants: ${killed} killed, ${survived} survived${other ? `, ${other} not applied` : ''} of ${rows.length}`,
+  );
+  if (survived || other) process.exitCode = 1;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();
