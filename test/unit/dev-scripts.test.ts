@@ -37,14 +37,26 @@ describe('npm start (.ci/build-if-stale.mjs)', () => {
       at('src/index.ts', 1000);
       at('package.json', 1000);
       expect(check()).toBe(1);
-      for (const output of ['dist/askbox.js', 'dist/askbox-debug.js', 'dist/askbox.mjs', 'dist/askbox-locales/de.json'])
+      for (const output of [
+        'dist/askbox.js',
+        'dist/manifest.json',
+        'dist/askbox-debug.js',
+        'dist/askbox.mjs',
+        'dist/askbox-locales/de.json',
+      ])
         at(output, 2000);
       expect(check()).toBe(0);
       at('src/state/chat-model.ts', 3000);
       expect(check()).toBe(1);
       at('dist/askbox.js', 4000);
       expect(check()).toBe(1);
-      for (const output of ['dist/askbox-debug.js', 'dist/askbox.mjs', 'dist/askbox-locales/de.json']) at(output, 4000);
+      for (const output of [
+        'dist/manifest.json',
+        'dist/askbox-debug.js',
+        'dist/askbox.mjs',
+        'dist/askbox-locales/de.json',
+      ])
+        at(output, 4000);
       expect(check()).toBe(0);
       at('vite.config.ts', 5000);
       expect(check()).toBe(1);
