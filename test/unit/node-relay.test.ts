@@ -28,7 +28,7 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 /** A service streaming `events` every 10 ms (then ending, or staying silent with `hang`); `closed` when cut. */
 async function service(plan: { events: number; hang?: boolean; silentFirst?: boolean }) {
   const state = { closed: 0 };
-  const url = await listen((req, res) => {
+  const url = await listen((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.flushHeaders();
     res.on('close', () => void (res.writableFinished || state.closed++));
