@@ -152,6 +152,7 @@ describe('the packed package', () => {
       'default',
       'optionsFromEnv',
       'parseJsonOptions',
+      'siteIdFromEnv',
     ]);
   });
 
