@@ -1,4 +1,3 @@
-import { WIDGET_RULES } from '../protocol/contract.js';
 import { canonicalTag, localeText, resolveLocale } from './locale.js';
 import {
   messageLength,
@@ -65,8 +64,10 @@ const KEYS = {
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
 // no `;`, braces, quotes, `url(` or escapes can get through these patterns.
-// The pattern is the wire contract's, so the WordPress plugin refuses exactly what the widget refuses.
-const COLOR = new RegExp(WIDGET_RULES.colorPattern, 'i');
+// The wire contract's WIDGET_RULES.colorPattern, kept here as a literal for the bundle's sake (its names would cost
+// bytes); test/unit/widget-rules.test.ts holds the two to one behaviour, and the WordPress plugin reads the contract.
+const COLOR =
+  /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.,%\s/+-]{1,60}\)|[a-z]{3,30})$/i;
 // SECURITY: a path must not start with `//` or `/\`: either is a protocol-relative URL to another host (a browser
 // reads a backslash in an http(s) URL as a slash).
 const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?![/\\])[^\s?#]*)$/i;
@@ -156,18 +157,12 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   const strings = localeText(locale.language, table?.trim().split('\n'));
   const dir = oneOf(input.dir, DIRECTIONS, locale.dir, 'dir', fail);
 
-  const { titleMax, welcomeMax, placeholderMax, launcherLabelMax, conversationNameMax } = WIDGET_RULES;
-  const title = bounded(input.title, strings.title, titleMax, 'title', fail);
-  const welcome = bounded(input.welcome, strings.welcome, welcomeMax, 'welcome', fail);
-  const placeholder = bounded(input.placeholder, strings.placeholder, placeholderMax, 'placeholder', fail);
-  const launcherLabel = bounded(input.launcherLabel, '', launcherLabelMax, 'launcherLabel', fail);
-  const conversationName = bounded(
-    input.conversationName,
-    DEFAULTS.conversationName,
-    conversationNameMax,
-    'conversationName',
-    fail,
-  );
+  // The lengths of the wire contract's WIDGET_RULES, held to them by test/unit/widget-rules.test.ts.
+  const title = bounded(input.title, strings.title, 80, 'title', fail);
+  const welcome = bounded(input.welcome, strings.welcome, 1000, 'welcome', fail);
+  const placeholder = bounded(input.placeholder, strings.placeholder, 200, 'placeholder', fail);
+  const launcherLabel = bounded(input.launcherLabel, '', 60, 'launcherLabel', fail);
+  const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 100, 'conversationName', fail);
 
   const limitMessage = bounded(input.limitMessage, '', 300, 'limitMessage', fail) || undefined;
   const limitLinkText = bounded(input.limitLinkText, '', 80, 'limitLinkText', fail) || undefined;

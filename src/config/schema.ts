@@ -135,11 +135,7 @@ export const MAX_MESSAGE_LENGTH = 2000;
  * The length of a text as the service counts it, and every limit in the widget's settings: in characters (Unicode
  * code points), so an emoji, which is two UTF-16 units, counts once.
  */
-export function messageLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
+export const messageLength = (text: string): number => [...text].length;
 /** The counter appears once a draft reaches this length. */
 export const COUNTER_THRESHOLD = 1800;
 /** The range of `streamTimeout`, in seconds: long enough for a slow model, short enough not to look hung. */

@@ -2,11 +2,12 @@
  * The wire contract of Askbox's token proxy, written once. The TypeScript proxy and the Workers entry import it; the
  * PHP proxy carries a generated copy (`npm run contract:php`, checked by test/contract/contract-php.test.ts), and the
  * WordPress plugin checks its settings against the widget rules in that copy. Plain data only (no functions, no
- * RegExp objects), so it serialises to JSON and PHP unchanged.
+ * RegExp objects), so it serialises to JSON and PHP unchanged. The freezes are marked pure so that the widget, which
+ * reads only WIDGET_RULES, bundles nothing else of it.
  */
 
 /** Where the proxy answers, under its base path, and with which methods. */
-export const ROUTES = Object.freeze({
+export const ROUTES = /* @__PURE__ */ Object.freeze({
   conversations: { path: 'conversations', methods: ['POST'] },
   messages: { path: 'messages', methods: ['GET', 'POST'] },
   messageStream: { path: 'messages/stream', methods: ['POST'] },
@@ -21,7 +22,7 @@ export const GRANT_HEADER = 'x-askbox-grant';
 export const ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
 /** Body and field limits. Lengths are in characters: Unicode code points, as the service counts them. */
-export const FIELDS = Object.freeze({
+export const FIELDS = /* @__PURE__ */ Object.freeze({
   /** cody-api.md, endpoint 19: `content` ≤ 2000 characters. */
   contentMax: 2000,
   /** Longer conversation names are cut here (never refused). */
@@ -33,17 +34,17 @@ export const FIELDS = Object.freeze({
 });
 
 /** The abuse limits a proxy runs on when none are set: token buckets and daily caps. */
-export const DEFAULT_LIMITS = Object.freeze({
-  visitorMessages: Object.freeze({ burst: 6, perMinute: 6 }),
-  ipMessages: Object.freeze({ burst: 30, perMinute: 30 }),
-  visitorConversations: Object.freeze({ burst: 3, perMinute: 1 }),
-  ipConversations: Object.freeze({ burst: 10, perMinute: 5 }),
+export const DEFAULT_LIMITS = /* @__PURE__ */ Object.freeze({
+  visitorMessages: /* @__PURE__ */ Object.freeze({ burst: 6, perMinute: 6 }),
+  ipMessages: /* @__PURE__ */ Object.freeze({ burst: 30, perMinute: 30 }),
+  visitorConversations: /* @__PURE__ */ Object.freeze({ burst: 3, perMinute: 1 }),
+  ipConversations: /* @__PURE__ */ Object.freeze({ burst: 10, perMinute: 5 }),
   visitorMessagesPerDay: 200,
   ipMessagesPerDay: 1000,
 });
 
 /** Upstream and store timeouts in milliseconds, when none are set. */
-export const DEFAULT_TIMEOUTS = Object.freeze({
+export const DEFAULT_TIMEOUTS = /* @__PURE__ */ Object.freeze({
   connectMs: 10_000,
   firstByteMs: 60_000,
   idleMs: 30_000,
@@ -52,16 +53,16 @@ export const DEFAULT_TIMEOUTS = Object.freeze({
 });
 
 /** Lifetimes in whole seconds: the default and the allowed range. */
-export const TTLS = Object.freeze({
-  grantTtlSeconds: Object.freeze({ default: 30 * 24 * 3600, min: 60, max: 365 * 24 * 3600 }),
-  streamTtlSeconds: Object.freeze({ default: 60, min: 1, max: 3600 }),
+export const TTLS = /* @__PURE__ */ Object.freeze({
+  grantTtlSeconds: /* @__PURE__ */ Object.freeze({ default: 30 * 24 * 3600, min: 60, max: 365 * 24 * 3600 }),
+  streamTtlSeconds: /* @__PURE__ */ Object.freeze({ default: 60, min: 1, max: 3600 }),
 });
 
 /** How long a visitor waits after the limit store failed (the 503's `Retry-After`). */
 export const BUSY_RETRY_SECONDS = 5;
 
 /** The bucket keys, by action and subject; `{ip}` and `{visitor}` are filled in. */
-export const BUCKET_KEYS = Object.freeze({
+export const BUCKET_KEYS = /* @__PURE__ */ Object.freeze({
   ipMessages: 'msg:ip:{ip}',
   ipMessagesPerDay: 'day:ip:{ip}',
   visitorMessages: 'msg:v:{visitor}',
@@ -72,7 +73,7 @@ export const BUCKET_KEYS = Object.freeze({
 });
 
 /** How many entries the bounded in-process stores keep. */
-export const STORE_SIZES = Object.freeze({
+export const STORE_SIZES = /* @__PURE__ */ Object.freeze({
   /** Buckets (and stream claims) in memory; beyond it the least recently used go. */
   buckets: 100_000,
   /** Verified grants remembered, so a repeated grant costs no HMAC. */
@@ -80,7 +81,7 @@ export const STORE_SIZES = Object.freeze({
 });
 
 /** Every refusal the proxy itself makes: its status and its message, in the service's envelope. */
-export const REFUSALS = Object.freeze({
+export const REFUSALS = /* @__PURE__ */ Object.freeze({
   notFound: { status: 404, message: 'Not found.' },
   conversationNotFound: { status: 404, message: 'Conversation not found.' },
   streamGone: { status: 404, message: 'This stream does not exist or has expired.' },
@@ -113,7 +114,7 @@ export const LIMIT_MESSAGE = 'Too many {noun}. Please try again in {seconds} sec
  * The service's validation messages (Laravel's wording, cody-api.md §3); `{attribute}` is the field name with `_`
  * read as a space. A 422's `message` is the first error, plus ` (and N more error[s])`.
  */
-export const VALIDATION = Object.freeze({
+export const VALIDATION = /* @__PURE__ */ Object.freeze({
   required: 'The {attribute} field is required.',
   string: 'The {attribute} field must be a string.',
   max: 'The {attribute} field must not be greater than {max} characters.',
@@ -122,7 +123,7 @@ export const VALIDATION = Object.freeze({
 });
 
 /** What the widget accepts in its settings; the WordPress plugin refuses what the widget would refuse. */
-export const WIDGET_RULES = Object.freeze({
+export const WIDGET_RULES = /* @__PURE__ */ Object.freeze({
   /**
    * A CSS colour, case-insensitive: hex of 3, 4, 6 or 8 digits, a colour function or a keyword. No `;`, braces,
    * quotes, `url(` or escapes can get through.

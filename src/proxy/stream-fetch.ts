@@ -1,5 +1,5 @@
 import { allowedStreamUrl, MAX_STREAM_HOPS, type StreamHosts } from './hosts.js';
-import { fail } from './respond.js';
+import { refuse } from './respond.js';
 
 /** One fetch of the stream: the URL, whether to send the key, and the request's own redirect mode. */
 export type StreamHop = (url: string, withKey: boolean) => Promise<Response>;
@@ -20,7 +20,7 @@ export async function fetchStream(first: URL, hosts: StreamHosts, hop: StreamHop
     await response.body?.cancel();
     const location = response.headers.get('location');
     const next = location === null ? undefined : allowedStreamUrl(location, url.href, hosts);
-    if (!next || hops >= MAX_STREAM_HOPS) return fail(502, 'The chat service did not return a stream.');
+    if (!next || hops >= MAX_STREAM_HOPS) return refuse('noStream');
     // Once dropped, the key stays dropped: a hop back to the service does not earn it again.
     withKey = withKey && next.origin === hosts.upstreamOrigin;
     url = next;

@@ -3,6 +3,7 @@ import { createProxy, type ProxyHandler } from './handler.js';
 import { createMemoryStore, type LimitStore } from './limits.js';
 import type { ProxyLogEntry } from './options.js';
 import { optionsFromEnv, siteIdFromEnv, type AskboxWorkerEnv } from './worker-env.js';
+import { REFUSALS } from '../protocol/contract.js';
 
 /**
  * The token proxy as a Cloudflare Worker (`askbox/proxy/worker`): configured from the Worker's environment, its
@@ -23,9 +24,6 @@ export {
   type AskboxWorkerEnv,
   type JsonOptions,
 } from './worker-env.js';
-
-/** What a visitor gets from a misconfigured Worker: the reason goes to the log, not to the page. */
-const MISCONFIGURED = { message: 'The chat proxy is misconfigured.' };
 
 /** The proxy of this isolate, or why it could not be built; kept, since a Worker's environment never changes. */
 let built: { handler: ProxyHandler } | { error: string } | undefined;
@@ -76,9 +74,13 @@ export default {
     if ('handler' in proxy) return proxy.handler(request);
     // Logged on every request, not once: `wrangler tail` shows only the requests made while it runs.
     console.error(`[askbox] misconfigured: ${proxy.error}`);
-    return Response.json(MISCONFIGURED, {
-      status: 503,
-      headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
-    });
+    // What the visitor gets: the reason goes to the log, not to the page.
+    return Response.json(
+      { message: REFUSALS.misconfigured.message },
+      {
+        status: REFUSALS.misconfigured.status,
+        headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+      },
+    );
   },
 };

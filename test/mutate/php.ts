@@ -113,8 +113,8 @@ const MUTANTS: Mutant[] = [
   { rule: 'header twins allowed', from: 'if (askbox_header_twin($c)) return', to: 'if (false) return' },
   {
     rule: 'content limit one more',
-    from: "preg_match_all('/./su', $body['content']) > ASKBOX_MAX_CONTENT",
-    to: "preg_match_all('/./su', $body['content']) > ASKBOX_MAX_CONTENT + 1",
+    from: "preg_match_all('/./su', $content) > ASKBOX_MAX_CONTENT",
+    to: "preg_match_all('/./su', $content) > ASKBOX_MAX_CONTENT + 1",
   },
   {
     rule: 'the key kept after a hop leaves the service',

@@ -154,6 +154,7 @@ describe('the packed package', () => {
       'default',
       'optionsFromEnv',
       'parseJsonOptions',
+      'siteIdFromEnv',
     ]);
   });
 

@@ -29,7 +29,9 @@ function setup(options: Partial<ProxyOptions> = {}) {
       }),
     );
   const start = async () => {
-    const { data, meta } = (await (await call('POST', '/conversations', {})).json()) as {
+    const { data, meta } = (await (
+      await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })
+    ).json()) as {
       data: { id: string };
       meta: { grant: string };
     };

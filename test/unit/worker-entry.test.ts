@@ -321,7 +321,7 @@ describe('the Worker entry', () => {
         new Request('https://w.test/askbox/conversations', {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'cf-connecting-ip': '192.0.2.7' },
-          body: '{}',
+          body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
         }),
         env,
       );
@@ -385,7 +385,7 @@ describe('the Worker entry', () => {
       new Request('https://w.test/askbox/conversations', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: '{}',
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
       }),
       { ...ENV, ASKBOX_LIMITS: failing },
     );
