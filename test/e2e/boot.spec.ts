@@ -84,7 +84,7 @@ describe('a launcher-only boot, in Chromium', () => {
     const { page, requests } = await e2e.open('/plain.html', { width: 390, height: 700, mobile: true });
     await page.locator(W.launcher).waitFor();
     // A slow chat file: the frame stays in its loading state meanwhile.
-    let release = () => {};
+    let release: (() => void) | undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
       await held;
@@ -98,7 +98,7 @@ describe('a launcher-only boot, in Chromium', () => {
     expect(await frame.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 700 });
     expect(await page.locator(W.launcher).isVisible()).toBe(false);
     expect(chatRequests(requests)).toHaveLength(1);
-    release();
+    release?.();
     await page.locator(W.input).waitFor();
     expect(await frame.count()).toBe(0);
   });
