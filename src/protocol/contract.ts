@@ -100,6 +100,8 @@ export const REFUSALS = /* @__PURE__ */ Object.freeze({
   noStream: { status: 502, message: 'The chat service did not return a stream.' },
   unreachable: { status: 502, message: 'The chat service could not be reached.' },
   busy: { status: 503, message: 'The chat is busy. Please try again shortly.' },
+  /** PHP only: an error the proxy did not foresee (the JavaScript runtimes answer `unreachable`). */
+  unavailable: { status: 503, message: 'The chat is unavailable right now. Please try again later.' },
   timeout: { status: 504, message: 'The chat service did not answer in time.' },
   misconfigured: { status: 503, message: 'The chat proxy is misconfigured.' },
 });

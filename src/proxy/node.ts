@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { ProxyHandler } from './handler.js';
 import { nodeSourceOf } from './node-fetch.js';
 import { startDeadlines, takeWatch } from './upstream.js';
+import { REFUSALS } from '../protocol/contract.js';
 
 export { nodeFetch } from './node-fetch.js';
 
@@ -69,7 +70,7 @@ function refuse(status: number, message: string, headers: Record<string, string>
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Response {
   const method = req.method ?? 'GET';
   if (FORBIDDEN_METHODS.has(method.toUpperCase()))
-    return refuse(405, 'Method not allowed.', { allow: 'GET, POST, OPTIONS' });
+    return refuse(REFUSALS.methodNotAllowed.status, REFUSALS.methodNotAllowed.message, { allow: 'GET, POST, OPTIONS' });
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   // SECURITY: a malformed or repeated Host must neither rewrite the URL nor pass for another host (RFC 9112 §3.2:
   // a 400). Only HTTP/1.0 may leave it out (old health checks do); it then stands for localhost.

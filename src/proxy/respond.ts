@@ -17,7 +17,7 @@ export function json(body: unknown, status = 200): Response {
 }
 
 /** An error in the service's envelope: `{"message": "..."}`. */
-export function fail(status: number, message: string): Response {
+function fail(status: number, message: string): Response {
   return json({ message }, status);
 }
 

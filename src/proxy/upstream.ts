@@ -4,6 +4,8 @@
  * visitor) for ever.
  */
 
+import { REFUSALS } from '../protocol/contract.js';
+
 /** Thrown when the service does not answer within its deadline. */
 export class UpstreamTimeout extends Error {
   override readonly name = 'UpstreamTimeout';
@@ -54,8 +56,8 @@ export async function fetchWithin(
 
 /** The 502 that stands for a JSON answer over the cap. */
 function tooLarge(): Response {
-  return new Response(JSON.stringify({ message: 'The chat service sent an unexpected response.' }), {
-    status: 502,
+  return new Response(JSON.stringify({ message: REFUSALS.unexpectedAnswer.message }), {
+    status: REFUSALS.unexpectedAnswer.status,
     headers: { 'content-type': 'application/json' },
   });
 }

@@ -87,13 +87,14 @@ const MUTANTS: Mutant[] = [
   },
   {
     rule: 'id regex unanchored',
-    from: "const ASKBOX_ID = '/^[A-Za-z0-9_-]{1,64}$/';",
-    to: "const ASKBOX_ID = '/[A-Za-z0-9_-]{1,64}/';",
+    // The pattern lives in the generated contract block (ASKBOX_ID is built from it).
+    from: "'idPattern' => '^[A-Za-z0-9_-]{1,64}$',",
+    to: "'idPattern' => '[A-Za-z0-9_-]{1,64}',",
   },
   {
     rule: 'id regex with a wider class (.)',
-    from: "const ASKBOX_ID = '/^[A-Za-z0-9_-]{1,64}$/';",
-    to: "const ASKBOX_ID = '/^[A-Za-z0-9_.-]{1,64}$/';",
+    from: "'idPattern' => '^[A-Za-z0-9_-]{1,64}$',",
+    to: "'idPattern' => '^[A-Za-z0-9_.-]{1,64}$',",
   },
   {
     rule: 'loopback hosts: any name starting with localhost',

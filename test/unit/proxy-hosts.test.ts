@@ -10,6 +10,45 @@ import { SECRET } from '../helpers/proxy';
  * the first one past it, a name with one more label), so a rule loosened or tightened by one step fails a row.
  */
 
+/** A proxy created with these allowed hosts (a thunk, for toThrow). */
+const withHosts = (allowedHosts: string[]) => () =>
+  createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], secret: SECRET, allowedHosts });
+
+/** A chain of answers by URL; every hop is kept with whether it carried the key. */
+function chain(answers: Record<string, () => Response>) {
+  const hops: [string, boolean][] = [];
+  const hop = async (url: string, withKey: boolean) => {
+    hops.push([url, withKey]);
+    return (answers[url] ?? (() => new Response('data: [END]\n\n')))();
+  };
+  return { hops, hop };
+}
+const to =
+  (location: string, status = 302) =>
+  () =>
+    new Response(null, { status, headers: { location } });
+
+const proxyWith = (options: Partial<ProxyOptions> = {}) =>
+  createProxy({
+    apiKey: 'k',
+    botIds: [DEMO_BOT_ID],
+    secret: SECRET,
+    allowedOrigins: ['https://partner.example'],
+    allowedHosts: ['proxy.example'],
+    fetch: async () => Response.json({ data: { id: 'conv01' } }),
+    ...options,
+  });
+const statusFor = async (origin: string) =>
+  (
+    await proxyWith()(
+      new Request('http://proxy.example/askbox/conversations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
+      }),
+    )
+  ).status;
+
 describe('private and loopback hosts', () => {
   it.each([
     ['127.0.0.1', true],
@@ -110,12 +149,10 @@ describe('served hosts', () => {
   });
 
   it('checks allowedHosts when the proxy is created', () => {
-    const make = (allowedHosts: string[]) => () =>
-      createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], secret: SECRET, allowedHosts });
     for (const bad of ['shop.example/x', 'https://shop.example', 'shop example', 'Shop.example', 'shop.example:', ''])
-      expect(make([bad]), bad).toThrow(/allowedHosts/);
+      expect(withHosts([bad]), bad).toThrow(/allowedHosts/);
     for (const good of ['shop.example', 'shop.example:8443', '[::1]:8080', '10.0.0.5', 'a-b.example'])
-      expect(make([good]), good).not.toThrow();
+      expect(withHosts([good]), good).not.toThrow();
   });
 });
 
@@ -151,20 +188,6 @@ describe('stream URLs', () => {
 });
 
 describe('following stream redirects', () => {
-  /** A chain of answers by URL; every hop is kept with whether it carried the key. */
-  function chain(answers: Record<string, () => Response>) {
-    const hops: [string, boolean][] = [];
-    const hop = async (url: string, withKey: boolean) => {
-      hops.push([url, withKey]);
-      return (answers[url] ?? (() => new Response('data: [END]\n\n')))();
-    };
-    return { hops, hop };
-  }
-  const to =
-    (location: string, status = 302) =>
-    () =>
-      new Response(null, { status, headers: { location } });
-
   it('follows 3 hops and refuses the fourth', async () => {
     const three = chain({
       'https://api.example/1': to('/2', 301),
@@ -221,27 +244,6 @@ describe('following stream redirects', () => {
 });
 
 describe('CORS origins, exactly', () => {
-  const proxyWith = (options: Partial<ProxyOptions> = {}) =>
-    createProxy({
-      apiKey: 'k',
-      botIds: [DEMO_BOT_ID],
-      secret: SECRET,
-      allowedOrigins: ['https://partner.example'],
-      allowedHosts: ['proxy.example'],
-      fetch: async () => Response.json({ data: { id: 'conv01' } }),
-      ...options,
-    });
-  const statusFor = async (origin: string) =>
-    (
-      await proxyWith()(
-        new Request('http://proxy.example/askbox/conversations', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', origin },
-          body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
-        }),
-      )
-    ).status;
-
   it.each([
     ['https://partner.example', 200],
     ['http://partner.example', 403],

@@ -14,6 +14,13 @@ import { API, SIM_KEY } from '../helpers/simulator';
  * checking and the Node adapter. The contract covers routes, grants, limits and hostile requests over HTTP.
  */
 
+/** A promise that never settles: a store that never answers. */
+const never = () => new Promise<never>(() => undefined);
+
+/** A proxy created with these options (a thunk, for toThrow). */
+const proxyThunk = (options: Partial<ProxyOptions>) => () =>
+  createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], secret: SECRET, ...options });
+
 describe('proxy: time', () => {
   it('grants expire after grantTtlSeconds', async () => {
     const { call, start, clock } = setup({ grantTtlSeconds: 3600 });
@@ -499,7 +506,6 @@ describe('proxy: rules at their edges', () => {
   });
 
   it('fails closed when the store never answers a take or a claim, within storeMs', async () => {
-    const never = () => new Promise<never>(() => undefined);
     const { call, start, logs } = setup({ timeouts: { storeMs: 50 } });
     const mine = await start();
     const started = await call(
@@ -538,14 +544,12 @@ describe('proxy: rules at their edges', () => {
   });
 
   it('checks the daily caps and the store deadline like every other limit', () => {
-    const make = (options: Partial<ProxyOptions>) => () =>
-      createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], secret: SECRET, ...options });
     for (const limits of [{ ipMessagesPerDay: 0 }, { ipMessagesPerDay: 0.5 }, { visitorMessagesPerDay: 0 }])
-      expect(make({ limits }), JSON.stringify(limits)).toThrow(/PerDay ≥ 1/);
-    expect(make({ limits: { ipMessagesPerDay: 1, visitorMessagesPerDay: 1 } })).not.toThrow();
-    expect(make({ timeouts: { storeMs: 0 } })).toThrow(/timeouts/);
-    expect(make({ timeouts: { storeMs: 1 } })).not.toThrow();
+      expect(proxyThunk({ limits }), JSON.stringify(limits)).toThrow(/PerDay ≥ 1/);
+    expect(proxyThunk({ limits: { ipMessagesPerDay: 1, visitorMessagesPerDay: 1 } })).not.toThrow();
+    expect(proxyThunk({ timeouts: { storeMs: 0 } })).toThrow(/timeouts/);
+    expect(proxyThunk({ timeouts: { storeMs: 1 } })).not.toThrow();
     const takeOnly = { take: async () => 0 } as unknown as ProxyOptions['store'];
-    expect(make({ store: takeOnly })).toThrow('store must have take(checks, now) and claim(key, ttlMs, now)');
+    expect(proxyThunk({ store: takeOnly })).toThrow('store must have take(checks, now) and claim(key, ttlMs, now)');
   });
 });

@@ -26,12 +26,202 @@
 
 declare(strict_types=1);
 
-const ASKBOX_ID = '/^[A-Za-z0-9_-]{1,64}$/';
-const ASKBOX_MAX_BODY = 65536;
-const ASKBOX_MAX_DEPTH = 4;
-const ASKBOX_MAX_NAME = 100;
+// <askbox-contract> Generated from src/protocol/contract.ts by `npm run contract:php`: do not edit.
+const ASKBOX_CONTRACT = [
+    'bucketKeys' => [
+        'ipMessages' => 'msg:ip:{ip}',
+        'ipMessagesPerDay' => 'day:ip:{ip}',
+        'visitorMessages' => 'msg:v:{visitor}',
+        'visitorMessagesPerDay' => 'day:v:{visitor}',
+        'ipConversations' => 'conv:ip:{ip}',
+        'visitorConversations' => 'conv:v:{visitor}',
+        'streamClaim' => 'stream:{id}',
+    ],
+    'busyRetrySeconds' => 5,
+    'defaultLimits' => [
+        'visitorMessages' => [
+            'burst' => 6,
+            'perMinute' => 6,
+        ],
+        'ipMessages' => [
+            'burst' => 30,
+            'perMinute' => 30,
+        ],
+        'visitorConversations' => [
+            'burst' => 3,
+            'perMinute' => 1,
+        ],
+        'ipConversations' => [
+            'burst' => 10,
+            'perMinute' => 5,
+        ],
+        'visitorMessagesPerDay' => 200,
+        'ipMessagesPerDay' => 1000,
+    ],
+    'defaultTimeouts' => [
+        'connectMs' => 10000,
+        'firstByteMs' => 60000,
+        'idleMs' => 30000,
+        'maxStreamMs' => 300000,
+        'storeMs' => 500,
+    ],
+    'fields' => [
+        'contentMax' => 2000,
+        'nameMax' => 100,
+        'bodyMaxBytes' => 65536,
+        'jsonDepthMax' => 4,
+    ],
+    'grantHeader' => 'x-askbox-grant',
+    'idPattern' => '^[A-Za-z0-9_-]{1,64}$',
+    'limitMessage' => 'Too many {noun}. Please try again in {seconds} seconds.',
+    'refusals' => [
+        'notFound' => [
+            'status' => 404,
+            'message' => 'Not found.',
+        ],
+        'conversationNotFound' => [
+            'status' => 404,
+            'message' => 'Conversation not found.',
+        ],
+        'streamGone' => [
+            'status' => 404,
+            'message' => 'This stream does not exist or has expired.',
+        ],
+        'methodNotAllowed' => [
+            'status' => 405,
+            'message' => 'Method not allowed.',
+        ],
+        'wrongHost' => [
+            'status' => 421,
+            'message' => 'This chat is not served on this host.',
+        ],
+        'originRefused' => [
+            'status' => 403,
+            'message' => 'This site is not allowed to use this chat.',
+        ],
+        'notAuthorized' => [
+            'status' => 403,
+            'message' => 'You are not allowed to use this chat.',
+        ],
+        'unsupportedType' => [
+            'status' => 415,
+            'message' => 'The request body must be application/json.',
+        ],
+        'unreadableBody' => [
+            'status' => 400,
+            'message' => 'The request body could not be read.',
+        ],
+        'bodyTooLarge' => [
+            'status' => 413,
+            'message' => 'The request body is too large.',
+        ],
+        'tooDeep' => [
+            'status' => 400,
+            'message' => 'The request body is nested too deeply.',
+        ],
+        'notAnObject' => [
+            'status' => 400,
+            'message' => 'The request body must be a JSON object.',
+        ],
+        'clientGone' => [
+            'status' => 499,
+            'message' => 'The client went away.',
+        ],
+        'unexpectedAnswer' => [
+            'status' => 502,
+            'message' => 'The chat service sent an unexpected response.',
+        ],
+        'upstreamFailed' => [
+            'status' => 502,
+            'message' => 'The chat service could not handle the request.',
+        ],
+        'noStream' => [
+            'status' => 502,
+            'message' => 'The chat service did not return a stream.',
+        ],
+        'unreachable' => [
+            'status' => 502,
+            'message' => 'The chat service could not be reached.',
+        ],
+        'busy' => [
+            'status' => 503,
+            'message' => 'The chat is busy. Please try again shortly.',
+        ],
+        'unavailable' => [
+            'status' => 503,
+            'message' => 'The chat is unavailable right now. Please try again later.',
+        ],
+        'timeout' => [
+            'status' => 504,
+            'message' => 'The chat service did not answer in time.',
+        ],
+        'misconfigured' => [
+            'status' => 503,
+            'message' => 'The chat proxy is misconfigured.',
+        ],
+    ],
+    'routes' => [
+        'conversations' => [
+            'path' => 'conversations',
+            'methods' => ['POST'],
+        ],
+        'messages' => [
+            'path' => 'messages',
+            'methods' => ['GET', 'POST'],
+        ],
+        'messageStream' => [
+            'path' => 'messages/stream',
+            'methods' => ['POST'],
+        ],
+        'stream' => [
+            'path' => 'stream/{token}',
+            'methods' => ['GET'],
+        ],
+        'health' => [
+            'path' => 'health',
+            'methods' => ['GET'],
+        ],
+    ],
+    'storeSizes' => [
+        'buckets' => 100000,
+        'verifiedGrants' => 10000,
+    ],
+    'ttls' => [
+        'grantTtlSeconds' => [
+            'default' => 2592000,
+            'min' => 60,
+            'max' => 31536000,
+        ],
+        'streamTtlSeconds' => [
+            'default' => 60,
+            'min' => 1,
+            'max' => 3600,
+        ],
+    ],
+    'validation' => [
+        'required' => 'The {attribute} field is required.',
+        'string' => 'The {attribute} field must be a string.',
+        'max' => 'The {attribute} field must not be greater than {max} characters.',
+        'invalid' => 'The selected {attribute} is invalid.',
+        'boolean' => 'The {attribute} field must be true or false.',
+    ],
+    'widgetRules' => [
+        'colorPattern' => '^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\\([0-9a-z.,%\\s/+-]{1,60}\\)|[a-z]{3,30})$',
+        'titleMax' => 80,
+        'welcomeMax' => 1000,
+        'placeholderMax' => 200,
+        'launcherLabelMax' => 60,
+        'conversationNameMax' => 100,
+    ],
+];
+// </askbox-contract>
+
+const ASKBOX_ID = '~' . ASKBOX_CONTRACT['idPattern'] . '~';
+const ASKBOX_MAX_BODY = ASKBOX_CONTRACT['fields']['bodyMaxBytes'];
+const ASKBOX_MAX_DEPTH = ASKBOX_CONTRACT['fields']['jsonDepthMax'];
+const ASKBOX_MAX_NAME = ASKBOX_CONTRACT['fields']['nameMax'];
 /** The longest message the service takes (cody-api.md, endpoint 19), in code points. */
-const ASKBOX_MAX_CONTENT = 2000;
+const ASKBOX_MAX_CONTENT = ASKBOX_CONTRACT['fields']['contentMax'];
 /** The most an upstream JSON answer may weigh; past it the answer is a 502 (a hostile service cannot exhaust memory). */
 const ASKBOX_MAX_UPSTREAM_JSON = 1048576;
 /** The longest chain of redirects followed to reach a stream. */
@@ -42,15 +232,13 @@ const ASKBOX_DEFAULT_STREAM_ORIGIN = 'https://stream.aimcaiface.com';
 /** A host as a URL spells it: a lowercase name or a bracketed IPv6 literal, and an optional port. */
 const ASKBOX_HOST = '/^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/';
 /** The abuse limits by default, as the JavaScript proxy's DEFAULT_LIMITS. */
-const ASKBOX_DEFAULT_LIMITS = ['visitorMessages' => ['burst' => 6, 'perMinute' => 6], 'ipMessages' => ['burst' => 30, 'perMinute' => 30],
-    'visitorConversations' => ['burst' => 3, 'perMinute' => 1], 'ipConversations' => ['burst' => 10, 'perMinute' => 5],
-    'visitorMessagesPerDay' => 200, 'ipMessagesPerDay' => 1000];
+const ASKBOX_DEFAULT_LIMITS = ASKBOX_CONTRACT['defaultLimits'];
 /** Buckets kept at most, as the memory store: beyond it those soonest full again are forgotten. */
-const ASKBOX_MAX_BUCKETS = 100000;
+const ASKBOX_MAX_BUCKETS = ASKBOX_CONTRACT['storeSizes']['buckets'];
 /** How long a request waits for another worker's write before the store counts as unable to answer. */
-const ASKBOX_STORE_WAIT_MS = 500;
+const ASKBOX_STORE_WAIT_MS = ASKBOX_CONTRACT['defaultTimeouts']['storeMs'];
 /** The Retry-After of a 503 when the store cannot answer. */
-const ASKBOX_STORE_RETRY_SECONDS = 5;
+const ASKBOX_STORE_RETRY_SECONDS = ASKBOX_CONTRACT['busyRetrySeconds'];
 const ASKBOX_BASE_HEADERS = ['Cache-Control' => 'no-store', 'X-Content-Type-Options' => 'nosniff', 'Referrer-Policy' => 'no-referrer'];
 
 /** Handles the current request; never throws, never answers a hostile request with a 5xx, never prints the key. */
@@ -60,7 +248,7 @@ function askbox_proxy_handle(array $options): void
         $config = askbox_config($options);
     } catch (InvalidArgumentException $error) {
         error_log('[askbox] ' . $error->getMessage());
-        askbox_send(503, ['message' => 'The chat proxy is misconfigured.']);
+        askbox_refuse('misconfigured');
         return;
     }
     $started = microtime(true);
@@ -72,7 +260,7 @@ function askbox_proxy_handle(array $options): void
         $store = $error instanceof AskboxLimitStoreError;
         askbox_log($config, ['level' => 'error', 'event' => $store ? 'limits' : 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
         // SECURITY: fail closed, in words for the visitor; what broke is in the log only.
-        $message = $store ? 'The chat is busy. Please try again shortly.' : 'The chat is unavailable right now. Please try again later.';
+        $message = $store ? ASKBOX_CONTRACT['refusals']['busy']['message'] : ASKBOX_CONTRACT['refusals']['unavailable']['message'];
         $status = headers_sent() ? 200 : askbox_send(503, ['message' => $message], $store ? ['Retry-After' => (string) ASKBOX_STORE_RETRY_SECONDS] : []);
     }
     askbox_log($config, ['level' => $status === 429 ? 'warn' : 'info', 'event' => $status === 429 ? 'limit' : 'request', 'method' => $method,
@@ -118,7 +306,7 @@ function askbox_config(array $o): array
     if ($clientIp !== null && !($header === 'cf-connecting-ip' || ($header === 'x-forwarded-for' && is_int($hops) && $hops >= 1 && $hops <= 10))) {
         $fail('clientIp must be null (the socket), {"header": "cf-connecting-ip"} or {"header": "x-forwarded-for", "trustedHops": 1 to 10}');
     }
-    $timeouts = array_merge(['connectMs' => 10000, 'firstByteMs' => 60000, 'idleMs' => 30000, 'maxStreamMs' => 300000, 'bodyMs' => 10000], (array) ($o['timeouts'] ?? []));
+    $timeouts = array_merge(ASKBOX_CONTRACT['defaultTimeouts'] + ['bodyMs' => 10000], (array) ($o['timeouts'] ?? []));
     foreach ($timeouts as $ms) if (!is_int($ms) && !is_float($ms) || $ms <= 0) $fail('timeouts must be positive numbers of milliseconds');
     return [
         'apiKey' => $o['apiKey'],
@@ -133,8 +321,8 @@ function askbox_config(array $o): array
         'base' => '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/'),
         'linkBase' => rtrim((string) ($o['linkBase'] ?? '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/')), '/'),
         'publicHost' => $public ? askbox_host($public) : null,
-        'grantTtl' => askbox_seconds($o, 'grantTtlSeconds', 2592000, 60, 31536000),
-        'streamTtlMs' => askbox_seconds($o, 'streamTtlSeconds', 60, 1, 3600) * 1000,
+        'grantTtl' => askbox_ttl($o, 'grantTtlSeconds'),
+        'streamTtlMs' => askbox_ttl($o, 'streamTtlSeconds') * 1000,
         'documentIds' => array_values((array) ($o['documentIds'] ?? [])),
         'limits' => $limits,
         'storeDir' => askbox_store_dir($o),
@@ -185,22 +373,22 @@ function askbox_seconds(array $o, string $name, int $default, int $min, int $max
 function askbox_dispatch(array $c, string $method, string $path): int
 {
     $base = $c['base'];
-    if (!str_starts_with($path, $base . '/')) return askbox_send(404, ['message' => 'Not found.']);
+    if (!str_starts_with($path, $base . '/')) return askbox_refuse('notFound');
     // SECURITY: DNS rebinding reaches a proxy under the attacker's own host name; only the site's hosts are served.
-    if (!askbox_served_host($c, strtolower((string) ($_SERVER['HTTP_HOST'] ?? '')))) return askbox_send(421, ['message' => 'This chat is not served on this host.']);
+    if (!askbox_served_host($c, strtolower((string) ($_SERVER['HTTP_HOST'] ?? '')))) return askbox_refuse('wrongHost');
     if (askbox_header_twin($c)) return askbox_send(400, ['message' => 'The request carries a header twin of the client address header.']);
     $origin = $_SERVER['HTTP_ORIGIN'] ?? null;
     $self = $c['publicHost'] ?? (string) ($_SERVER['HTTP_HOST'] ?? '');
     $parts = $origin === null ? null : parse_url($origin);
     $cross = $origin !== null && (!is_array($parts) || !isset($parts['host']) || askbox_host($parts) !== $self);
-    if ($cross && !in_array($origin, $c['origins'], true)) return askbox_send(403, ['message' => 'This site is not allowed to use this chat.']);
+    if ($cross && !in_array($origin, $c['origins'], true)) return askbox_refuse('originRefused');
     $GLOBALS['askbox_cors'] = $cross ? ['Access-Control-Allow-Origin' => $origin, 'Access-Control-Expose-Headers' => 'retry-after'] : [];
     if ($method === 'OPTIONS') {
-        return askbox_send(204, null, ['Access-Control-Allow-Methods' => 'GET, POST', 'Access-Control-Allow-Headers' => 'content-type, x-askbox-grant', 'Access-Control-Max-Age' => '600']);
+        return askbox_send(204, null, ['Access-Control-Allow-Methods' => 'GET, POST', 'Access-Control-Allow-Headers' => 'content-type, ' . ASKBOX_CONTRACT['grantHeader'], 'Access-Control-Max-Age' => '600']);
     }
     if (is_callable($c['authorize']) && $path !== $base . '/health') {
         $verdict = ($c['authorize'])();
-        if ($verdict !== true) return askbox_send(403, ['message' => 'You are not allowed to use this chat.']);
+        if ($verdict !== true) return askbox_refuse('notAuthorized');
     }
     $segments = array_values(array_filter(explode('/', substr($path, strlen($base))), 'strlen'));
     return askbox_route($c, $method, $segments);
@@ -209,21 +397,21 @@ function askbox_dispatch(array $c, string $method, string $path): int
 function askbox_route(array $c, string $method, array $segments): int
 {
     [$resource, $id, $extra] = $segments + [null, null, null];
-    $only = static fn (string $allowed, callable $run) => $method === $allowed ? $run() : askbox_send(405, ['message' => 'Method not allowed.'], ['Allow' => $allowed]);
-    if ($extra !== null || ($id !== null && !preg_match(ASKBOX_ID, $id) && $resource !== 'stream')) return askbox_send(404, ['message' => 'Not found.']);
+    $only = static fn (string $allowed, callable $run) => $method === $allowed ? $run() : askbox_refuse('methodNotAllowed', ['Allow' => $allowed]);
+    if ($extra !== null || ($id !== null && !preg_match(ASKBOX_ID, $id) && $resource !== 'stream')) return askbox_refuse('notFound');
     // Up, and an Askbox proxy; with ?bot_id=, whether that bot is one it serves (no secret: every page carries it).
     if ($resource === 'health' && $id === null) return $only('GET', static fn () => askbox_send(200, ['status' => 'ok', 'proxy' => 'askbox'] + (is_string($_GET['bot_id'] ?? null) ? ['bot' => in_array($_GET['bot_id'], $c['bots'], true)] : [])));
     if ($resource === 'conversations' && $id === null) return $only('POST', static fn () => askbox_create($c));
     if ($resource === 'stream' && $id !== null) return $only('GET', static fn () => askbox_stream($c, $id));
     if ($resource === 'messages' && $id === 'stream') return $only('POST', static fn () => askbox_send_for_stream($c));
-    if ($resource !== 'messages' || $id !== null) return askbox_send(404, ['message' => 'Not found.']);
+    if ($resource !== 'messages' || $id !== null) return askbox_refuse('notFound');
     if ($method === 'GET') return askbox_list_messages($c);
     if ($method === 'POST') {
         $body = askbox_read_message_body($c);
         if (is_int($body)) return $body;
         return askbox_forward(askbox_upstream($c, 'POST', '/messages', ['content' => $body['content'], 'conversation_id' => $body['conversation_id']], $c['timeouts']['firstByteMs']));
     }
-    return askbox_send(405, ['message' => 'Method not allowed.'], ['Allow' => 'GET, POST']);
+    return askbox_refuse('methodNotAllowed', ['Allow' => implode(', ', ASKBOX_CONTRACT['routes']['messages']['methods'])]);
 }
 
 function askbox_create(array $c): int
@@ -233,9 +421,9 @@ function askbox_create(array $c): int
     // The service's validation, in its order and words (cody-api.md): name, then bot_id, one of ours.
     $bot = $body['bot_id'] ?? null;
     $errors = [];
-    if (!is_string($body['name'] ?? null) || trim($body['name']) === '') $errors['name'] = 'The name field is required.';
-    if ($bot === null || $bot === '') $errors['bot_id'] = 'The bot id field is required.';
-    elseif (!is_string($bot) || !in_array($bot, $c['bots'], true)) $errors['bot_id'] = 'The selected bot id is invalid.';
+    if (!is_string($body['name'] ?? null) || trim($body['name']) === '') $errors['name'] = askbox_say('required', 'name');
+    if ($bot === null || $bot === '') $errors['bot_id'] = askbox_say('required', 'bot_id');
+    elseif (!is_string($bot) || !in_array($bot, $c['bots'], true)) $errors['bot_id'] = askbox_say('invalid', 'bot_id');
     if ($errors) return askbox_invalid_all($errors);
     $visitor = askbox_grant_verify($c, askbox_grant_header())['visitorId'] ?? askbox_b64url(random_bytes(16));
     $refused = askbox_limit($c, 'conversation', $visitor);
@@ -251,7 +439,7 @@ function askbox_create(array $c): int
     if (!is_array($answer) || $answer['status'] < 200 || $answer['status'] >= 300) return askbox_forward($answer);
     $created = json_decode($answer['body']);
     $id = $created->data->id ?? null;
-    if (!is_string($id) || !preg_match(ASKBOX_ID, $id)) return askbox_send(502, ['message' => 'The chat service sent an unexpected response.']);
+    if (!is_string($id) || !preg_match(ASKBOX_ID, $id)) return askbox_refuse('unexpectedAnswer');
     return askbox_send(200, ['data' => $created->data, 'meta' => ['grant' => askbox_grant_sign($c, $id, $bot, $visitor)]]);
 }
 
@@ -264,17 +452,17 @@ function askbox_read_message_body(array $c): array|int
     // conversation the visitor holds no grant for reads as one the service does not know.
     $errors = [];
     $content = $body['content'] ?? null;
-    if ($content === null || $content === '') $errors['content'] = 'The content field is required.';
-    elseif (!is_string($content)) $errors['content'] = 'The content field must be a string.';
+    if ($content === null || $content === '') $errors['content'] = askbox_say('required', 'content');
+    elseif (!is_string($content)) $errors['content'] = askbox_say('string', 'content');
     // The service counts code points; refused here, before any limit is spent or upstream call made.
     elseif (strlen($content) > ASKBOX_MAX_CONTENT && preg_match_all('/./su', $content) > ASKBOX_MAX_CONTENT) {
-        $errors['content'] = 'The content field must not be greater than ' . ASKBOX_MAX_CONTENT . ' characters.';
+        $errors['content'] = askbox_say('max', 'content', ASKBOX_MAX_CONTENT);
     }
     $conversation = $body['conversation_id'] ?? null;
     $grant = is_string($conversation) ? askbox_grant_for($c, $conversation) : null;
-    if ($conversation === null || $conversation === '') $errors['conversation_id'] = 'The conversation id field is required.';
-    elseif ($grant === null) $errors['conversation_id'] = 'The selected conversation id is invalid.';
-    if (array_key_exists('redirect', $body) && !is_bool($body['redirect'])) $errors['redirect'] = 'The redirect field must be true or false.';
+    if ($conversation === null || $conversation === '') $errors['conversation_id'] = askbox_say('required', 'conversation_id');
+    elseif ($grant === null) $errors['conversation_id'] = askbox_say('invalid', 'conversation_id');
+    if (array_key_exists('redirect', $body) && !is_bool($body['redirect'])) $errors['redirect'] = askbox_say('boolean', 'redirect');
     if ($errors) return askbox_invalid_all($errors);
     $refused = askbox_limit($c, 'message', $grant['visitorId']);
     if ($refused !== null) return $refused;
@@ -291,7 +479,7 @@ function askbox_send_for_stream(array $c): int
     elseif ($answer['status'] >= 200 && $answer['status'] < 300) $url = json_decode($answer['body'])->data->stream_url ?? null;
     else return askbox_forward($answer);
     $target = is_string($url) ? askbox_stream_url($c, $url, $c['upstream']) : null;
-    if ($target === null) return askbox_send(502, ['message' => 'The chat service did not return a stream.']);
+    if ($target === null) return askbox_refuse('noStream');
     $token = askbox_seal($c, $target, $body['conversation_id']);
     if ($body['redirect'] !== false) return askbox_send(302, null, ['Location' => $c['linkBase'] . '/stream/' . $token]);
     // As the service answers redirect: false: an absolute URL, on the host the request came to (checked above).
@@ -303,8 +491,8 @@ function askbox_send_for_stream(array $c): int
 function askbox_list_messages(array $c): int
 {
     $conversation = $_GET['conversation_id'] ?? '';
-    if (!is_string($conversation) || $conversation === '') return askbox_invalid('conversation_id', 'The conversation id field is required.');
-    if (askbox_grant_for($c, $conversation) === null) return askbox_send(404, ['message' => 'Conversation not found.']);
+    if (!is_string($conversation) || $conversation === '') return askbox_invalid('conversation_id', askbox_say('required', 'conversation_id'));
+    if (askbox_grant_for($c, $conversation) === null) return askbox_refuse('conversationNotFound');
     $query = array_filter(array_intersect_key($_GET, array_flip(['conversation_id', 'includes', 'page', 'per_page'])), 'is_string');
     return askbox_forward(askbox_upstream($c, 'GET', '/messages?' . http_build_query($query), null, $c['timeouts']['connectMs']));
 }
@@ -315,11 +503,11 @@ function askbox_stream(array $c, string $token): int
     // SECURITY: a stream URL alone is not enough; the visitor's grant for its conversation must come with it. And it
     // opens once: a copy of the token (a log, a cache) is worthless. Its random IV names it in the store.
     if ($sealed === null || askbox_grant_for($c, $sealed['c']) === null || !askbox_spend(askbox_db($c), bin2hex(substr((string) askbox_b64url_decode($token), 0, 12)), $sealed['e'], askbox_now_ms())) {
-        return askbox_send(404, ['message' => 'This stream does not exist or has expired.']);
+        return askbox_refuse('streamGone');
     }
     $t = $c['timeouts'];
     $url = askbox_stream_url($c, $sealed['u'], $c['upstream']);
-    if ($url === null) return askbox_send(502, ['message' => 'The chat service did not return a stream.']);
+    if ($url === null) return askbox_refuse('noStream');
     // SECURITY: redirects are followed here, never by PHP: the key goes only while every hop so far stayed on the
     // service's own origin (a separate stream host gets the sealed URL alone), and each hop must be a stream URL.
     $withKey = askbox_origin((array) parse_url($url)) === $c['upstreamOrigin'];
@@ -330,7 +518,7 @@ function askbox_stream(array $c, string $token): int
         if (!in_array($status, [301, 302, 303, 307, 308], true)) break;
         fclose($fp);
         $next = isset($headers['location']) ? askbox_stream_url($c, $headers['location'], $url) : null;
-        if ($next === null || $hops >= ASKBOX_MAX_STREAM_HOPS) return askbox_send(502, ['message' => 'The chat service did not return a stream.']);
+        if ($next === null || $hops >= ASKBOX_MAX_STREAM_HOPS) return askbox_refuse('noStream');
         $withKey = $withKey && askbox_origin((array) parse_url($next)) === $c['upstreamOrigin'];
         $url = $next;
     }
@@ -425,16 +613,16 @@ function askbox_read_all($fp, int $idleMs): ?string
 /** Passes an upstream answer on: status and JSON body, no upstream header but the type; failures in the envelope. */
 function askbox_forward(array|string $answer): int
 {
-    if ($answer === 'timeout') return askbox_send(504, ['message' => 'The chat service did not answer in time.']);
-    if ($answer === 'too large') return askbox_send(502, ['message' => 'The chat service sent an unexpected response.']);
-    if (is_string($answer)) return askbox_send(502, ['message' => 'The chat service could not be reached.']);
+    if ($answer === 'timeout') return askbox_refuse('timeout');
+    if ($answer === 'too large') return askbox_refuse('unexpectedAnswer');
+    if (is_string($answer)) return askbox_refuse('unreachable');
     // The service's own wait comes along with its 429 or 503, whole seconds only.
     $wait = $answer['headers']['retry-after'] ?? '';
     $retry = in_array($answer['status'], [429, 503], true) && preg_match('/^\d{1,6}$/', $wait) ? ['Retry-After' => $wait] : [];
     $type = $answer['headers']['content-type'] ?? '';
     $ok = $answer['status'] >= 200 && $answer['status'] < 300;
     if (!str_contains($type, 'json')) {
-        return $ok ? askbox_send(502, ['message' => 'The chat service sent an unexpected response.']) : askbox_send($answer['status'], ['message' => 'The chat service could not handle the request.'], $retry);
+        return $ok ? askbox_refuse('unexpectedAnswer') : askbox_send($answer['status'], ['message' => ASKBOX_CONTRACT['refusals']['upstreamFailed']['message']], $retry);
     }
     askbox_headers($answer['status'], ['Content-Type' => $type] + $retry);
     echo $answer['body'];
@@ -450,7 +638,7 @@ function askbox_limit(array $c, string $action, ?string $visitor): ?int
     if ($wait <= 0) return null;
     $seconds = max(1, (int) ceil($wait / 1000));
     $noun = $action === 'message' ? 'messages' : 'new conversations';
-    return askbox_send(429, ['message' => "Too many $noun. Please try again in $seconds seconds."], ['Retry-After' => (string) $seconds]);
+    return askbox_send(429, ['message' => str_replace(['{noun}', '{seconds}'], [$noun, (string) $seconds], ASKBOX_CONTRACT['limitMessage'])], ['Retry-After' => (string) $seconds]);
 }
 
 /** The buckets an action takes from: [key, capacity, tokens per second] each; the daily caps refill over 24 hours. */
@@ -632,14 +820,14 @@ function askbox_client_ip(array $c): string
  */
 function askbox_read_json(array $c, $input = null): array|int
 {
-    if (!preg_match('#^application/json\s*(;|$)#i', (string) ($_SERVER['CONTENT_TYPE'] ?? ''))) return askbox_send(415, ['message' => 'The request body must be application/json.']);
-    if ((int) ($_SERVER['CONTENT_LENGTH'] ?? 0) > ASKBOX_MAX_BODY) return askbox_send(413, ['message' => 'The request body is too large.']);
+    if (!preg_match('#^application/json\s*(;|$)#i', (string) ($_SERVER['CONTENT_TYPE'] ?? ''))) return askbox_refuse('unsupportedType');
+    if ((int) ($_SERVER['CONTENT_LENGTH'] ?? 0) > ASKBOX_MAX_BODY) return askbox_refuse('bodyTooLarge');
     $text = askbox_read_body($input ?? fopen('php://input', 'rb'), (int) $c['timeouts']['bodyMs']);
     if ($text === null) return askbox_send(408, ['message' => 'The request body took too long to arrive.']);
-    if (strlen($text) > ASKBOX_MAX_BODY) return askbox_send(413, ['message' => 'The request body is too large.']);
-    if (askbox_json_depth($text) > ASKBOX_MAX_DEPTH) return askbox_send(400, ['message' => 'The request body is nested too deeply.']);
+    if (strlen($text) > ASKBOX_MAX_BODY) return askbox_refuse('bodyTooLarge');
+    if (askbox_json_depth($text) > ASKBOX_MAX_DEPTH) return askbox_refuse('tooDeep');
     $body = json_decode($text);
-    if (!$body instanceof stdClass) return askbox_send(400, ['message' => 'The request body must be a JSON object.']);
+    if (!$body instanceof stdClass) return askbox_refuse('notAnObject');
     return get_object_vars($body);
 }
 
@@ -759,6 +947,26 @@ function askbox_invalid_all(array $errors): int
 function askbox_invalid(string $field, string $message): int
 {
     return askbox_send(422, ['message' => $message, 'errors' => [$field => [$message]]]);
+}
+
+/** One of the contract's refusals, sent in the service's envelope; `$headers` adds to it (Allow, Retry-After). */
+function askbox_refuse(string $name, array $headers = []): int
+{
+    $refusal = ASKBOX_CONTRACT['refusals'][$name];
+    return askbox_send($refusal['status'], ['message' => $refusal['message']], $headers);
+}
+
+/** A validation message of the contract, worded for `$field` as Laravel words it (`bot_id` reads "bot id"). */
+function askbox_say(string $rule, string $field, ?int $max = null): string
+{
+    return str_replace(['{attribute}', '{max}'], [str_replace('_', ' ', $field), (string) $max], ASKBOX_CONTRACT['validation'][$rule]);
+}
+
+/** A lifetime option: whole seconds within the contract's range, or its default when unset. */
+function askbox_ttl(array $o, string $name): int
+{
+    $ttl = ASKBOX_CONTRACT['ttls'][$name];
+    return askbox_seconds($o, $name, $ttl['default'], $ttl['min'], $ttl['max']);
 }
 
 /** Sends a status, the security and CORS headers, and a JSON body when there is one. Returns the status. */

@@ -131,6 +131,12 @@ function askbox_admin_init(): void
     register_setting('askbox', 'askbox_settings', ['type' => 'array', 'sanitize_callback' => 'askbox_sanitize_settings']);
 }
 
+/** `$text` when it is within `$max` characters (code points, as the widget counts them); else '', as refused. */
+function askbox_within(string $text, int $max): string
+{
+    return preg_match_all('/./su', $text) <= $max ? $text : '';
+}
+
 /**
  * Checks the submitted settings. SECURITY: the key goes to its own option (not autoloaded) and never into the
  * settings array; an empty key field keeps the saved key.
@@ -144,10 +150,11 @@ function askbox_sanitize_settings($input): array
     }
     $bot = (string) ($input['bot_id'] ?? '');
     $settings = [
-        'bot_id' => preg_match('/^[A-Za-z0-9_-]{1,64}$/', $bot) ? $bot : '',
-        'title' => sanitize_text_field((string) ($input['title'] ?? '')),
-        'welcome' => sanitize_textarea_field((string) ($input['welcome'] ?? '')),
-        'accent' => preg_match('/^#[0-9a-fA-F]{3,8}$/', (string) ($input['accent'] ?? '')) ? (string) $input['accent'] : '',
+        'bot_id' => preg_match(ASKBOX_ID, $bot) ? $bot : '',
+        // The widget's own rules (the wire contract's WIDGET_RULES): what it would refuse is not saved.
+        'title' => askbox_within(sanitize_text_field((string) ($input['title'] ?? '')), ASKBOX_CONTRACT['widgetRules']['titleMax']),
+        'welcome' => askbox_within(sanitize_textarea_field((string) ($input['welcome'] ?? '')), ASKBOX_CONTRACT['widgetRules']['welcomeMax']),
+        'accent' => preg_match('~' . ASKBOX_CONTRACT['widgetRules']['colorPattern'] . '~i', $accent = trim((string) ($input['accent'] ?? ''))) ? $accent : '',
         'position' => ($input['position'] ?? '') === 'bottom-left' ? 'bottom-left' : 'bottom-right',
         'theme' => in_array($input['theme'] ?? '', ['light', 'dark'], true) ? $input['theme'] : 'auto',
         'client_ip' => array_key_exists((string) ($input['client_ip'] ?? ''), ASKBOX_CHOICES['client_ip'][1]) ? (string) $input['client_ip'] : 'socket',
