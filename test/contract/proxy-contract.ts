@@ -25,6 +25,9 @@ async function expectStatus(response: Response, status: number) {
   expect(await response.json()).toEqual({ message: expect.any(String) });
 }
 
+/** The service's words for a missing field. */
+const required = (field: string) => `The ${field.replace('_', ' ')} field is required.`;
+
 /** The service's answer for a conversation id it does not know (cody-api.md §3, `exists`). */
 const UNKNOWN_CONVERSATION = {
   message: 'The selected conversation id is invalid.',
@@ -239,7 +242,6 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
       it(t('judges odd fields as the service does: blank, empty, of the wrong type, redirect spellings'), async () => {
         const me = visitor();
         const { id, grant } = await me.start();
-        const required = (field: string) => `The ${field.replace('_', ' ')} field is required.`;
         const cases: [string, Record<string, unknown>, Record<string, string>][] = [
           ['/messages', { content: '   ', conversation_id: id }, { content: required('content') }],
           ['/messages', { content: [], conversation_id: id }, { content: required('content') }],
