@@ -16,11 +16,11 @@ function say(template: string, field: string, max?: number): string {
   return template.replace('{attribute}', attribute(field)).replace('{max}', String(max));
 }
 
-/** Laravel's `required`: not missing, null, blank text or an empty list. */
+/** Laravel's `required`: not missing, null, blank text or an empty list (which a JSON `{}` is to PHP). */
 function present(value: unknown): boolean {
   if (value === undefined || value === null) return false;
   if (typeof value === 'string') return value.trim() !== '';
-  return !Array.isArray(value) || value.length > 0;
+  return typeof value !== 'object' || Object.keys(value).length > 0;
 }
 
 /** Laravel's `boolean` values; anything else fails the rule. */

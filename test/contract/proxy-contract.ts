@@ -25,6 +25,9 @@ async function expectStatus(response: Response, status: number) {
   expect(await response.json()).toEqual({ message: expect.any(String) });
 }
 
+/** The service's words for a missing field. */
+const required = (field: string) => `The ${field.replace('_', ' ')} field is required.`;
+
 /** The service's answer for a conversation id it does not know (cody-api.md §3, `exists`). */
 const UNKNOWN_CONVERSATION = {
   message: 'The selected conversation id is invalid.',
@@ -233,6 +236,51 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
             },
           });
           expect(upstreamSince(mark)).toHaveLength(0);
+        }
+      });
+
+      it(t('judges odd fields as the service does: blank, empty, of the wrong type, redirect spellings'), async () => {
+        const me = visitor();
+        const { id, grant } = await me.start();
+        const cases: [string, Record<string, unknown>, Record<string, string>][] = [
+          ['/messages', { content: '   ', conversation_id: id }, { content: required('content') }],
+          ['/messages', { content: [], conversation_id: id }, { content: required('content') }],
+          ['/messages', { content: {}, conversation_id: id }, { content: required('content') }],
+          [
+            '/messages',
+            { content: 7, conversation_id: ' ' },
+            { content: 'The content field must be a string.', conversation_id: required('conversation_id') },
+          ],
+          [
+            '/messages/stream',
+            { content: 'x', conversation_id: id, redirect: 'maybe' },
+            { redirect: 'The redirect field must be true or false.' },
+          ],
+          ['/conversations', { name: 7, bot_id: DEMO_BOT_ID }, { name: 'The name field must be a string.' }],
+          ['/conversations', { name: 'x', bot_id: [] }, { bot_id: required('bot_id') }],
+          ['/conversations', { name: 'x', bot_id: 7 }, { bot_id: 'The selected bot id is invalid.' }],
+        ];
+        for (const [path, body, errors] of cases) {
+          const mark = upstream.records.length;
+          const response = await me.call('POST', path, { body, grant });
+          expect(response.status, JSON.stringify(body)).toBe(422);
+          expect(((await response.json()) as { errors: unknown }).errors, JSON.stringify(body)).toEqual(
+            Object.fromEntries(Object.entries(errors).map(([field, message]) => [field, [message]])),
+          );
+          expect(upstreamSince(mark)).toHaveLength(0);
+        }
+        // `redirect` takes Laravel's boolean spellings.
+        for (const [redirect, status] of [
+          ['0', 200],
+          ['false', 200],
+          ['1', 302],
+        ] as const) {
+          const started = await me.call('POST', '/messages/stream', {
+            body: { content: 'x', conversation_id: id, redirect },
+            grant,
+          });
+          expect(started.status, String(redirect)).toBe(status);
+          await started.arrayBuffer();
         }
       });
 

@@ -31,8 +31,21 @@ describe("the widget's input rules (src/protocol/contract.ts WIDGET_RULES)", () 
     const pattern = new RegExp(WIDGET_RULES.colorPattern, 'i');
     const samples = [
       ...SETTING_CASES.filter((c) => c.field === 'accent').map((c) => c.value),
-      ...['#abcd', '#ABCDEF12', 'hsl(1 2% 3%)', 'oklch(0.5 0.1 200 / 50%)', 'rgb(1,2,3);', 'url(x)', 'ab', 'red blue'],
-      ...['#', '#12', '#123456789', 'lab(', 'transparent', 'RGB(1, 2, 3)', 'a'.repeat(31)],
+      '#abcd',
+      '#ABCDEF12',
+      'hsl(1 2% 3%)',
+      'oklch(0.5 0.1 200 / 50%)',
+      'rgb(1,2,3);',
+      'url(x)',
+      'ab',
+      'red blue',
+      '#',
+      '#12',
+      '#123456789',
+      'lab(',
+      'transparent',
+      'RGB(1, 2, 3)',
+      'a'.repeat(31),
     ];
     for (const value of samples) expect(accepts({ accent: value }), value).toBe(pattern.test(value));
   });

@@ -421,16 +421,17 @@ function askbox_create(array $c): int
     // The service's validation, in its order and words (cody-api.md): name, then bot_id, one of ours.
     $bot = $body['bot_id'] ?? null;
     $errors = [];
-    if (!is_string($body['name'] ?? null) || trim($body['name']) === '') $errors['name'] = askbox_say('required', 'name');
-    if ($bot === null || $bot === '') $errors['bot_id'] = askbox_say('required', 'bot_id');
+    if (!askbox_present($body['name'] ?? null)) $errors['name'] = askbox_say('required', 'name');
+    elseif (!is_string($body['name'])) $errors['name'] = askbox_say('string', 'name');
+    if (!askbox_present($bot)) $errors['bot_id'] = askbox_say('required', 'bot_id');
     elseif (!is_string($bot) || !in_array($bot, $c['bots'], true)) $errors['bot_id'] = askbox_say('invalid', 'bot_id');
     if ($errors) return askbox_invalid_all($errors);
     $visitor = askbox_grant_verify($c, askbox_grant_header())['visitorId'] ?? askbox_b64url(random_bytes(16));
     $refused = askbox_limit($c, 'conversation', $visitor);
     if ($refused !== null) return $refused;
-    $name = is_string($body['name'] ?? null) && trim($body['name']) !== '' ? trim($body['name']) : 'Website visitor';
-    preg_match('/^.{0,' . ASKBOX_MAX_NAME . '}/us', $name, $cut);
-    $forward = ['name' => $cut[0] ?? 'Website visitor', 'bot_id' => $bot];
+    // Cut on characters (code points), never inside one; json_decode has already refused invalid UTF-8.
+    preg_match('/^.{0,' . ASKBOX_MAX_NAME . '}/us', trim($body['name']), $cut);
+    $forward = ['name' => $cut[0], 'bot_id' => $bot];
     $requested = $body['document_ids'] ?? null;
     $chosen = is_array($requested) && $requested && !array_filter($requested, static fn ($d) => !is_string($d) || !in_array($d, $c['documentIds'], true));
     if ($chosen) $forward['document_ids'] = array_values($requested);
@@ -444,15 +445,15 @@ function askbox_create(array $c): int
 }
 
 /** A message body whose conversation the visitor holds a grant for, within the limits; else the status sent. */
-function askbox_read_message_body(array $c): array|int
+function askbox_read_message_body(array $c, bool $forStream = false): array|int
 {
     $body = askbox_read_json($c);
     if (is_int($body)) return $body;
-    // The service's validation, in its order and words (cody-api.md): content, conversation_id, redirect. A
-    // conversation the visitor holds no grant for reads as one the service does not know.
+    // The service's validation, in its order and words (cody-api.md): content, conversation_id, and for a stream
+    // redirect. A conversation the visitor holds no grant for reads as one the service does not know.
     $errors = [];
     $content = $body['content'] ?? null;
-    if ($content === null || $content === '') $errors['content'] = askbox_say('required', 'content');
+    if (!askbox_present($content)) $errors['content'] = askbox_say('required', 'content');
     elseif (!is_string($content)) $errors['content'] = askbox_say('string', 'content');
     // The service counts code points; refused here, before any limit is spent or upstream call made.
     elseif (strlen($content) > ASKBOX_MAX_CONTENT && preg_match_all('/./su', $content) > ASKBOX_MAX_CONTENT) {
@@ -460,18 +461,26 @@ function askbox_read_message_body(array $c): array|int
     }
     $conversation = $body['conversation_id'] ?? null;
     $grant = is_string($conversation) ? askbox_grant_for($c, $conversation) : null;
-    if ($conversation === null || $conversation === '') $errors['conversation_id'] = askbox_say('required', 'conversation_id');
+    if (!askbox_present($conversation)) $errors['conversation_id'] = askbox_say('required', 'conversation_id');
     elseif ($grant === null) $errors['conversation_id'] = askbox_say('invalid', 'conversation_id');
-    if (array_key_exists('redirect', $body) && !is_bool($body['redirect'])) $errors['redirect'] = askbox_say('boolean', 'redirect');
+    // Laravel's `boolean`: true, false, 1, 0, "1", "0", "true", "false"; absent is the service's default, true.
+    $redirect = $forStream ? ($body['redirect'] ?? true) : true;
+    if (!in_array($redirect, [true, false, 1, 0, '1', '0', 'true', 'false'], true)) $errors['redirect'] = askbox_say('boolean', 'redirect');
     if ($errors) return askbox_invalid_all($errors);
     $refused = askbox_limit($c, 'message', $grant['visitorId']);
     if ($refused !== null) return $refused;
-    return ['content' => $content, 'conversation_id' => $grant['conversationId'], 'redirect' => $body['redirect'] ?? true];
+    return ['content' => $content, 'conversation_id' => $grant['conversationId'], 'redirect' => in_array($redirect, [true, 1, '1', 'true'], true)];
+}
+
+/** Laravel's `required`: not missing, null, blank text or an empty list (which a JSON `{}` is to Laravel). */
+function askbox_present(mixed $value): bool
+{
+    return !($value === null || $value === [] || ($value instanceof stdClass && get_object_vars($value) === []) || (is_string($value) && trim($value) === ''));
 }
 
 function askbox_send_for_stream(array $c): int
 {
-    $body = askbox_read_message_body($c);
+    $body = askbox_read_message_body($c, true);
     if (is_int($body)) return $body;
     $answer = askbox_upstream($c, 'POST', '/messages/stream', ['content' => $body['content'], 'conversation_id' => $body['conversation_id'], 'redirect' => false], $c['timeouts']['connectMs']);
     if (!is_array($answer)) return askbox_forward($answer);
@@ -481,7 +490,7 @@ function askbox_send_for_stream(array $c): int
     $target = is_string($url) ? askbox_stream_url($c, $url, $c['upstream']) : null;
     if ($target === null) return askbox_refuse('noStream');
     $token = askbox_seal($c, $target, $body['conversation_id']);
-    if ($body['redirect'] !== false) return askbox_send(302, null, ['Location' => $c['linkBase'] . '/stream/' . $token]);
+    if ($body['redirect']) return askbox_send(302, null, ['Location' => $c['linkBase'] . '/stream/' . $token]);
     // As the service answers redirect: false: an absolute URL, on the host the request came to (checked above).
     $origin = str_starts_with($c['linkBase'], '/') ? (!empty($_SERVER['HTTPS']) && $_SERVER['HTTPS'] !== 'off' ? 'https' : 'http') . '://' . strtolower((string) ($_SERVER['HTTP_HOST'] ?? '')) : '';
     return askbox_send(200, ['data' => ['stream_url' => $origin . $c['linkBase'] . '/stream/' . $token]]);
