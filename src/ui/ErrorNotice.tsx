@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ChatError } from '../api/errors.js';
 import type { UiText } from '../config/schema.js';
 import { useWidget } from './context.js';
+import { focusComposer } from './focus.js';
 
 /**
  * The sentence for an error: the service's own words where they are meant for the visitor (422), else ours; after a
@@ -81,12 +82,26 @@ export function ErrorNotice() {
       )}
       <div class="notice__actions">
         {retryTarget && retryTarget !== 'reply' && (
-          <button type="button" class="link-button" onClick={() => void model.retry()}>
+          <button
+            type="button"
+            class="link-button"
+            onClick={(event) => {
+              focusComposer(event.currentTarget);
+              void model.retry();
+            }}
+          >
             {text.retry}
           </button>
         )}
         {!left && (
-          <button type="button" class="link-button" onClick={() => model.dismiss()}>
+          <button
+            type="button"
+            class="link-button"
+            onClick={(event) => {
+              focusComposer(event.currentTarget);
+              model.dismiss();
+            }}
+          >
             {text.dismiss}
           </button>
         )}

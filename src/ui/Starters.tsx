@@ -1,4 +1,5 @@
 import { useWidget } from './context.js';
+import { focusComposer } from './focus.js';
 
 /** The site's starter questions, offered in an empty conversation: one click asks one. */
 export function Starters() {
@@ -7,7 +8,15 @@ export function Starters() {
   return (
     <div class="starters" role="group" aria-label={config.text.starters}>
       {config.starters.map((question) => (
-        <button key={question} type="button" class="starter" onClick={() => void model.send(question)}>
+        <button
+          key={question}
+          type="button"
+          class="starter"
+          onClick={(event) => {
+            focusComposer(event.currentTarget);
+            void model.send(question);
+          }}
+        >
           {question}
         </button>
       ))}
