@@ -12,6 +12,11 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   const when = new Date(message.time);
   // The failed last reply carries the widget's one Retry (see ChatModel.retryTarget).
   const canRetry = model.retryTarget.value === 'reply' && isLast;
+  const time = Number.isFinite(when.getTime()) && (
+    <time class="msg__time" dateTime={when.toISOString()}>
+      {formatTime(message.time)}
+    </time>
+  );
   return (
     <article
       class={`msg msg--${user ? 'user' : 'bot'}${message.status === 'pending' ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}
@@ -62,15 +67,14 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
           </ol>
         </div>
       )}
-      {!user && message.status !== 'failed' && (
-        <div class="msg__actions">
+      {user || message.status === 'failed' ? (
+        time
+      ) : (
+        // The reply's footer row: its time and copy button side by side, whatever the font size.
+        <div class="msg__footer">
+          {time}
           <CopyButton label={text.copyReply} text={() => message.text} />
         </div>
-      )}
-      {Number.isFinite(when.getTime()) && (
-        <time class="msg__time" dateTime={when.toISOString()}>
-          {formatTime(message.time)}
-        </time>
       )}
     </article>
   );
