@@ -56,6 +56,10 @@ export interface UiText {
   loading: string;
   /** The panel's frame when the chat file could not be loaded, above Retry. */
   loadFailed: string;
+  /** Under a message that waits for the connection to return before it is sent. */
+  waiting: string;
+  /** Instead of the technical reason when the site's own setup refuses the chat (a wrong bot id, a missing origin). */
+  unavailable: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -172,6 +176,8 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   unread: '{count} unread',
   loading: 'Loading…',
   loadFailed: 'The chat could not be loaded.',
+  waiting: 'Waiting for connection…',
+  unavailable: "This chat isn't available right now.",
   errors: /* @__PURE__ */ Object.freeze({
     config: 'The chat is not set up correctly.',
     auth: 'The chat service refused the request. Please try again later.',

@@ -12,6 +12,9 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   const when = new Date(message.time);
   // The failed last reply carries the widget's one Retry (see ChatModel.retryTarget).
   const canRetry = model.retryTarget.value === 'reply' && isLast;
+  // Pending is only the look of a message that waits for the connection; one in flight is drawn as sent, and the
+  // typing indicator shows the wait.
+  const waiting = message.status === 'pending' && model.failure.value?.retry === 'send';
   const time = Number.isFinite(when.getTime()) && (
     <time class="msg__time" dateTime={when.toISOString()}>
       {formatTime(message.time)}
@@ -19,7 +22,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   );
   return (
     <article
-      class={`msg msg--${user ? 'user' : 'bot'}${message.status === 'pending' ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}
+      class={`msg msg--${user ? 'user' : 'bot'}${waiting ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}
     >
       <span class="sr-only">{user ? text.you : text.assistant}: </span>
       {user ? (
@@ -29,6 +32,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
       ) : (
         <Markdown text={message.text} />
       )}
+      {waiting && <p class="msg__note">{text.waiting}</p>}
       {message.flagged && <p class="msg__note">{text.flagged}</p>}
       {message.status === 'stopped' && <p class="msg__note">{text.stopped}</p>}
       {message.status === 'failed' && !user && (!message.text || canRetry) && (

@@ -1,9 +1,13 @@
 import { useWidget } from './context.js';
 import { focusComposer } from './focus.js';
 
-/** The site's starter questions, offered in an empty conversation: one click asks one. */
+/**
+ * The site's starter questions, offered in an empty conversation: one click asks one. While sending waits (402,
+ * 429, a message held for the connection) they wait too, with the notice as their reason, as Send does.
+ */
 export function Starters() {
   const { model, config } = useWidget();
+  const limited = model.limited.value;
   if (config.starters.length === 0) return null;
   return (
     <div class="starters" role="group" aria-label={config.text.starters}>
@@ -12,6 +16,8 @@ export function Starters() {
           key={question}
           type="button"
           class="starter"
+          disabled={limited}
+          aria-describedby={limited ? 'askbox-limit' : undefined}
           onClick={(event) => {
             focusComposer(event.currentTarget);
             void model.send(question);

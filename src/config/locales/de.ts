@@ -33,6 +33,8 @@ Tabelle
 {count} ungelesen
 Wird geladen…
 Der Chat konnte nicht geladen werden.
+Warte auf Verbindung…
+Dieser Chat ist gerade nicht verfügbar.
 Chat falsch eingerichtet.
 Anfrage abgelehnt.
 Keine Verbindung.

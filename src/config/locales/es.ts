@@ -33,6 +33,8 @@ Tabla
 {count} sin leer
 Cargando…
 No se pudo cargar el chat.
+Esperando conexión…
+Este chat no está disponible ahora.
 Chat mal configurado.
 Solicitud rechazada.
 Sin conexión.

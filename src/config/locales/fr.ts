@@ -33,6 +33,8 @@ Tableau
 {count} non lu(s)
 Chargement…
 Impossible de charger le chat.
+En attente de connexion…
+Ce chat n’est pas disponible pour le moment.
 Chat mal configuré.
 Demande refusée.
 Pas de connexion.

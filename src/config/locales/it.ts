@@ -33,6 +33,8 @@ Tabella
 {count} non letti
 Caricamento…
 Impossibile caricare la chat.
+In attesa di connessione…
+Questa chat non è disponibile ora.
 Chat non configurata.
 Richiesta rifiutata.
 Nessuna connessione.

@@ -33,6 +33,8 @@ Tabel
 {count} ongelezen
 Laden…
 De chat kon niet worden geladen.
+Wachten op verbinding…
+Deze chat is nu niet beschikbaar.
 Chat verkeerd ingesteld.
 Verzoek geweigerd.
 Geen verbinding.

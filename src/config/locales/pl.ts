@@ -33,6 +33,8 @@ Tabela
 Nieprzeczytane: {count}
 Ładowanie…
 Nie udało się załadować czatu.
+Oczekiwanie na połączenie…
+Ten czat jest teraz niedostępny.
 Czat źle skonfigurowany.
 Żądanie odrzucone.
 Brak połączenia.

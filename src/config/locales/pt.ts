@@ -33,6 +33,8 @@ Tabela
 {count} não lida(s)
 Carregando…
 Não foi possível carregar o chat.
+Aguardando conexão…
+Este chat não está disponível agora.
 Chat mal configurado.
 Pedido recusado.
 Sem conexão.
