@@ -58,8 +58,6 @@ export interface UiText {
   loadFailed: string;
   /** Under a message that waits for the connection to return before it is sent. */
   waiting: string;
-  /** Instead of the technical reason when the site's own setup refuses the chat (a wrong bot id, a missing origin). */
-  unavailable: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -177,9 +175,9 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   loading: 'Loading…',
   loadFailed: 'The chat could not be loaded.',
   waiting: 'Waiting for connection…',
-  unavailable: "This chat isn't available right now.",
   errors: /* @__PURE__ */ Object.freeze({
-    config: 'The chat is not set up correctly.',
+    // The site's own setup refused the chat (see state/setup-fault.ts): the owner reads why in the console.
+    config: "This chat isn't available right now.",
     auth: 'The chat service refused the request. Please try again later.',
     network: 'Could not reach the chat service. Check your connection and try again.',
     http: 'Something went wrong. Please try again.',

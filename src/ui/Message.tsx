@@ -12,9 +12,10 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   const when = new Date(message.time);
   // The failed last reply carries the widget's one Retry (see ChatModel.retryTarget).
   const canRetry = model.retryTarget.value === 'reply' && isLast;
-  // Pending is only the look of a message that waits for the connection; one in flight is drawn as sent, and the
-  // typing indicator shows the wait.
-  const waiting = message.status === 'pending' && model.failure.value?.retry === 'send';
+  // Pending is only the look of a message held back for the connection (or Retry); one in flight is drawn as sent,
+  // and the typing indicator shows the wait. Held by the owner's setup (online), it is not the connection's fault.
+  const failure = model.failure.value;
+  const waiting = message.status === 'pending' && failure?.retry === 'send';
   const time = Number.isFinite(when.getTime()) && (
     <time class="msg__time" dateTime={when.toISOString()}>
       {formatTime(message.time)}
@@ -32,7 +33,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
       ) : (
         <Markdown text={message.text} />
       )}
-      {waiting && <p class="msg__note">{text.waiting}</p>}
+      {waiting && !failure.setup && <p class="msg__note">{text.waiting}</p>}
       {message.flagged && <p class="msg__note">{text.flagged}</p>}
       {message.status === 'stopped' && <p class="msg__note">{text.stopped}</p>}
       {message.status === 'failed' && !user && (!message.text || canRetry) && (

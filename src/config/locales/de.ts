@@ -35,7 +35,6 @@ Wird geladen…
 Der Chat konnte nicht geladen werden.
 Warte auf Verbindung…
 Dieser Chat ist gerade nicht verfügbar.
-Chat falsch eingerichtet.
 Anfrage abgelehnt.
 Keine Verbindung.
 Etwas ging schief.

@@ -35,7 +35,6 @@ Cargando…
 No se pudo cargar el chat.
 Esperando conexión…
 Este chat no está disponible ahora.
-Chat mal configurado.
 Solicitud rechazada.
 Sin conexión.
 Algo salió mal.

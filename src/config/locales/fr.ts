@@ -35,7 +35,6 @@ Chargement…
 Impossible de charger le chat.
 En attente de connexion…
 Ce chat n’est pas disponible pour le moment.
-Chat mal configuré.
 Demande refusée.
 Pas de connexion.
 Une erreur s’est produite.

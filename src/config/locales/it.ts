@@ -35,7 +35,6 @@ Caricamento…
 Impossibile caricare la chat.
 In attesa di connessione…
 Questa chat non è disponibile ora.
-Chat non configurata.
 Richiesta rifiutata.
 Nessuna connessione.
 Qualcosa è andato storto.

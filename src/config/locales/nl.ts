@@ -35,7 +35,6 @@ Laden…
 De chat kon niet worden geladen.
 Wachten op verbinding…
 Deze chat is nu niet beschikbaar.
-Chat verkeerd ingesteld.
 Verzoek geweigerd.
 Geen verbinding.
 Er ging iets mis.

@@ -35,7 +35,6 @@ Nieprzeczytane: {count}
 Nie udało się załadować czatu.
 Oczekiwanie na połączenie…
 Ten czat jest teraz niedostępny.
-Czat źle skonfigurowany.
 Żądanie odrzucone.
 Brak połączenia.
 Coś poszło nie tak.

@@ -35,7 +35,6 @@ Carregando…
 Não foi possível carregar o chat.
 Aguardando conexão…
 Este chat não está disponível agora.
-Chat mal configurado.
 Pedido recusado.
 Sem conexão.
 Algo deu errado.
