@@ -10,6 +10,6 @@ export function setupFault(error: ChatError, online: boolean, proxyUrl: string, 
   if (error.status === 422 && error.fields.includes('bot_id'))
     return `The proxy at ${proxyUrl} does not serve bot ${botId}: add it to the proxy's botIds, or fix data-bot-id.`;
   if (error.kind === 'network' && online)
-    return `The proxy at ${proxyUrl} could not be reached (${error.message}), the browser online: is it up, is data-proxy-url right, do its allowedOrigins list this page?`;
+    return `The proxy at ${proxyUrl} is unreachable (${error.message}), the browser online: is it up, data-proxy-url right, this site in its allowedOrigins?`;
   return undefined;
 }

@@ -2,7 +2,7 @@ import type { Ref } from 'preact';
 import { useLayoutEffect, useMemo } from 'preact/hooks';
 import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH } from '../config/schema.js';
 import { useWidget } from './context.js';
-import { focusComposer } from './focus.js';
+import { thenFocusComposer } from './focus.js';
 import { SendIcon, StopIcon } from './icons.js';
 
 /**
@@ -69,10 +69,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
           type="button"
           class="icon-button composer__send"
           aria-label={text.stop}
-          onClick={(event) => {
-            focusComposer(event.currentTarget);
-            model.stop();
-          }}
+          onClick={thenFocusComposer(model.stop)}
         >
           <StopIcon />
         </button>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { UiText } from '../config/schema.js';
 import type { Failure } from '../state/status.js';
 import { useWidget } from './context.js';
-import { focusComposer } from './focus.js';
+import { thenFocusComposer } from './focus.js';
 
 /**
  * The sentence for a failure: the service's own words where they are meant for the visitor (422), else ours (one
@@ -83,26 +83,12 @@ export function ErrorNotice() {
       )}
       <div class="notice__actions">
         {retryTarget && retryTarget !== 'reply' && (
-          <button
-            type="button"
-            class="link-button"
-            onClick={(event) => {
-              focusComposer(event.currentTarget);
-              void model.retry();
-            }}
-          >
+          <button type="button" class="link-button" onClick={thenFocusComposer(model.retry)}>
             {text.retry}
           </button>
         )}
         {!left && (
-          <button
-            type="button"
-            class="link-button"
-            onClick={(event) => {
-              focusComposer(event.currentTarget);
-              model.dismiss();
-            }}
-          >
+          <button type="button" class="link-button" onClick={thenFocusComposer(model.dismiss)}>
             {text.dismiss}
           </button>
         )}

@@ -2,7 +2,7 @@ import type { ChatMessage } from '../state/messages.js';
 import { CopyButton } from './CopyButton.js';
 import { Markdown } from './Markdown.js';
 import { useWidget } from './context.js';
-import { focusComposer } from './focus.js';
+import { thenFocusComposer } from './focus.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {
@@ -41,14 +41,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         <p class="msg__note msg__note--error">
           {!message.text && text.replyFailed}
           {canRetry && (
-            <button
-              type="button"
-              class="link-button"
-              onClick={(event) => {
-                focusComposer(event.currentTarget);
-                void model.retry();
-              }}
-            >
+            <button type="button" class="link-button" onClick={thenFocusComposer(model.retry)}>
               {text.retry}
             </button>
           )}

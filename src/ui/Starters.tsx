@@ -1,5 +1,5 @@
 import { useWidget } from './context.js';
-import { focusComposer } from './focus.js';
+import { thenFocusComposer } from './focus.js';
 
 /**
  * The site's starter questions, offered in an empty conversation: one click asks one. While sending waits (402,
@@ -18,10 +18,7 @@ export function Starters() {
           class="starter"
           disabled={limited}
           aria-describedby={limited ? 'askbox-limit' : undefined}
-          onClick={(event) => {
-            focusComposer(event.currentTarget);
-            void model.send(question);
-          }}
+          onClick={thenFocusComposer(() => model.send(question))}
         >
           {question}
         </button>

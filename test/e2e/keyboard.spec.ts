@@ -89,6 +89,7 @@ describe('keyboard only', () => {
 
     await page.keyboard.type('This one is broken');
     await page.keyboard.press('Enter');
+    await page.locator(W.panel).getByRole('button', { name: 'Retry' }).waitFor();
     await tabTo(page, 'Retry', true);
     await page.keyboard.press('Enter');
     expect(await focused(page)).toBe('Message');

@@ -44,6 +44,6 @@ describe("the site owner's mistakes reach the owner, not the visitor", () => {
     expect(await page.locator(W.user).textContent()).not.toMatch(/connection/i);
     const ours = consoleErrors.filter((line) => line.startsWith('[askbox]'));
     expect(ours).toHaveLength(1);
-    expect(ours[0]).toMatch(/could not be reached.*allowedOrigins/);
+    expect(ours[0]).toMatch(/is unreachable.*allowedOrigins/);
   });
 });
