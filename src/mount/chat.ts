@@ -84,7 +84,8 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
       for (const type of CONNECTION) view?.addEventListener(type, onConnection);
       const returnFocus = () =>
         (launcher.button.isConnected ? launcher.button : (opener as HTMLElement | null))?.focus();
-      // Escape closes the panel wherever focus is in the widget: the panel handles its own, this the launcher's.
+      // Escape closes the panel wherever focus is in the widget, the launcher included (the self-diagnosis overlay
+      // keeps its own Escape to itself).
       const onEscape = (event: KeyboardEvent) => {
         if (event.key !== 'Escape' || !model.isOpen.value || config.mode !== 'bubble') return;
         model.close();

@@ -8,8 +8,8 @@ import type { ChatError } from '../api/errors.js';
  */
 export function setupFault(error: ChatError, online: boolean, proxyUrl: string, botId: string): string | undefined {
   if (error.status === 422 && error.fields.includes('bot_id'))
-    return `The proxy at ${proxyUrl} does not serve bot ${botId}: add it to the proxy's botIds, or fix data-bot-id.`;
+    return `Proxy ${proxyUrl} does not serve bot ${botId}: add it to botIds, or fix data-bot-id.`;
   if (error.kind === 'network' && online)
-    return `The proxy at ${proxyUrl} is unreachable (${error.message}), the browser online: is it up, data-proxy-url right, this site in its allowedOrigins?`;
+    return `Proxy ${proxyUrl} is unreachable (${error.message}) while online: is it up, data-proxy-url right, this site in allowedOrigins?`;
   return undefined;
 }

@@ -7,6 +7,6 @@ export function thenFocusComposer(act: () => unknown): (event: Event) => void {
   return (event) => {
     const panel = (event.currentTarget as Element).closest('.panel');
     void act();
-    panel?.querySelector<HTMLElement>('.composer__input')?.focus();
+    panel?.querySelector('textarea')?.focus();
   };
 }

@@ -29,7 +29,7 @@ describe("the site owner's mistakes reach the owner, not the visitor", () => {
     expect(await alert.textContent()).not.toContain('bot id');
     const ours = consoleErrors.filter((line) => line.startsWith('[askbox]'));
     expect(ours).toHaveLength(1);
-    expect(ours[0]).toMatch(/does not serve bot \w+: add it to the proxy's botIds, or fix data-bot-id/);
+    expect(ours[0]).toMatch(/does not serve bot \w+: add it to botIds, or fix data-bot-id/);
   });
 
   it('an unreachable proxy while the browser is online is not blamed on the connection', async () => {

@@ -20,7 +20,7 @@ describe('setupFault', () => {
       title: 'a proxy not reached while online',
       error: new ChatError('network', 'Failed to fetch'),
       online: true,
-      fault: /\/askbox is unreachable \(Failed to fetch\).*allowedOrigins/,
+      fault: /\/askbox is unreachable \(Failed to fetch\) while online.*allowedOrigins/,
     },
     {
       title: 'a proxy not reached while offline',
