@@ -56,6 +56,8 @@ export interface UiText {
   loading: string;
   /** The panel's frame when the chat file could not be loaded, above Retry. */
   loadFailed: string;
+  /** Under a message that waits for the connection to return before it is sent. */
+  waiting: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -178,8 +180,10 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   unread: '{count} unread',
   loading: 'Loading…',
   loadFailed: 'The chat could not be loaded.',
+  waiting: 'Waiting for connection…',
   errors: /* @__PURE__ */ Object.freeze({
-    config: 'The chat is not set up correctly.',
+    // The site's own setup refused the chat (see state/setup-fault.ts): the owner reads why in the console.
+    config: "This chat isn't available right now.",
     auth: 'The chat service refused the request. Please try again later.',
     network: 'Could not reach the chat service. Check your connection and try again.',
     http: 'Something went wrong. Please try again.',

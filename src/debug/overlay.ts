@@ -150,7 +150,12 @@ async function run(): Promise<void> {
     panel.replaceChildren(title, list, close);
   };
   render();
-  panel.addEventListener('keydown', (event) => void (event.key === 'Escape' && panel.remove()));
+  // Escape closes the overlay only, not the chat panel around it as well.
+  panel.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    event.stopPropagation();
+    panel.remove();
+  });
   // Violations keep coming (a blocked request when the visitor chats): the report follows them.
   document.addEventListener('securitypolicyviolation', (event) => {
     violations.push(violation(event));

@@ -84,6 +84,14 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
       for (const type of CONNECTION) view?.addEventListener(type, onConnection);
       const returnFocus = () =>
         (launcher.button.isConnected ? launcher.button : (opener as HTMLElement | null))?.focus();
+      // Escape closes the panel wherever focus is in the widget, the launcher included (the self-diagnosis overlay
+      // keeps its own Escape to itself).
+      const onEscape = (event: KeyboardEvent) => {
+        if (event.key !== 'Escape' || !model.isOpen.value || config.mode !== 'bubble') return;
+        model.close();
+        returnFocus();
+      };
+      launcher.root.addEventListener('keydown', onEscape);
       render(
         h(
           Widget.Provider,
@@ -102,6 +110,7 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
       );
       hide = () => {
         for (const type of CONNECTION) view?.removeEventListener(type, onConnection);
+        launcher.root.removeEventListener('keydown', onEscape);
         stop();
         stopUnread();
         phone.stop();

@@ -12,6 +12,7 @@ import { createUndo } from './undo.js';
 import { createStallWatch } from './stall.js';
 import { endWaits, failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
 import { createQuotaReport, type Emit } from './events.js';
+import { setupFault } from './setup-fault.js';
 import type { KeyValueStore } from './storage.js';
 
 /** What the model reaches the outside world through. */
@@ -77,9 +78,23 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     watchStall(false);
   });
 
-  /** A lost connection's failure ends by sending (or reading back) what it cut off, by itself once back online. */
-  function fail(error: ChatError, retry: RetryTarget | undefined = error.kind === 'network' ? 'send' : undefined) {
-    status.value = toFailure(error, retry);
+  /** The owner's mistakes already on the console: each is logged once per widget. */
+  const faultsLogged = new Set<string>();
+
+  /**
+   * A lost connection's failure ends by sending (or reading back) what it cut off, by itself once back online. A
+   * request the owner's setup refused (`setupFault`) is explained on the console; the visitor reads a calm sentence.
+   * `midReply`: the service had taken the message, so the proxy was reachable.
+   */
+  function fail(
+    error: ChatError,
+    retry: RetryTarget | undefined = error.kind === 'network' ? 'send' : undefined,
+    midReply = false,
+  ) {
+    const fault = midReply ? undefined : setupFault(error, online.value, config.proxyUrl, config.botId);
+    if (fault && !faultsLogged.has(fault)) console.error(`[askbox] ${fault}`);
+    if (fault) faultsLogged.add(fault);
+    status.value = { ...toFailure(error, retry), ...(fault && { setup: true }) };
     if (error.kind === 'quota') reportQuota(error.detail ?? '');
     else emit('error', { kind: error.kind, message: error.detail ?? error.message });
   }
@@ -241,7 +256,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     batch(() => {
       if (exchange) adopt(exchange.question);
       append(localMessage('assistant', text, 'failed'));
-      fail(err);
+      fail(err, undefined, true);
     });
   }
 

@@ -15,6 +15,8 @@ export interface Failure {
   retry: RetryTarget | undefined;
   /** A 429's `Retry-After` as a time (epoch ms): sending waits until then, when the failure ends by itself. */
   until?: number;
+  /** The site's own setup refused the request (see setup-fault.ts): the visitor reads `errors.config`. */
+  setup?: boolean;
 }
 
 /**

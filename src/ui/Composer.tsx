@@ -2,6 +2,7 @@ import type { Ref } from 'preact';
 import { useLayoutEffect, useMemo } from 'preact/hooks';
 import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH, messageLength } from '../config/schema.js';
 import { useWidget } from './context.js';
+import { thenFocusComposer } from './focus.js';
 import { SendIcon, StopIcon } from './icons.js';
 
 /**
@@ -64,7 +65,12 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
         </p>
       )}
       {busy && !loading ? (
-        <button type="button" class="icon-button composer__send" aria-label={text.stop} onClick={() => model.stop()}>
+        <button
+          type="button"
+          class="icon-button composer__send"
+          aria-label={text.stop}
+          onClick={thenFocusComposer(model.stop)}
+        >
           <StopIcon />
         </button>
       ) : (

@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ChatError } from '../api/errors.js';
 import type { UiText } from '../config/schema.js';
+import type { Failure } from '../state/status.js';
 import { useWidget } from './context.js';
+import { thenFocusComposer } from './focus.js';
 
 /**
- * The sentence for an error: the service's own words where they are meant for the visitor (422), else ours; after a
- * 429, how long to wait: `wait` seconds, else the `Retry-After` it came with.
+ * The sentence for a failure: the service's own words where they are meant for the visitor (422), else ours (one
+ * calm sentence for the owner's mistakes); after a 429, how long to wait: `wait` seconds, else the `Retry-After`.
  */
-function errorText(error: ChatError, text: UiText, locale: string, wait = error.retryAfter): string {
+function errorText({ error, setup }: Failure, text: UiText, locale: string, wait = error.retryAfter): string {
+  if (setup) return text.errors.config;
   if (error.detail && error.status === 422) return error.detail;
   if (error.kind === 'rate_limit' && wait) return text.rateLimitWait.replace('{wait}', formatWait(wait, locale));
   return error.kind === 'aborted' || error.kind === 'quota' ? '' : text.errors[error.kind];
@@ -68,12 +70,12 @@ export function ErrorNotice() {
     );
   // A wait counts down on screen; a screen reader hears the sentence once, as it was when the notice appeared, and
   // politely: it is no error of the visitor's, and the draft is safe.
-  const sentence = errorText(shown.error, text, config.locale);
+  const sentence = errorText(shown, text, config.locale);
   return (
     <div id="askbox-limit" class={`notice notice--${shown.error.kind}`} role={left ? 'status' : 'alert'}>
       {left ? (
         <p class="notice__text">
-          <span aria-hidden="true">{errorText(shown.error, text, config.locale, left)}</span>
+          <span aria-hidden="true">{errorText(shown, text, config.locale, left)}</span>
           <span class="sr-only">{sentence}</span>
         </p>
       ) : (
@@ -81,12 +83,12 @@ export function ErrorNotice() {
       )}
       <div class="notice__actions">
         {retryTarget && retryTarget !== 'reply' && (
-          <button type="button" class="link-button" onClick={() => void model.retry()}>
+          <button type="button" class="link-button" onClick={thenFocusComposer(model.retry)}>
             {text.retry}
           </button>
         )}
         {!left && (
-          <button type="button" class="link-button" onClick={() => model.dismiss()}>
+          <button type="button" class="link-button" onClick={thenFocusComposer(model.dismiss)}>
             {text.dismiss}
           </button>
         )}

@@ -2,6 +2,7 @@ import type { ChatMessage } from '../state/messages.js';
 import { CopyButton } from './CopyButton.js';
 import { Markdown } from './Markdown.js';
 import { useWidget } from './context.js';
+import { thenFocusComposer } from './focus.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {
@@ -11,9 +12,18 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   const when = new Date(message.time);
   // The failed last reply carries the widget's one Retry (see ChatModel.retryTarget).
   const canRetry = model.retryTarget.value === 'reply' && isLast;
+  // Pending is only the look of a message held back for the connection (or Retry); one in flight is drawn as sent,
+  // and the typing indicator shows the wait. Held by the owner's setup (online), it is not the connection's fault.
+  const failure = model.failure.value;
+  const waiting = message.status === 'pending' && failure?.retry === 'send';
+  const time = Number.isFinite(when.getTime()) && (
+    <time class="msg__time" dateTime={when.toISOString()}>
+      {formatTime(message.time)}
+    </time>
+  );
   return (
     <article
-      class={`msg msg--${user ? 'user' : 'bot'}${message.status === 'pending' ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}
+      class={`msg msg--${user ? 'user' : 'bot'}${waiting ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}
     >
       <span class="sr-only">{user ? text.you : text.assistant}: </span>
       {user ? (
@@ -23,6 +33,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
       ) : (
         <Markdown text={message.text} />
       )}
+      {waiting && !failure.setup && <p class="msg__note">{text.waiting}</p>}
       {message.flagged && <p class="msg__note">{text.flagged}</p>}
       {message.status === 'stopped' && <p class="msg__note">{text.stopped}</p>}
       {message.status === 'failed' && !user && (!message.text || canRetry) && (
@@ -30,7 +41,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         <p class="msg__note msg__note--error">
           {!message.text && text.replyFailed}
           {canRetry && (
-            <button type="button" class="link-button" onClick={() => void model.retry()}>
+            <button type="button" class="link-button" onClick={thenFocusComposer(model.retry)}>
               {text.retry}
             </button>
           )}
@@ -54,15 +65,14 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
           </ol>
         </div>
       )}
-      {!user && message.status !== 'failed' && (
-        <div class="msg__actions">
+      {user || message.status === 'failed' ? (
+        time
+      ) : (
+        // The reply's footer row: its time and copy button side by side, whatever the font size.
+        <div class="msg__footer">
+          {time}
           <CopyButton label={text.copyReply} text={() => message.text} />
         </div>
-      )}
-      {Number.isFinite(when.getTime()) && (
-        <time class="msg__time" dateTime={when.toISOString()}>
-          {formatTime(message.time)}
-        </time>
       )}
     </article>
   );

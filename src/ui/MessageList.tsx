@@ -20,8 +20,9 @@ const BATCH = 20;
 /**
  * The conversation log. It follows a streaming reply only while the reader is at the bottom, and only until the
  * reply's start reaches the top; a reader who has scrolled up is left in peace and offered a "jump to latest" button
- * instead. Following is done when the content has been laid out (a ResizeObserver), so a growing reply never forces
- * a synchronous layout.
+ * instead, whenever the log is not at its end. Following is done when the content has been laid out (a
+ * ResizeObserver), in the next frame rather than during the observer's delivery: scrolling or re-rendering there
+ * would resize what it observes and throw "ResizeObserver loop completed" into the page (WebKit does).
  */
 export function MessageList() {
   const { model, config } = useWidget();
@@ -60,7 +61,8 @@ export function MessageList() {
     if (!el || !inner) return;
     const startOf = (reply: Element | null | undefined) =>
       reply ? reply.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop - READING_MARGIN : 0;
-    const observer = new ResizeObserver(() => {
+    let frame = 0;
+    const keep = () => {
       if (follow.current === 'none') return setBehind(true);
       // A reply taller than the log would push its own start out of view: the latest reply (streaming, or complete
       // with its sources) is followed until its start reaches the top, then kept there for the visitor to read down,
@@ -76,9 +78,16 @@ export function MessageList() {
       follow.current = 'start';
       el.scrollTop = startOf(reply);
       setBehind(true);
+    };
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(keep);
     });
     observer.observe(inner);
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
   }, []);
 
   const onScroll = () => {
@@ -87,7 +96,7 @@ export function MessageList() {
     // streamed one): only the reader's own scrolling (below) releases it.
     if (!el || follow.current === 'start') return;
     follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE ? 'bottom' : 'none';
-    if (follow.current === 'bottom') setBehind(false);
+    setBehind(follow.current === 'none');
   };
   const release = () => {
     if (follow.current === 'start') follow.current = 'none';
@@ -99,6 +108,8 @@ export function MessageList() {
     follow.current = 'bottom';
     setBehind(false);
     el.scrollTop = el.scrollHeight;
+    // The button goes away: focus goes to the log it brought to its end rather than to the page.
+    el.focus();
   };
 
   // A finished message renders once: its vnode is reused until it changes or stops being the last one.

@@ -7,19 +7,13 @@ import { useWidget } from './context.js';
 import { CloseIcon, NewIcon } from './icons.js';
 
 /**
- * The chat panel: header, conversation log, error notice and composer. Over the page it is a dialog that Escape and
- * its close button close; inline (no `onClose`) it is a region of the page. The header is a plain element, not
+ * The chat panel: header, conversation log, error notice and composer. Over the page it is a dialog that its close
+ * button closes, and Escape (see mount/chat.ts); inline (no `onClose`) it is a region of the page. The header is a plain element, not
  * `<header>`: inside a dialog it would still count as a second `banner` landmark on many pages.
  */
 export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement>; onClose?: () => void }) {
   const { model, config } = useWidget();
   const { text } = config;
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && onClose) {
-      event.stopPropagation();
-      onClose();
-    }
-  };
   const startOver = () => {
     model.newConversation();
     const input = typeof inputRef === 'object' ? inputRef?.current : null;
@@ -32,7 +26,6 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
       role={onClose ? 'dialog' : 'region'}
       aria-modal={onClose ? 'false' : undefined}
       aria-labelledby="askbox-title"
-      onKeyDown={onKeyDown}
     >
       <div class="panel__header">
         <h2 id="askbox-title" class="panel__title">

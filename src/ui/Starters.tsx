@@ -1,13 +1,25 @@
 import { useWidget } from './context.js';
+import { thenFocusComposer } from './focus.js';
 
-/** The site's starter questions, offered in an empty conversation: one click asks one. */
+/**
+ * The site's starter questions, offered in an empty conversation: one click asks one. While sending waits (402,
+ * 429, a message held for the connection) they wait too, with the notice as their reason, as Send does.
+ */
 export function Starters() {
   const { model, config } = useWidget();
+  const limited = model.limited.value;
   if (config.starters.length === 0) return null;
   return (
     <div class="starters" role="group" aria-label={config.text.starters}>
       {config.starters.map((question) => (
-        <button key={question} type="button" class="starter" onClick={() => void model.send(question)}>
+        <button
+          key={question}
+          type="button"
+          class="starter"
+          disabled={limited}
+          aria-describedby={limited ? 'askbox-limit' : undefined}
+          onClick={thenFocusComposer(() => model.send(question))}
+        >
           {question}
         </button>
       ))}

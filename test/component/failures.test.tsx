@@ -11,11 +11,12 @@ import { createMemoryStorage } from '../helpers/memory-storage';
 import { createFakeClient, question, storedReply } from '../helpers/fake-client';
 
 /** A message's text as read, without its time (which depends on the clock and time zone). */
-const withoutTime = (message: Element) =>
-  [...message.childNodes]
-    .filter((node) => !(node instanceof Element && node.matches('time')))
-    .map((node) => node.textContent)
-    .join('');
+/** A message's text without its time (in a reply's footer row, or a question's bubble). */
+const withoutTime = (message: Element) => {
+  const copy = message.cloneNode(true) as Element;
+  for (const time of copy.querySelectorAll('time')) time.remove();
+  return copy.textContent;
+};
 
 const root = () => {
   const shadow = document.querySelector(HOST_TAG)?.shadowRoot;

@@ -33,6 +33,8 @@ const ACCENTS = [
   // Outside sRGB: judged as displayed.
   'oklch(0.9 0.3 140)',
   'rgb(0 120 255)',
+  // A dark brand colour on the dark theme's #1d1f24.
+  '#1a1a2e',
 ];
 
 /** Light and dark by the data-theme, and `auto` on a dark system. */
@@ -105,7 +107,34 @@ function measure(page: Page) {
       const inset = parseFloat(style.outlineOffset) < 0;
       rings[selector] = ratio(style.outlineColor, backdrop(inset ? element : element.parentElement));
     }
-    return { texts, icons, rings };
+    /**
+     * A shape's boundary (WCAG 1.4.11): its fill, as composited at its opacity, or its border against what lies
+     * around it, whichever contrasts more.
+     */
+    const edge = (selector: string, around: string) => {
+      const element = find(selector);
+      const style = getComputedStyle(element);
+      const alpha = Number(style.opacity);
+      const seen = (colour: string) => {
+        ctx.fillStyle = around;
+        ctx.fillRect(0, 0, 1, 1);
+        ctx.globalAlpha = alpha;
+        ctx.fillStyle = colour;
+        ctx.fillRect(0, 0, 1, 1);
+        ctx.globalAlpha = 1;
+        const [r = 0, g = 0, b = 0] = ctx.getImageData(0, 0, 1, 1).data;
+        return `rgb(${r}, ${g}, ${b})`;
+      };
+      const border = parseFloat(style.borderBottomWidth) >= 1 ? ratio(seen(style.borderBottomColor), around) : 1;
+      return Math.max(ratio(seen(style.backgroundColor), around), border);
+    };
+    const surface = backdrop(find('.log'));
+    const boundaries = {
+      bubble: edge('.msg--user', surface),
+      header: edge('.panel__header', surface),
+      send: edge('.composer__send', backdrop(find('.composer'))),
+    };
+    return { texts, icons, rings, boundaries };
   });
 }
 
@@ -152,6 +181,25 @@ describe('contrast for any accent, in light, dark and auto (Chromium)', () => {
     expect(failures).toEqual([]);
   }, 120_000);
 
+  it('draws the visitor bubble, the header and Send (enabled or not) at 3:1 to what surrounds them', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await withReply(page);
+    const failures: string[] = [];
+    for (const draft of ['Thanks', '']) {
+      await page.locator(W.input).fill(draft);
+      for (const accent of ACCENTS) {
+        await setAccent(page, accent);
+        for (const [theme, system] of THEMES) {
+          await themed(page, theme, system);
+          const { boundaries } = await measure(page);
+          for (const [part, value] of Object.entries(boundaries))
+            if (value < 3) failures.push(`${accent} ${theme}${draft ? '' : ' (disabled)'}: ${part} ${value}:1`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
   it('is axe-clean for every accent, light and dark', async () => {
     const { page } = await e2e.open('/plain.html');
     await withReply(page);
@@ -193,6 +241,8 @@ describe('contrast for any accent, in light, dark and auto (Chromium)', () => {
       document.body.append(script);
     });
     await page.locator(W.panel).waitFor();
+    // Send on the accent: with something to send (disabled, it is an outline in the muted colour).
+    await page.locator(W.input).fill('Hello');
     const colour = (selector: string, property: 'color' | 'backgroundColor') =>
       page.locator(selector).evaluate((el, name) => getComputedStyle(el)[name], property);
     expect(await colour(W.launcher, 'backgroundColor')).toBe('rgb(253, 224, 71)');

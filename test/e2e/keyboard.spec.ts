@@ -5,7 +5,13 @@ import { startE2E, W } from './harness';
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
 beforeAll(async () => {
-  e2e = await startE2E({ replies: [{ match: 'returns', text: 'Returns are free for **30 days**.', chunkSize: 40 }] });
+  e2e = await startE2E({
+    replies: [
+      { match: 'returns', text: 'Returns are free for **30 days**.', chunkSize: 40 },
+      { match: 'slowly', text: 'One word at a time. '.repeat(40), chunkSize: 4, delayMs: 100 },
+      { match: 'broken', failedResponding: true },
+    ],
+  });
 });
 afterAll(() => e2e?.close());
 
@@ -40,6 +46,8 @@ describe('keyboard only', () => {
 
     await tabTo(page, 'How do returns work?', true);
     await page.keyboard.press('Enter');
+    // The starter is gone with the empty conversation; focus goes on to the message box, not to <body>.
+    expect(await focused(page)).toBe('Message');
     await page.locator(`${W.bot} strong`).waitFor();
     expect(await page.locator(W.user).textContent()).toContain('How do returns work?');
 
@@ -47,6 +55,7 @@ describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     await page.getByText('Copied').waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe('Returns are free for **30 days**.');
+    expect(await focused(page)).toBe('Copy reply');
 
     await tabTo(page, 'Start a new conversation', true);
     await page.keyboard.press('Enter');
@@ -57,6 +66,36 @@ describe('keyboard only', () => {
     await page.locator(`${W.bot} strong`).waitFor();
     expect(await focused(page)).toBe('Message');
 
+    await page.keyboard.press('Escape');
+    await page.locator(W.panel).waitFor({ state: 'detached' });
+    expect(await focused(page)).toBe('Chat');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps focus in the widget after Stop and Retry, and Escape closes from the launcher too', async () => {
+    const { page, pageErrors } = await e2e.open('/');
+    await page.locator(W.launcher).waitFor();
+    await tabTo(page, 'Chat');
+    await page.keyboard.press('Enter');
+    await page.locator(W.panel).waitFor();
+
+    await page.keyboard.type('Answer slowly, please');
+    await page.keyboard.press('Enter');
+    await page.locator(W.streaming).waitFor();
+    await tabTo(page, 'Stop generating');
+    await page.keyboard.press('Enter');
+    await page.getByText('Stopped.').waitFor();
+    expect(await focused(page)).toBe('Message');
+
+    await page.keyboard.type('This one is broken');
+    await page.keyboard.press('Enter');
+    await page.locator(W.panel).getByRole('button', { name: 'Retry' }).waitFor();
+    await tabTo(page, 'Retry', true);
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toBe('Message');
+
+    // Focus on the launcher (open, it closes the panel): Escape closes there as well.
+    await tabTo(page, 'Chat');
     await page.keyboard.press('Escape');
     await page.locator(W.panel).waitFor({ state: 'detached' });
     expect(await focused(page)).toBe('Chat');

@@ -236,11 +236,15 @@ describe('chat model: failures', () => {
 
   it('keeps a message the connection lost as a pending bubble, and sends it once by itself when it returns', async () => {
     const { model, state, reply, online, events } = setup();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     state.refusals.push(new ChatError('network', 'Failed to fetch'));
     await model.send('are you there?');
     // The text stays where the visitor put it; the draft is theirs to go on typing in, but not to send meanwhile.
     expect(shape(model)).toEqual([['user', 'pending', 'are you there?']]);
-    expect(model.failure.value).toEqual({ type: 'offline', error: expect.any(ChatError), retry: 'send' });
+    // The browser said it was online: the proxy, not the visitor's connection, is named, on the console.
+    expect(model.failure.value).toEqual({ type: 'offline', error: expect.any(ChatError), retry: 'send', setup: true });
+    expect(logged).toHaveBeenCalledOnce();
+    logged.mockRestore();
     model.setDraft('and another thing');
     expect([model.limited.value, model.canSend.value]).toEqual([true, false]);
     await model.send();

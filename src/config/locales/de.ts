@@ -33,7 +33,8 @@ Tabelle
 {count} ungelesen
 Wird geladen…
 Der Chat konnte nicht geladen werden.
-Chat falsch eingerichtet.
+Warte auf Verbindung…
+Dieser Chat ist gerade nicht verfügbar.
 Anfrage abgelehnt.
 Keine Verbindung.
 Etwas ging schief.

@@ -33,7 +33,8 @@ Tabla
 {count} sin leer
 Cargando…
 No se pudo cargar el chat.
-Chat mal configurado.
+Esperando conexión…
+Este chat no está disponible ahora.
 Solicitud rechazada.
 Sin conexión.
 Algo salió mal.

@@ -33,7 +33,8 @@ Tableau
 {count} non lu(s)
 Chargement…
 Impossible de charger le chat.
-Chat mal configuré.
+En attente de connexion…
+Ce chat n’est pas disponible pour le moment.
 Demande refusée.
 Pas de connexion.
 Une erreur s’est produite.

@@ -33,7 +33,8 @@ Tabella
 {count} non letti
 Caricamento…
 Impossibile caricare la chat.
-Chat non configurata.
+In attesa di connessione…
+Questa chat non è disponibile ora.
 Richiesta rifiutata.
 Nessuna connessione.
 Qualcosa è andato storto.

@@ -33,7 +33,8 @@ Tabel
 {count} ongelezen
 Laden…
 De chat kon niet worden geladen.
-Chat verkeerd ingesteld.
+Wachten op verbinding…
+Deze chat is nu niet beschikbaar.
 Verzoek geweigerd.
 Geen verbinding.
 Er ging iets mis.

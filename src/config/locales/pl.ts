@@ -33,7 +33,8 @@ Tabela
 Nieprzeczytane: {count}
 Ładowanie…
 Nie udało się załadować czatu.
-Czat źle skonfigurowany.
+Oczekiwanie na połączenie…
+Ten czat jest teraz niedostępny.
 Żądanie odrzucone.
 Brak połączenia.
 Coś poszło nie tak.

@@ -33,7 +33,8 @@ Tabela
 {count} não lida(s)
 Carregando…
 Não foi possível carregar o chat.
-Chat mal configurado.
+Aguardando conexão…
+Este chat não está disponível agora.
 Pedido recusado.
 Sem conexão.
 Algo deu errado.
