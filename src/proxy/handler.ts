@@ -2,13 +2,13 @@ import { clientIp } from './client-ip.js';
 import { newVisitorId } from './grant.js';
 import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOptions } from './options.js';
 import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy.js';
-import { BASE_HEADERS, field, json, passThrough, readJson, refuse } from './respond.js';
+import { BASE_HEADERS, busy, field, json, passThrough, readJson, refuse } from './respond.js';
 import { allowedStreamUrl, isServedHost } from './hosts.js';
 import { createSealer } from './seal.js';
 import { fetchStream } from './stream-fetch.js';
 import { createStreamCap } from './stream-cap.js';
 import { createValidator } from './validate.js';
-import { BUSY_RETRY_SECONDS, FIELDS, ROUTES } from '../protocol/contract.js';
+import { FIELDS, ROUTES } from '../protocol/contract.js';
 import { fetchWithin, UpstreamTimeout, watchBody } from './upstream.js';
 
 export type { ProxyOptions } from './options.js';
@@ -338,12 +338,6 @@ function query(url: URL, keys: readonly string[]): string {
 }
 
 /** The 503 of a limit store that failed or did not answer in time; the visitor may try again in a few seconds. */
-function busy(): Response {
-  const response = refuse('busy');
-  response.headers.set('retry-after', String(BUSY_RETRY_SECONDS));
-  return response;
-}
-
 function safeHost(origin: string): string | null {
   try {
     return new URL(origin).host;

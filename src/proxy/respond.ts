@@ -1,5 +1,5 @@
 /** Response helpers in the service's own envelope, so the widget has one error model whoever refused. */
-import { FIELDS, REFUSALS } from '../protocol/contract.js';
+import { BUSY_RETRY_SECONDS, FIELDS, REFUSALS } from '../protocol/contract.js';
 
 /** Headers every proxy response carries. */
 export const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -24,6 +24,13 @@ function fail(status: number, message: string): Response {
 /** One of the contract's refusals. */
 export function refuse(name: keyof typeof REFUSALS): Response {
   return fail(REFUSALS[name].status, REFUSALS[name].message);
+}
+
+/** The 503 of a proxy that cannot take the request now (a full house, a limit store that cannot answer). */
+export function busy(): Response {
+  const response = refuse('busy');
+  response.headers.set('retry-after', String(BUSY_RETRY_SECONDS));
+  return response;
 }
 
 /**

@@ -2,8 +2,7 @@
  * A cap on the reply streams one process relays at once: past it, a new stream is refused at once with a 503 the
  * widget retries, rather than slowing every stream and call the process serves.
  */
-import { BUSY_RETRY_SECONDS, REFUSALS } from '../protocol/contract.js';
-import { BASE_HEADERS } from './respond.js';
+import { busy } from './respond.js';
 import { onBodyEnd } from './upstream.js';
 
 /** Runs a stream route under the cap: its answer, or a 503 when `max` streams are open already. */
@@ -65,12 +64,4 @@ function tracked(body: ReadableStream<Uint8Array>, end: () => void): ReadableStr
     },
     { highWaterMark: 0 },
   );
-}
-
-/** The 503 of a full house, in the service's envelope, with `Retry-After`. */
-function busy(): Response {
-  return new Response(JSON.stringify({ message: REFUSALS.busy.message }), {
-    status: REFUSALS.busy.status,
-    headers: { ...BASE_HEADERS, 'content-type': 'application/json', 'retry-after': String(BUSY_RETRY_SECONDS) },
-  });
 }

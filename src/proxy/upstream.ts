@@ -4,7 +4,7 @@
  * visitor) for ever.
  */
 
-import { REFUSALS } from '../protocol/contract.js';
+import { refuse } from './respond.js';
 
 /** Thrown when the service does not answer within its deadline. */
 export class UpstreamTimeout extends Error {
@@ -54,20 +54,12 @@ export async function fetchWithin(
   }
 }
 
-/** The 502 that stands for a JSON answer over the cap. */
-function tooLarge(): Response {
-  return new Response(JSON.stringify({ message: REFUSALS.unexpectedAnswer.message }), {
-    status: REFUSALS.unexpectedAnswer.status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
 /** `response` with its body read into memory, if it is at most `max` bytes (declared or counted); else a 502. */
 async function readCapped(response: Response, max: number): Promise<Response> {
   if (!response.body) return response;
   if (Number(response.headers.get('content-length') ?? 0) > max) {
     await response.body.cancel();
-    return tooLarge();
+    return refuse('unexpectedAnswer');
   }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -76,7 +68,7 @@ async function readCapped(response: Response, max: number): Promise<Response> {
     size += chunk.value.byteLength;
     if (size > max) {
       await reader.cancel();
-      return tooLarge();
+      return refuse('unexpectedAnswer');
     }
     chunks.push(chunk.value);
   }
