@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { Announcer } from './Announcer.js';
 import { Panel } from './Panel.js';
 import { useWidget } from './context.js';
@@ -14,7 +14,8 @@ export function App({ returnFocus }: { returnFocus: () => void }) {
   const input = useRef<HTMLTextAreaElement>(null);
   const wasOpen = useRef(open);
 
-  useEffect(() => {
+  // Before the browser paints the open panel: focus never rests on the page's <body> in between.
+  useLayoutEffect(() => {
     if (open && !wasOpen.current) input.current?.focus();
     wasOpen.current = open;
   }, [open]);

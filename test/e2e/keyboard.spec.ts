@@ -40,8 +40,19 @@ describe('keyboard only', () => {
     await page.locator(W.launcher).waitFor();
 
     await tabTo(page, 'Chat');
+    // Every frame the panel is drawn in, focus is already in its message box: never on the page's <body> between.
+    await page.evaluate(`(() => {
+      window.__frames = [];
+      const watch = () => {
+        const root = document.querySelector('askbox-widget').shadowRoot;
+        if (root.querySelector('.panel')) window.__frames.push(root.activeElement ? root.activeElement.tagName : 'none');
+        if (window.__frames.length < 5) requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+    })()`);
     await page.keyboard.press('Enter');
-    await page.locator(W.panel).waitFor();
+    await page.waitForFunction('window.__frames.length >= 5');
+    expect(await page.evaluate('window.__frames')).toEqual(Array(5).fill('TEXTAREA'));
     expect(await focused(page)).toBe('Message');
 
     await tabTo(page, 'How do returns work?', true);
