@@ -9,6 +9,10 @@
 /** Where the proxy answers, under its base path, and with which methods. */
 export const ROUTES = /* @__PURE__ */ Object.freeze({
   conversations: { path: 'conversations', methods: ['POST'] },
+  /** A visitor's own conversation, deleted at the service (its grant only). */
+  conversation: { path: 'conversations/{id}', methods: ['DELETE'] },
+  /** A rating of a reply; the service has no such endpoint, so it goes to the site's `onFeedback`, never upstream. */
+  feedback: { path: 'feedback', methods: ['POST'] },
   messages: { path: 'messages', methods: ['GET', 'POST'] },
   messageStream: { path: 'messages/stream', methods: ['POST'] },
   stream: { path: 'stream/{token}', methods: ['GET'] },
@@ -31,7 +35,12 @@ export const FIELDS = /* @__PURE__ */ Object.freeze({
   bodyMaxBytes: 64 * 1024,
   /** The deepest JSON parsed: the bodies are flat objects with at most a list of ids. */
   jsonDepthMax: 4,
+  /** A visitor's comment on a rating. */
+  feedbackCommentMax: 500,
 });
+
+/** The ratings a visitor may give a reply. */
+export const RATINGS = /* @__PURE__ */ Object.freeze(['up', 'down'] as const);
 
 /** The abuse limits a proxy runs on when none are set: token buckets and daily caps. */
 export const DEFAULT_LIMITS = /* @__PURE__ */ Object.freeze({
@@ -39,6 +48,9 @@ export const DEFAULT_LIMITS = /* @__PURE__ */ Object.freeze({
   ipMessages: /* @__PURE__ */ Object.freeze({ burst: 30, perMinute: 30 }),
   visitorConversations: /* @__PURE__ */ Object.freeze({ burst: 3, perMinute: 1 }),
   ipConversations: /* @__PURE__ */ Object.freeze({ burst: 10, perMinute: 5 }),
+  /** Ratings and deletions, which cost no reply but must not flood the site's `onFeedback` or the service. */
+  visitorActions: /* @__PURE__ */ Object.freeze({ burst: 20, perMinute: 10 }),
+  ipActions: /* @__PURE__ */ Object.freeze({ burst: 60, perMinute: 30 }),
   visitorMessagesPerDay: 200,
   ipMessagesPerDay: 1000,
 });
@@ -69,6 +81,8 @@ export const BUCKET_KEYS = /* @__PURE__ */ Object.freeze({
   visitorMessagesPerDay: 'day:v:{visitor}',
   ipConversations: 'conv:ip:{ip}',
   visitorConversations: 'conv:v:{visitor}',
+  ipActions: 'act:ip:{ip}',
+  visitorActions: 'act:v:{visitor}',
   streamClaim: 'stream:{id}',
 });
 
@@ -107,10 +121,17 @@ export const REFUSALS = /* @__PURE__ */ Object.freeze({
 });
 
 /**
- * The 429 of a limit, `{noun}` being `messages` or `new conversations` and `{seconds}` the wait: the only refusal
- * whose message is built.
+ * The 429 of a limit, `{noun}` being the action's (LIMIT_NOUNS) and `{seconds}` the wait: the only refusal whose
+ * message is built.
  */
 export const LIMIT_MESSAGE = 'Too many {noun}. Please try again in {seconds} seconds.';
+
+/** What a 429 names, by the action refused. */
+export const LIMIT_NOUNS = /* @__PURE__ */ Object.freeze({
+  message: 'messages',
+  conversation: 'new conversations',
+  action: 'requests',
+});
 
 /**
  * The service's validation messages (Laravel's wording, cody-api.md §3); `{attribute}` is the field name with `_`

@@ -9,6 +9,7 @@ import { fetchStream } from './stream-fetch.js';
 import { createStreamCap } from './stream-cap.js';
 import { createValidator } from './validate.js';
 import { FIELDS, ROUTES } from '../protocol/contract.js';
+import { createVisitorActions } from './visitor-actions.js';
 import { fetchWithin, UpstreamTimeout, watchBody } from './upstream.js';
 
 export type { ProxyOptions } from './options.js';
@@ -82,6 +83,15 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       init.slow ? timeouts.firstByteMs : timeouts.connectMs,
       call.request.signal,
     );
+
+  const actions = createVisitorActions({
+    policy,
+    onFeedback: options.onFeedback,
+    log,
+    redact,
+    remove: async (call: Call, id: string) =>
+      passThrough(await upstream(call, `/conversations/${id}`, { method: 'DELETE' }), watchJson),
+  });
 
   async function createConversation(call: Call): Promise<Response> {
     const body = await readJson(call.request);
@@ -224,6 +234,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (resource === 'health' && id === undefined) return only(ROUTES.health, async () => health(call.url));
     if (resource === 'conversations' && id === undefined)
       return only(ROUTES.conversations, () => createConversation(call));
+    if (resource === 'conversations') return only(ROUTES.conversation, () => actions.remove(call, id!));
+    if (resource === 'feedback' && id === undefined) return only(ROUTES.feedback, () => actions.feedback(call));
     if (resource === 'messages' && id === 'stream') return only(ROUTES.messageStream, () => sendForStream(call));
     if (resource === 'messages' && id === undefined && method === 'GET') return listMessages(call);
     if (resource === 'messages' && id === undefined && method === 'POST') return sendMessage(call);
@@ -257,7 +269,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       response = new Response(null, {
         status: 204,
         headers: {
-          'access-control-allow-methods': 'GET, POST',
+          'access-control-allow-methods': 'GET, POST, DELETE',
           'access-control-allow-headers': ALLOW_HEADERS,
           'access-control-max-age': '600',
         },

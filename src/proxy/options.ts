@@ -24,6 +24,10 @@ export interface Limits {
   visitorConversations: Rate;
   /** New conversations per client IP. */
   ipConversations: Rate;
+  /** Ratings and deletions per visitor: they cost no reply, but each reaches `onFeedback` or the service. */
+  visitorActions: Rate;
+  /** Ratings and deletions per client IP. */
+  ipActions: Rate;
   /**
    * Messages per visitor a day: a bucket of this size refilled over 24 hours, so at most twice this many in the
    * first 24 hours (a full bucket, then its refill) and this many a day after that.
@@ -52,16 +56,29 @@ export type ClientIpSource = { header: 'cf-connecting-ip' } | { header: 'x-forwa
 
 /** What a limit refusal reports to `onLimit`. */
 export interface LimitEvent {
-  action: 'message' | 'conversation';
+  /** `action`: a rating or a deletion. */
+  action: 'message' | 'conversation' | 'action';
   ip: string;
   visitorId: string | undefined;
   retryAfterSeconds: number;
 }
 
+/** A visitor's rating of one reply, as `onFeedback` receives it. */
+export interface FeedbackEvent {
+  conversationId: string;
+  /** The reply's message id, as the widget names it; the service is not asked whether it exists. */
+  messageId: string;
+  rating: 'up' | 'down';
+  /** The visitor's words, at most 500 characters; absent when none. */
+  comment?: string;
+  /** The visitor's stable id (from their grant), to tell a changed rating from a new one. */
+  visitorId: string;
+}
+
 /** One structured log line. SECURITY: never carries the key, a secret, a grant or a stream token. */
 export interface ProxyLogEntry {
   level: 'info' | 'warn' | 'error';
-  event: 'request' | 'limit' | 'limits' | 'upstream' | 'config';
+  event: 'request' | 'limit' | 'limits' | 'upstream' | 'config' | 'feedback';
   method?: string;
   /** The path, with stream tokens replaced by `:token` and without the query. */
   path?: string;
@@ -120,6 +137,11 @@ export interface ProxyOptions {
   authorize?: (request: Request) => boolean | Response | Promise<boolean | Response>;
   /** Told about every limit refusal. */
   onLimit?: (event: LimitEvent) => void;
+  /**
+   * Receives each rating a visitor gives a reply (the service has no feedback endpoint, so nothing goes upstream).
+   * Default: an `info` log line of event `feedback`. A rejection is a 503 the widget may retry.
+   */
+  onFeedback?: (event: FeedbackEvent) => void | Promise<void>;
   timeouts?: Partial<Timeouts>;
   /**
    * The most reply streams this process relays at once (default: no cap); past it a new stream is refused with a
@@ -205,7 +227,14 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
   if (!documentIds.every((id) => ID.test(id))) fail('documentIds must be document ids');
   const limits = options.limits === false ? false : { ...DEFAULT_LIMITS, ...options.limits };
   if (limits) {
-    const rates = [limits.visitorMessages, limits.ipMessages, limits.visitorConversations, limits.ipConversations];
+    const rates = [
+      limits.visitorMessages,
+      limits.ipMessages,
+      limits.visitorConversations,
+      limits.ipConversations,
+      limits.visitorActions,
+      limits.ipActions,
+    ];
     const daily = [limits.visitorMessagesPerDay, limits.ipMessagesPerDay];
     if (!rates.every((r) => r.burst >= 1 && r.perMinute > 0) || !daily.every((n) => n >= 1))
       fail('limits need burst ≥ 1, perMinute > 0, visitorMessagesPerDay ≥ 1 and ipMessagesPerDay ≥ 1');

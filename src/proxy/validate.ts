@@ -51,6 +51,21 @@ export function createValidator(body: Record<string, unknown>) {
       if (found === null) return void add(field, say(VALIDATION.invalid, field));
       return found;
     },
+    /** `nullable|string|max:n`: absent, null or a string of at most `max` code points. */
+    optionalText(field: string, max: number): string | undefined {
+      const value = body[field];
+      if (value === undefined || value === null) return undefined;
+      if (typeof value !== 'string') return void add(field, say(VALIDATION.string, field));
+      if (codePoints(value) > max) return void add(field, say(VALIDATION.max, field, max));
+      return value;
+    },
+    /** `required|in:…`: one of `allowed`, else "The selected … is invalid." */
+    oneOf<T extends string>(field: string, allowed: readonly T[]): T | undefined {
+      const value = body[field];
+      if (!present(value)) return void add(field, say(VALIDATION.required, field));
+      const found = allowed.find((one) => one === value);
+      return found ?? void add(field, say(VALIDATION.invalid, field));
+    },
     /** `boolean`, with its default when the field is absent. */
     flag(field: string, fallback: boolean): boolean {
       const value = body[field];

@@ -49,6 +49,8 @@ const RATES = [
   'ipMessages',
   'visitorConversations',
   'ipConversations',
+  'visitorActions',
+  'ipActions',
 ] as const satisfies readonly (keyof Limits)[];
 const DAILY = ['visitorMessagesPerDay', 'ipMessagesPerDay'] as const satisfies readonly (keyof Limits)[];
 const TIMEOUTS = [

@@ -53,10 +53,14 @@ function storeFor(env: AskboxWorkerEnv): LimitStore {
   return createDurableObjectStore(env.ASKBOX_LIMITS, siteIdFromEnv(env));
 }
 
-/** Warnings and errors to the Worker's log (`wrangler tail`); Cloudflare already logs every request. */
+/**
+ * Warnings, errors and visitors' ratings to the Worker's log (`wrangler tail`, Workers Logs); Cloudflare already
+ * logs every request.
+ */
 function logToConsole(entry: ProxyLogEntry): void {
   if (entry.level === 'error') console.error(JSON.stringify(entry));
   else if (entry.level === 'warn') console.warn(JSON.stringify(entry));
+  else if (entry.event === 'feedback') console.log(JSON.stringify(entry));
 }
 
 /**

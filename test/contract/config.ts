@@ -23,6 +23,8 @@ export interface ContractConfig {
     ipMessages: { burst: number; perMinute: number };
     visitorConversations: { burst: number; perMinute: number };
     ipConversations: { burst: number; perMinute: number };
+    visitorActions: { burst: number; perMinute: number };
+    ipActions: { burst: number; perMinute: number };
     visitorMessagesPerDay: number;
     ipMessagesPerDay: number;
   };
@@ -55,6 +57,8 @@ export function contractConfig(upstream: string, documentIds: string[], streamOr
       ipMessages: { burst: 5, perMinute: 6 },
       visitorConversations: { burst: 2, perMinute: 1 },
       ipConversations: { burst: 4, perMinute: 2 },
+      visitorActions: { burst: 3, perMinute: 1 },
+      ipActions: { burst: 5, perMinute: 1 },
       visitorMessagesPerDay: 50,
       ipMessagesPerDay: 200,
     },

@@ -37,6 +37,14 @@ const UNKNOWN_CONVERSATION = {
 const GRANT = /^g1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.\d+\.[A-Za-z0-9_-]{43}$/;
 let ipCounter = 0;
 
+/** A rating of a reply in conversation `id`. */
+const rating = (id: string, extra: Record<string, unknown> = {}) => ({
+  conversation_id: id,
+  message_id: 'Rep1y0000001',
+  rating: 'down',
+  ...extra,
+});
+
 /**
  * The black-box contract of the token proxy, over HTTP only, so that every runtime (Node, workerd, PHP) is held to
  * exactly the same behaviour. Each test speaks from its own client IP (the contract trusts one X-Forwarded-For hop),
@@ -552,6 +560,124 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
           expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         },
       );
+    });
+
+    describe('ratings and deletions (the grant holder only)', () => {
+      it(t('deletes the visitor own conversation at the service, and nobody else can'), async () => {
+        const me = visitor();
+        const mine = await me.start();
+        const other = await visitor().start();
+        const tampered = `${mine.grant.slice(0, -3)}${mine.grant.endsWith('AAA') ? 'BBB' : 'AAA'}`;
+        for (const grant of [null, other.grant, tampered, mine.grant.replace(mine.id, other.id)]) {
+          const mark = upstream.records.length;
+          const refused = await me.call('DELETE', `/conversations/${mine.id}`, { grant });
+          expect(refused.status, `DELETE with ${grant}`).toBe(404);
+          expect(await refused.json()).toEqual({ message: 'Conversation not found.' });
+          expect(upstreamSince(mark)).toHaveLength(0);
+        }
+        const mark = upstream.records.length;
+        const deleted = await me.call('DELETE', `/conversations/${mine.id}`, { grant: mine.grant });
+        expect(deleted.status).toBe(200);
+        expect(upstreamSince(mark).map((r) => `${r.method} ${r.path}`)).toEqual([
+          expect.stringMatching(new RegExp(`^DELETE /.*/conversations/${mine.id}$`)),
+        ]);
+        // Gone at the service: a send to it is the service's own "invalid" answer.
+        const after = await me.call('POST', '/messages', {
+          body: { content: 'still there?', conversation_id: mine.id },
+          grant: mine.grant,
+        });
+        expect(after.status).toBe(422);
+        expect(await after.json()).toEqual(UNKNOWN_CONVERSATION);
+        const method = await me.call('GET', `/conversations/${other.id}`, { grant: other.grant });
+        expect(method.status).toBe(405);
+        expect(method.headers.get('allow')).toBe('DELETE');
+        const preflight = await me.call('OPTIONS', `/conversations/${other.id}`, {
+          headers: { origin: PARTNER, 'access-control-request-method': 'DELETE' },
+        });
+        expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
+      });
+
+      it(t('takes a rating of a reply with the grant, and never calls the service for it'), async () => {
+        const me = visitor();
+        const mine = await me.start();
+        const mark = upstream.records.length;
+        const rated = await me.call('POST', '/feedback', {
+          // 500 characters, two bytes each: counted as the service counts, in code points.
+          body: rating(mine.id, { comment: ` ${'é'.repeat(499)}` }),
+          grant: mine.grant,
+        });
+        expect(rated.status).toBe(200);
+        expect(await rated.json()).toEqual({
+          data: { conversation_id: mine.id, message_id: 'Rep1y0000001', rating: 'down' },
+        });
+        const changed = await me.call('POST', '/feedback', {
+          body: rating(mine.id, { rating: 'up' }),
+          grant: mine.grant,
+        });
+        expect(changed.status).toBe(200);
+        expect(upstreamSince(mark)).toHaveLength(0);
+      });
+
+      it(t('judges a rating as the service would judge a body: fields in order, in its words'), async () => {
+        const me = visitor();
+        const mine = await me.start();
+        const other = await visitor().start();
+        const cases: [unknown, string | null, Record<string, string[]>][] = [
+          [
+            {},
+            mine.grant,
+            {
+              conversation_id: ['The conversation id field is required.'],
+              message_id: ['The message id field is required.'],
+              rating: ['The rating field is required.'],
+            },
+          ],
+          [rating(mine.id), other.grant, { conversation_id: ['The selected conversation id is invalid.'] }],
+          [
+            rating(mine.id, { message_id: '../etc' }),
+            mine.grant,
+            { message_id: ['The selected message id is invalid.'] },
+          ],
+          [rating(mine.id, { rating: 'meh' }), mine.grant, { rating: ['The selected rating is invalid.'] }],
+          [rating(mine.id, { comment: 7 }), mine.grant, { comment: ['The comment field must be a string.'] }],
+          [
+            rating(mine.id, { comment: 'x'.repeat(501) }),
+            mine.grant,
+            { comment: ['The comment field must not be greater than 500 characters.'] },
+          ],
+        ];
+        const mark = upstream.records.length;
+        for (const [body, grant, errors] of cases) {
+          const response = await me.call('POST', '/feedback', { body, grant });
+          expect(response.status, JSON.stringify(body)).toBe(422);
+          const first = Object.values(errors)[0]![0];
+          const more = Object.keys(errors).length - 1;
+          expect(await response.json()).toEqual({
+            message: more ? `${first} (and ${more} more errors)` : first,
+            errors,
+          });
+        }
+        expect(upstreamSince(mark)).toHaveLength(0);
+      });
+
+      it(t('limits ratings and deletions per visitor, apart from messages'), async () => {
+        const me = visitor();
+        const mine = await me.start();
+        const statuses: number[] = [];
+        for (let i = 0; i < 3; i++)
+          statuses.push((await me.call('POST', '/feedback', { body: rating(mine.id), grant: mine.grant })).status);
+        const refused = await me.call('DELETE', `/conversations/${mine.id}`, { grant: mine.grant });
+        statuses.push(refused.status);
+        // visitorActions: a burst of 3; a message still goes through.
+        expect(statuses).toEqual([200, 200, 200, 429]);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(await refused.json()).toEqual({ message: expect.stringMatching(/^Too many requests\./) });
+        const sent = await me.call('POST', '/messages', {
+          body: { content: 'hi', conversation_id: mine.id },
+          grant: mine.grant,
+        });
+        expect(sent.status).toBe(200);
+      });
     });
 
     describe('streams and timeouts', () => {

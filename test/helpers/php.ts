@@ -18,6 +18,8 @@ export interface PhpLaunch {
   workers?: number;
   /** php.ini settings (`-d name=value`), e.g. a small memory_limit. */
   ini?: Record<string, string>;
+  /** PHP options JSON cannot carry (callables), as a PHP array expression added to the settings. */
+  options?: string;
 }
 
 /** Fails with what to install when PHP is missing. */
@@ -42,7 +44,7 @@ export async function startPhpProxy(
   const settings = { ...config, storeDir: store, ...extra };
   writeFileSync(
     join(dir, 'router.php'),
-    `<?php\nrequire ${JSON.stringify(PHP_PROXY)};\naskbox_proxy_handle(json_decode(getenv('ASKBOX_CONFIG_JSON'), true));\n`,
+    `<?php\nrequire ${JSON.stringify(PHP_PROXY)};\naskbox_proxy_handle(${launch.options ?? '[]'} + json_decode(getenv('ASKBOX_CONFIG_JSON'), true));\n`,
   );
   port ??= await freePort();
   const args = [

@@ -35,6 +35,8 @@ const ASKBOX_CONTRACT = [
         'visitorMessagesPerDay' => 'day:v:{visitor}',
         'ipConversations' => 'conv:ip:{ip}',
         'visitorConversations' => 'conv:v:{visitor}',
+        'ipActions' => 'act:ip:{ip}',
+        'visitorActions' => 'act:v:{visitor}',
         'streamClaim' => 'stream:{id}',
     ],
     'busyRetrySeconds' => 5,
@@ -55,6 +57,14 @@ const ASKBOX_CONTRACT = [
             'burst' => 10,
             'perMinute' => 5,
         ],
+        'visitorActions' => [
+            'burst' => 20,
+            'perMinute' => 10,
+        ],
+        'ipActions' => [
+            'burst' => 60,
+            'perMinute' => 30,
+        ],
         'visitorMessagesPerDay' => 200,
         'ipMessagesPerDay' => 1000,
     ],
@@ -70,10 +80,17 @@ const ASKBOX_CONTRACT = [
         'nameMax' => 100,
         'bodyMaxBytes' => 65536,
         'jsonDepthMax' => 4,
+        'feedbackCommentMax' => 500,
     ],
     'grantHeader' => 'x-askbox-grant',
     'idPattern' => '^[A-Za-z0-9_-]{1,64}$',
     'limitMessage' => 'Too many {noun}. Please try again in {seconds} seconds.',
+    'limitNouns' => [
+        'message' => 'messages',
+        'conversation' => 'new conversations',
+        'action' => 'requests',
+    ],
+    'ratings' => ['up', 'down'],
     'refusals' => [
         'notFound' => [
             'status' => 404,
@@ -163,6 +180,14 @@ const ASKBOX_CONTRACT = [
     'routes' => [
         'conversations' => [
             'path' => 'conversations',
+            'methods' => ['POST'],
+        ],
+        'conversation' => [
+            'path' => 'conversations/{id}',
+            'methods' => ['DELETE'],
+        ],
+        'feedback' => [
+            'path' => 'feedback',
             'methods' => ['POST'],
         ],
         'messages' => [
@@ -281,7 +306,7 @@ function askbox_config(array $o): array
     if ($limits !== false && !is_array($limits)) $fail('limits must be false or an object of limits');
     $limits = $limits === false ? false : array_merge(ASKBOX_DEFAULT_LIMITS, $limits);
     if ($limits !== false) {
-        foreach (['visitorMessages', 'ipMessages', 'visitorConversations', 'ipConversations'] as $name) {
+        foreach (['visitorMessages', 'ipMessages', 'visitorConversations', 'ipConversations', 'visitorActions', 'ipActions'] as $name) {
             $r = $limits[$name];
             if (!is_array($r) || !is_numeric($r['burst'] ?? null) || !is_numeric($r['perMinute'] ?? null) || $r['burst'] < 1 || $r['perMinute'] <= 0) $fail('limits need burst ≥ 1, perMinute > 0, visitorMessagesPerDay ≥ 1 and ipMessagesPerDay ≥ 1');
         }
@@ -289,6 +314,7 @@ function askbox_config(array $o): array
             if (!is_numeric($limits[$name]) || $limits[$name] < 1) $fail('limits need burst ≥ 1, perMinute > 0, visitorMessagesPerDay ≥ 1 and ipMessagesPerDay ≥ 1');
         }
     }
+    if (isset($o['onFeedback']) && !is_callable($o['onFeedback'])) $fail('onFeedback must be a callable');
     $public = isset($o['publicUrl']) ? parse_url((string) $o['publicUrl']) : null;
     if ($public === false || ($public !== null && (!isset($public['scheme'], $public['host']) || !in_array(strtolower($public['scheme']), ['http', 'https'], true)))) $fail('publicUrl is not a URL');
     $upstream = rtrim((string) ($o['upstream'] ?? ASKBOX_DEFAULT_UPSTREAM), '/');
@@ -330,6 +356,7 @@ function askbox_config(array $o): array
         'timeouts' => $timeouts,
         'authorize' => $o['authorize'] ?? null,
         'log' => $o['log'] ?? null,
+        'onFeedback' => $o['onFeedback'] ?? null,
     ];
 }
 
@@ -384,7 +411,7 @@ function askbox_dispatch(array $c, string $method, string $path): int
     if ($cross && !in_array($origin, $c['origins'], true)) return askbox_refuse('originRefused');
     $GLOBALS['askbox_cors'] = $cross ? ['Access-Control-Allow-Origin' => $origin, 'Access-Control-Expose-Headers' => 'retry-after'] : [];
     if ($method === 'OPTIONS') {
-        return askbox_send(204, null, ['Access-Control-Allow-Methods' => 'GET, POST', 'Access-Control-Allow-Headers' => 'content-type, ' . ASKBOX_CONTRACT['grantHeader'], 'Access-Control-Max-Age' => '600']);
+        return askbox_send(204, null, ['Access-Control-Allow-Methods' => 'GET, POST, DELETE', 'Access-Control-Allow-Headers' => 'content-type, ' . ASKBOX_CONTRACT['grantHeader'], 'Access-Control-Max-Age' => '600']);
     }
     if (is_callable($c['authorize']) && $path !== $base . '/health') {
         $verdict = ($c['authorize'])();
@@ -402,6 +429,8 @@ function askbox_route(array $c, string $method, array $segments): int
     // Up, and an Askbox proxy; with ?bot_id=, whether that bot is one it serves (no secret: every page carries it).
     if ($resource === 'health' && $id === null) return $only('GET', static fn () => askbox_send(200, ['status' => 'ok', 'proxy' => 'askbox'] + (is_string($_GET['bot_id'] ?? null) ? ['bot' => in_array($_GET['bot_id'], $c['bots'], true)] : [])));
     if ($resource === 'conversations' && $id === null) return $only('POST', static fn () => askbox_create($c));
+    if ($resource === 'conversations') return $only('DELETE', static fn () => askbox_delete($c, $id));
+    if ($resource === 'feedback' && $id === null) return $only('POST', static fn () => askbox_feedback($c));
     if ($resource === 'stream' && $id !== null) return $only('GET', static fn () => askbox_stream($c, $id));
     if ($resource === 'messages' && $id === 'stream') return $only('POST', static fn () => askbox_send_for_stream($c));
     if ($resource !== 'messages' || $id !== null) return askbox_refuse('notFound');
@@ -504,6 +533,55 @@ function askbox_list_messages(array $c): int
     if (askbox_grant_for($c, $conversation) === null) return askbox_refuse('conversationNotFound');
     $query = array_filter(array_intersect_key($_GET, array_flip(['conversation_id', 'includes', 'page', 'per_page'])), 'is_string');
     return askbox_forward(askbox_upstream($c, 'GET', '/messages?' . http_build_query($query), null, $c['timeouts']['connectMs']));
+}
+
+/** The visitor's own conversation, deleted at the service; someone else's (or no) grant finds nothing. */
+function askbox_delete(array $c, string $id): int
+{
+    $grant = askbox_grant_for($c, $id);
+    if ($grant === null) return askbox_refuse('conversationNotFound');
+    $refused = askbox_limit($c, 'action', $grant['visitorId']);
+    if ($refused !== null) return $refused;
+    return askbox_forward(askbox_upstream($c, 'DELETE', '/conversations/' . $id, null, $c['timeouts']['connectMs']));
+}
+
+/** A rating of a reply in a conversation the visitor holds: to `onFeedback`, else one log line; never upstream. */
+function askbox_feedback(array $c): int
+{
+    $body = askbox_read_json($c);
+    if (is_int($body)) return $body;
+    $errors = [];
+    $conversation = $body['conversation_id'] ?? null;
+    $grant = is_string($conversation) ? askbox_grant_for($c, $conversation) : null;
+    if (!askbox_present($conversation)) $errors['conversation_id'] = askbox_say('required', 'conversation_id');
+    elseif ($grant === null) $errors['conversation_id'] = askbox_say('invalid', 'conversation_id');
+    $message = $body['message_id'] ?? null;
+    if (!askbox_present($message)) $errors['message_id'] = askbox_say('required', 'message_id');
+    elseif (!is_string($message) || !preg_match(ASKBOX_ID, $message)) $errors['message_id'] = askbox_say('invalid', 'message_id');
+    $rating = $body['rating'] ?? null;
+    if (!askbox_present($rating)) $errors['rating'] = askbox_say('required', 'rating');
+    elseif (!in_array($rating, ASKBOX_CONTRACT['ratings'], true)) $errors['rating'] = askbox_say('invalid', 'rating');
+    $comment = $body['comment'] ?? null;
+    $max = ASKBOX_CONTRACT['fields']['feedbackCommentMax'];
+    if ($comment !== null && !is_string($comment)) $errors['comment'] = askbox_say('string', 'comment');
+    elseif (is_string($comment) && strlen($comment) > $max && preg_match_all('/./su', $comment) > $max) $errors['comment'] = askbox_say('max', 'comment', $max);
+    if ($errors) return askbox_invalid_all($errors);
+    $refused = askbox_limit($c, 'action', $grant['visitorId']);
+    if ($refused !== null) return $refused;
+    $event = ['conversationId' => $grant['conversationId'], 'messageId' => $message, 'rating' => $rating]
+        + (is_string($comment) && trim($comment) !== '' ? ['comment' => trim($comment)] : [])
+        + ['visitorId' => $grant['visitorId']];
+    if (is_callable($c['onFeedback'])) {
+        try {
+            ($c['onFeedback'])($event);
+        } catch (Throwable $error) {
+            askbox_log($c, ['level' => 'error', 'event' => 'feedback', 'message' => 'onFeedback failed: ' . $error->getMessage()]);
+            return askbox_send(503, ['message' => ASKBOX_CONTRACT['refusals']['busy']['message']], ['Retry-After' => (string) ASKBOX_STORE_RETRY_SECONDS]);
+        }
+    } else {
+        askbox_log($c, ['level' => 'info', 'event' => 'feedback', 'message' => json_encode($event, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE)]);
+    }
+    return askbox_send(200, ['data' => ['conversation_id' => $event['conversationId'], 'message_id' => $message, 'rating' => $rating]]);
 }
 
 function askbox_stream(array $c, string $token): int
@@ -646,19 +724,21 @@ function askbox_limit(array $c, string $action, ?string $visitor): ?int
     $wait = askbox_take(askbox_db($c), askbox_limit_checks($l, $action, askbox_client_ip($c), $visitor), askbox_now_ms());
     if ($wait <= 0) return null;
     $seconds = max(1, (int) ceil($wait / 1000));
-    $noun = $action === 'message' ? 'messages' : 'new conversations';
+    $noun = ASKBOX_CONTRACT['limitNouns'][$action];
     return askbox_send(429, ['message' => str_replace(['{noun}', '{seconds}'], [$noun, (string) $seconds], ASKBOX_CONTRACT['limitMessage'])], ['Retry-After' => (string) $seconds]);
 }
 
 /** The buckets an action takes from: [key, capacity, tokens per second] each; the daily caps refill over 24 hours. */
 function askbox_limit_checks(array $l, string $action, string $ip, ?string $visitor): array
 {
-    $rate = static fn (string $key, array $r) => [$key, (float) $r['burst'], $r['perMinute'] / 60];
-    $daily = static fn (string $key, int|float $perDay) => [$key, (float) $perDay, $perDay / 86400];
-    return $action === 'message'
-        ? [$rate("msg:ip:$ip", $l['ipMessages']), $daily("day:ip:$ip", $l['ipMessagesPerDay']),
-            $rate("msg:v:$visitor", $l['visitorMessages']), $daily("day:v:$visitor", $l['visitorMessagesPerDay'])]
-        : [$rate("conv:ip:$ip", $l['ipConversations']), $rate("conv:v:$visitor", $l['visitorConversations'])];
+    $key = static fn (string $name) => str_replace(['{ip}', '{visitor}'], [$ip, (string) $visitor], ASKBOX_CONTRACT['bucketKeys'][$name]);
+    $rate = static fn (string $name) => [$key($name), (float) $l[$name]['burst'], $l[$name]['perMinute'] / 60];
+    $daily = static fn (string $name) => [$key($name), (float) $l[$name], $l[$name] / 86400];
+    return match ($action) {
+        'message' => [$rate('ipMessages'), $daily('ipMessagesPerDay'), $rate('visitorMessages'), $daily('visitorMessagesPerDay')],
+        'conversation' => [$rate('ipConversations'), $rate('visitorConversations')],
+        'action' => [$rate('ipActions'), $rate('visitorActions')],
+    };
 }
 
 /** The limit store cannot answer: the proxy cannot tell whether a request is within its limits. */
@@ -998,7 +1078,8 @@ function askbox_log(array $c, array $entry): void
 {
     if (isset($entry['message'])) $entry['message'] = str_replace([$c['apiKey'], ...$c['secrets']], '[redacted]', $entry['message']);
     if (is_callable($c['log'])) ($c['log'])($entry);
-    elseif ($entry['level'] !== 'info') error_log('[askbox] ' . json_encode($entry, JSON_UNESCAPED_SLASHES));
+    // Feedback is the site's data: without a `log` or `onFeedback` callable, the error log is where it can be read.
+    elseif ($entry['level'] !== 'info' || $entry['event'] === 'feedback') error_log('[askbox] ' . json_encode($entry, JSON_UNESCAPED_SLASHES));
 }
 
 function askbox_now_ms(): int
