@@ -1,4 +1,5 @@
-// Before `npm test`: the suite starts Chromium, redis-server and php (with pdo_sqlite) for real. Where one is
+// Before `npm test`: the suite starts Chromium, Firefox ESR, WebKitGTK (under Xvfb), redis-server and php (with
+// pdo_sqlite) for real. Where one is
 // missing, stop at once and name the one command that installs them and runs the tests, instead of failing dozens
 // of files a minute later. Plain JavaScript, so it starts in milliseconds.
 import { spawnSync } from 'node:child_process';
@@ -20,6 +21,10 @@ const php = spawnSync(process.env.PHP_PATH ?? 'php', ['-m'], { encoding: 'utf8',
 if (php.status !== 0) missing.push('php-cli');
 else if (!/^pdo_sqlite$/m.test(php.stdout)) missing.push("PHP's pdo_sqlite (php-sqlite3)");
 if (spawnSync('unshare', ['--help'], { timeout: 800 }).status !== 0) missing.push('unshare (util-linux)');
+// The core walk in the engines of Firefox and Safari (test/e2e/engines.spec.ts).
+if (!executable(process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr')) missing.push('firefox-esr');
+if (!executable(process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver')) missing.push('webkit2gtk-driver');
+if (!executable('/usr/bin/Xvfb')) missing.push('xvfb');
 
 if (missing.length > 0) {
   console.error(`npm test needs ${missing.join(', ')}, missing here. Run instead:\n\n  bash .ci/run\n`);

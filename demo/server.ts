@@ -26,6 +26,11 @@ export interface DemoServerOptions {
   upstream?: string | undefined;
   /** The bot the pages embed; required with a real key. */
   botId?: string | undefined;
+  /**
+   * A script every page runs first, with the page's nonce (tests: an error recorder in engines whose driver has no
+   * console API).
+   */
+  headScript?: string;
 }
 
 export interface DemoServer {
@@ -104,7 +109,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const pack = /^\/askbox-locales\/([a-z]{2})\.json$/.exec(path)?.[1];
     if (pack) return serveFile(res, here(`../dist/askbox-locales/${pack}.json`), 'application/json; charset=utf-8');
     const page = path === '/' ? 'index' : path.replace(/^\/|\.html$/g, '');
-    if (PAGES.has(page)) return servePage(res, page, botId, options.proxyUrl ?? '/askbox');
+    if (PAGES.has(page)) return servePage(res, page, botId, options.proxyUrl ?? '/askbox', options.headScript);
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   });
   const { port } = await listen(server, host, options.port ?? 5173);
@@ -157,9 +162,11 @@ function randomHex(bytes: number): string {
   return crypto.getRandomValues(new Uint8Array(bytes)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '');
 }
 
-function servePage(res: ServerResponse, page: string, botId: string, proxyUrl: string) {
+function servePage(res: ServerResponse, page: string, botId: string, proxyUrl: string, headScript?: string) {
   const nonce = randomHex(16);
+  const first = headScript === undefined ? '' : `<script nonce="{{NONCE}}">${headScript}</script>`;
   const html = readFileSync(here(`./pages/${page}.html`), 'utf8')
+    .replace('<head>', `<head>${first}`)
     .replaceAll('{{BOT_ID}}', botId)
     .replaceAll('{{PROXY_URL}}', proxyUrl)
     .replaceAll('{{NONCE}}', nonce);
