@@ -87,17 +87,19 @@ beforeAll(async () => {
     ASKBOX_ALLOWED_ORIGINS: siteOrigin,
   };
   const { ASKBOX_SECRET: _kept, ...withoutSecret } = env;
-  const started = await Promise.all([
-    startNodeRecipe(RECIPES[0], 'proxy.mjs', project.dir, env),
-    startNodeRecipe(RECIPES[1], 'express.mjs', project.dir, env),
-    startNodeRecipe(RECIPES[2], 'fastify.mjs', project.dir, env),
-    startNextRecipe(project.dir, env),
+  // Each is kept as it comes up, and all are waited for, so that afterAll stops every one even when one fails.
+  const keep = (name: string) => (recipe: RunningRecipe) => void running.set(name, recipe);
+  const started = await Promise.allSettled([
+    startNodeRecipe(RECIPES[0], 'proxy.mjs', project.dir, env).then(keep(RECIPES[0])),
+    startNodeRecipe(RECIPES[1], 'express.mjs', project.dir, env).then(keep(RECIPES[1])),
+    startNodeRecipe(RECIPES[2], 'fastify.mjs', project.dir, env).then(keep(RECIPES[2])),
+    startNextRecipe(project.dir, env).then(keep(RECIPES[3])),
     // As `.dev.vars` over the toml's [vars]: the secrets and what differs on this machine.
-    startWorkerRecipe(project.dir, { ...env, ASKBOX_BOT_IDS: sandbox.botId }),
+    startWorkerRecipe(project.dir, { ...env, ASKBOX_BOT_IDS: sandbox.botId }).then(keep(RECIPES[4])),
     // No ASKBOX_SECRET: the PHP proxy keeps one of its own in its store folder.
-    startPhpRecipe(project.dir, withoutSecret),
+    startPhpRecipe(project.dir, withoutSecret).then(keep(RECIPES[5])),
   ]);
-  started.forEach((recipe, i) => running.set(RECIPES[i] as string, recipe));
+  for (const result of started) if (result.status === 'rejected') throw result.reason;
   browser = await launchChromium();
 }, 180_000);
 
