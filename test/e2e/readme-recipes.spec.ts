@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readmeBlock, readmeSection } from '../helpers/readme';
@@ -15,13 +15,15 @@ import {
 } from '../helpers/recipes';
 import { startSandbox } from '../helpers/sandbox';
 import { createScratchProject, type ScratchProject } from '../helpers/scratch-project';
+import { makeWalkthroughSite, startSite, walkthroughVariables } from '../helpers/walkthrough';
 import { ask, launchChromium, W } from './harness';
 
 /**
  * Every install step and proxy recipe of the README, run as written: the package packed and installed into a fresh
  * project, each recipe's block saved as a file and started with only the README's variables set, against
- * `npm run simulator`; then a page on another origin, serving the installed package's files, chats through it in
- * Chromium. Editing a recipe so that it stops working fails here.
+ * `npm run simulator`; then the walkthrough's page (its step 5 run as written: the installed package's files copied
+ * next to an index.html), served from another origin with each recipe's address in its tag, chats through it in
+ * Chromium. Editing a recipe or a walkthrough step so that it stops working fails here.
  */
 
 const RECIPES = [
@@ -52,32 +54,12 @@ function installCommand(tarball: string): string[] {
   return ['i', tarball];
 }
 
-/** A site on its own origin: a page with the tag pointing at `?proxy=`, and the installed package's files. */
-function startSite(dist: string): Promise<Server> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://site.test');
-    const file = /^\/(askbox(?:-chat\.[\w-]+|-debug)?\.js|askbox-locales\/[a-z]{2}\.json)$/.exec(url.pathname)?.[1];
-    if (file) {
-      const type = file.endsWith('.json') ? 'application/json' : 'text/javascript';
-      return void res.writeHead(200, { 'content-type': type }).end(readFileSync(join(dist, file)));
-    }
-    if (url.pathname !== '/') return void res.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end();
-    const proxy = (url.searchParams.get('proxy') ?? '').replace(/"/g, '');
-    const bot = (url.searchParams.get('bot') ?? '').replace(/"/g, '');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>My shop</title></head><body><h1>My shop</h1>
-<script src="/askbox.js" data-bot-id="${bot}" data-proxy-url="${proxy}" async></script></body></html>`,
-    );
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 beforeAll(async () => {
   [project, sandbox] = await Promise.all([
     Promise.resolve().then(() => createScratchProject(installCommand)),
     startSandbox(),
   ]);
-  site = await startSite(join(project.dir, 'node_modules/askbox/dist'));
+  site = await startSite(makeWalkthroughSite(project.dir));
   siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   const env = {
     CODY_API_KEY: sandbox.apiKey,
@@ -119,6 +101,17 @@ describe("the README's install and proxy recipes, run as written", () => {
     expect(section).toContain('`npm i askbox` will do');
     expect(readmeSection('Deno and Bun')).toContain('the tests cannot run these two');
     expect(readmeSection('Next.js (app router)')).toContain('Running `next` is too heavy for the test suite');
+  });
+
+  it("walks through as the README says: step 4 passes what `npm run simulator` prints, step 5's site is the page", () => {
+    const { CODY_API_URL: url = '', ...values } = walkthroughVariables();
+    // The printed values, on the simulator's default port (this one runs on a free port).
+    expect(values).toEqual({
+      CODY_API_KEY: sandbox.apiKey,
+      CODY_BOT_ID: sandbox.botId,
+      ASKBOX_ALLOWED_ORIGINS: 'http://localhost:8000',
+    });
+    expect(url.replace(':8788', '')).toBe(sandbox.apiUrl.replace(/:\d+/, ''));
   });
 
   // The pages chat at once (one browser, a context each): the proxies are separate processes.

@@ -28,7 +28,7 @@ export function readmeSection(heading: string): string {
 }
 
 /** The fenced code blocks under a README heading, in order; with `lang`, only those of that language. */
-function readmeBlocks(heading: string, lang?: string): ReadmeBlock[] {
+export function readmeBlocks(heading: string, lang?: string): ReadmeBlock[] {
   const blocks = [...readmeSection(heading).matchAll(/^( *)```(\w*)\n([\s\S]*?)^\1```$/gm)].map(
     ([, indent = '', language = '', code = '']) => ({
       lang: language,
