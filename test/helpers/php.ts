@@ -71,7 +71,12 @@ export async function startPhpProxy(
       ASKBOX_PHP_PROXY: PHP_PROXY,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
+    // A process group of its own: PHP_CLI_SERVER_WORKERS forks workers that outlive a signal to the parent alone.
+    detached: true,
   });
+  const stop = (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, signal);
+  };
   const errors: string[] = [];
   child.stderr.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -85,7 +90,7 @@ export async function startPhpProxy(
     );
     if (up) break;
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      stop('SIGKILL');
       throw new Error(`php -S did not answer: ${errors.join('')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -97,7 +102,7 @@ export async function startPhpProxy(
     /** What PHP printed to stderr (its log lines, warnings). */
     errors,
     async close() {
-      child.kill('SIGTERM');
+      stop('SIGTERM');
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },

@@ -13,7 +13,7 @@
  *   askbox_proxy_handle([
  *       'apiKey' => getenv('CODY_API_KEY'),
  *       'botIds' => ['yiu456ytyUjk'],
- *       'secret' => getenv('ASKBOX_SECRET'),
+ *       'secret' => getenv('ASKBOX_SECRET'), // unset: one is made once and kept in storeDir
  *       'basePath' => '/askbox.php',
  *   ]);
  *
@@ -299,7 +299,9 @@ function askbox_config(array $o): array
     if (!is_string($o['apiKey'] ?? null) || $o['apiKey'] === '') $fail('apiKey is required');
     $bots = $o['botIds'] ?? [];
     if (!is_array($bots) || !$bots || array_filter($bots, static fn ($b) => !is_string($b) || !preg_match(ASKBOX_ID, $b))) $fail('botIds must list at least one valid bot id');
-    $secrets = array_values((array) ($o['secret'] ?? []));
+    // getenv() answers false for an unset variable: no secret given, so the one kept in the store folder signs.
+    $given = $o['secret'] ?? null;
+    $secrets = in_array($given, [null, false, '', []], true) ? [askbox_kept_secret(askbox_store_dir($o))] : array_values((array) $given);
     if (!$secrets || array_filter($secrets, static fn ($s) => !is_string($s) || strlen($s) < 16)) $fail('secret must be a string of at least 16 characters, or a list of them');
     $origins = askbox_origin_list('allowedOrigins', $o['allowedOrigins'] ?? []);
     $limits = $o['limits'] ?? [];
@@ -386,6 +388,36 @@ function askbox_store_dir(array $o): string
     $dir ??= $root !== '' ? dirname(rtrim($root, '/')) . '/askbox-data' : null;
     if (!is_string($dir) || $dir === '' || !str_starts_with($dir, '/') && !preg_match('#^[A-Za-z]:[\\/]#', $dir)) throw new InvalidArgumentException('storeDir must be an absolute folder path');
     return rtrim($dir, '/');
+}
+
+/**
+ * The secret kept in the store folder when none is given (`ASKBOX_SECRET` unset): made once, atomically, and read by
+ * every later request, so a grant one PHP worker signs verifies in every other one and after restarts.
+ * SECURITY: the file is 0600 in the store's 0700 folder, outside the web root by default. It is written in full to a
+ * temporary name, then hard-linked into place: link() never replaces a file, so of two workers making one at once the
+ * first wins and both read it, and no worker ever reads half a secret. One that cannot be made or read is a
+ * misconfiguration (503, one log line naming ASKBOX_SECRET), never a secret per request.
+ */
+function askbox_kept_secret(string $dir): string
+{
+    $file = $dir . '/askbox-secret';
+    $fail = static fn (string $why) => throw new InvalidArgumentException("No secret is given (set ASKBOX_SECRET) and none can be kept in $file: $why");
+    if (!is_file($file)) {
+        if (!is_dir($dir) && !@mkdir($dir, 0700, true) && !is_dir($dir)) $fail('its folder cannot be created (storeDir)');
+        $temp = $file . '.' . bin2hex(random_bytes(8));
+        $mask = umask(0077);
+        $fp = @fopen($temp, 'x');
+        umask($mask);
+        $written = $fp !== false && @fwrite($fp, bin2hex(random_bytes(32))) === 64 && fflush($fp);
+        if ($fp !== false) fclose($fp);
+        $linked = $written && @link($temp, $file);
+        @unlink($temp);
+        if (!$linked && !is_file($file)) $fail('it cannot be written');
+    }
+    if ((@fileperms($file) & 0077) !== 0) @chmod($file, 0600);
+    $secret = @file_get_contents($file);
+    if (!is_string($secret) || !preg_match('/^[0-9a-f]{64}$/D', $secret)) $fail('it cannot be read, or is not 64 hex digits');
+    return $secret;
 }
 
 /** A lifetime option: whole seconds within [min, max], or the default when unset. */

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeBlock, readmeSection } from '../helpers/readme';
+import {
+  startNextRecipe,
+  startNodeRecipe,
+  startPhpRecipe,
+  startWorkerRecipe,
+  type RunningRecipe,
+} from '../helpers/recipes';
+import { startSandbox } from '../helpers/sandbox';
+import { createScratchProject, type ScratchProject } from '../helpers/scratch-project';
+import { makeWalkthroughSite, startSite, walkthroughVariables } from '../helpers/walkthrough';
+import { ask, launchChromium, W } from './harness';
+
+/**
+ * Every install step and proxy recipe of the README, run as written: the package packed and installed into a fresh
+ * project, each recipe's block saved as a file and started with only the README's variables set, against
+ * `npm run simulator`; then the walkthrough's page (its step 5 run as written: the installed package's files copied
+ * next to an index.html), served from another origin with each recipe's address in its tag, chats through it in
+ * Chromium. Editing a recipe or a walkthrough step so that it stops working fails here.
+ */
+
+const RECIPES = [
+  'Node (plain `node:http`)',
+  'Express or Connect',
+  'Fastify',
+  'Next.js (app router)',
+  'Cloudflare Workers',
+  'PHP (shared hosting)',
+] as const;
+
+let project: ScratchProject;
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let site: Server;
+let siteOrigin = '';
+let browser: Browser;
+const running = new Map<string, RunningRecipe>();
+
+/** The README's install line for your site's project, as arguments to npm with the tarball's path in place. */
+function installCommand(tarball: string): string[] {
+  const line = readmeBlock('Get the package', 'sh')
+    .split('\n')
+    .find((command) => command.startsWith('npm i '));
+  const written = /^npm i (\S+)/.exec(line ?? '')?.[1];
+  if (!written) throw new Error('README.md "Get the package" lost its `npm i <tarball>` line');
+  // The README names the tarball `npm pack` writes for this version; only its folder is a placeholder.
+  expect(written.split('/').pop()).toBe(tarball.split('/').pop());
+  return ['i', tarball];
+}
+
+beforeAll(async () => {
+  [project, sandbox] = await Promise.all([
+    Promise.resolve().then(() => createScratchProject(installCommand)),
+    startSandbox(),
+  ]);
+  site = await startSite(makeWalkthroughSite(project.dir));
+  siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const env = {
+    CODY_API_KEY: sandbox.apiKey,
+    CODY_API_URL: sandbox.apiUrl,
+    CODY_BOT_ID: sandbox.botId,
+    ASKBOX_SECRET: randomBytes(32).toString('hex'),
+    ASKBOX_ALLOWED_ORIGINS: siteOrigin,
+  };
+  const { ASKBOX_SECRET: _kept, ...withoutSecret } = env;
+  // Each is kept as it comes up, and all are waited for, so that afterAll stops every one even when one fails.
+  const keep = (name: string) => (recipe: RunningRecipe) => void running.set(name, recipe);
+  const started = await Promise.allSettled([
+    startNodeRecipe(RECIPES[0], 'proxy.mjs', project.dir, env).then(keep(RECIPES[0])),
+    startNodeRecipe(RECIPES[1], 'express.mjs', project.dir, env).then(keep(RECIPES[1])),
+    startNodeRecipe(RECIPES[2], 'fastify.mjs', project.dir, env).then(keep(RECIPES[2])),
+    startNextRecipe(project.dir, env).then(keep(RECIPES[3])),
+    // As `.dev.vars` over the toml's [vars]: the secrets and what differs on this machine.
+    startWorkerRecipe(project.dir, { ...env, ASKBOX_BOT_IDS: sandbox.botId }).then(keep(RECIPES[4])),
+    // No ASKBOX_SECRET: the PHP proxy keeps one of its own in its store folder.
+    startPhpRecipe(project.dir, withoutSecret).then(keep(RECIPES[5])),
+  ]);
+  for (const result of started) if (result.status === 'rejected') throw result.reason;
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([...running.values()].map((recipe) => recipe.close()));
+  await sandbox?.stop();
+  site?.close();
+  if (project) rmSync(dirname(project.dir), { recursive: true, force: true });
+}, 30_000);
+
+describe("the README's install and proxy recipes, run as written", () => {
+  it('installs from the packed tarball, says the npm release is to come, and says what the tests cannot run', () => {
+    expect(readmeBlock('Get the package', 'sh')).toMatch(/^npm ci && npm run build && npm pack\b/m);
+    const section = readmeSection('Get the package');
+    expect(section).toContain('Askbox is not on npm yet');
+    expect(section).toContain('`npm i askbox` will do');
+    expect(readmeSection('Deno and Bun')).toContain('the tests cannot run these two');
+    expect(readmeSection('Next.js (app router)')).toContain('Running `next` is too heavy for the test suite');
+  });
+
+  it("walks through as the README says: step 4 passes what `npm run simulator` prints, step 5's site is the page", () => {
+    const { CODY_API_URL: url = '', ...values } = walkthroughVariables();
+    // The printed values, on the simulator's default port (this one runs on a free port).
+    expect(values).toEqual({
+      CODY_API_KEY: sandbox.apiKey,
+      CODY_BOT_ID: sandbox.botId,
+      ASKBOX_ALLOWED_ORIGINS: 'http://localhost:8000',
+    });
+    expect(url.replace(':8788', '')).toBe(sandbox.apiUrl.replace(/:\d+/, ''));
+  });
+
+  // The pages chat at once (one browser, a context each): the proxies are separate processes.
+  it.concurrent.each(RECIPES)('%s: a page on another origin chats through it in Chromium', async (name) => {
+    const recipe = running.get(name) as RunningRecipe;
+    const context = await browser.newContext({ viewport: { width: 1000, height: 760 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    const proxied: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(recipe.proxyUrl))
+        proxied.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    await page.goto(`${siteOrigin}/?proxy=${encodeURIComponent(recipe.proxyUrl)}&bot=${sandbox.botId}`);
+    await ask(page, 'What do the plans cost?');
+    // A reply, or the notice a refusing proxy leads to ("This chat isn't available right now."): no long wait.
+    await page.locator(`${W.bot}, ${W.alert}`).first().waitFor({ timeout: 20_000 });
+    expect(await page.locator(W.alert).allTextContents(), recipe.output.join('')).toEqual([]);
+    expect(await page.locator(W.bot).first().textContent()).toMatch(/plan/i);
+    expect(proxied).toEqual(expect.arrayContaining([expect.stringMatching(/^POST .*\/conversations$/)]));
+    expect(errors, recipe.output.join('')).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,163 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Miniflare } from 'miniflare';
+import { parse } from 'smol-toml';
+import { PHP_PROXY, requirePhp } from './php';
+import { freePort } from './ports';
+import { readmeBlock, readmeSection } from './readme';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+/** A README recipe, running: where the widget finds it, what it printed, and how to stop it. */
+export interface RunningRecipe {
+  proxyUrl: string;
+  output: string[];
+  close(): Promise<void>;
+}
+
+/** The variables of the README's table that a site owner sets; PORT is added per recipe. */
+export type RecipeEnv = Record<string, string>;
+
+/** A process started as an owner would start it (its own process group, so everything it started stops with it). */
+function start(command: string, args: string[], cwd: string, env: RecipeEnv, proxyUrl: string): RunningRecipe {
+  const child = spawn(command, args, {
+    cwd,
+    detached: true,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    proxyUrl,
+    output,
+    async close() {
+      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Waits until the proxy's `GET health` answers 200 (a configured proxy), or fails with what it printed. */
+async function healthy(recipe: RunningRecipe, name: string): Promise<RunningRecipe> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const status = await fetch(`${recipe.proxyUrl}/health`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return recipe;
+    if (Date.now() > deadline) {
+      await recipe.close();
+      throw new Error(`the README's ${name} recipe did not come up (health ${status}):\n${recipe.output.join('')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A Node recipe (plain node:http, Express, Fastify): the README's block saved as `file`, run with `node file`. */
+export async function startNodeRecipe(heading: string, file: string, project: string, env: RecipeEnv) {
+  writeFileSync(join(project, file), readmeBlock(heading, 'js'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/askbox`;
+  return healthy(start(process.execPath, [file], project, { ...env, PORT: String(port) }, url), heading);
+}
+
+/**
+ * The Next.js route handler: the README's `route.ts`, saved where it names it, imported (with tsx) by a small Node
+ * server that hands each request to its exported method, as Next.js does. `next` itself is not run.
+ */
+export async function startNextRecipe(project: string, env: RecipeEnv) {
+  const heading = 'Next.js (app router)';
+  const path = /^`(app\/[^`]+\/route\.ts)`:$/m.exec(readmeSection(heading))?.[1];
+  if (!path) throw new Error(`README.md "${heading}" no longer names its route file`);
+  mkdirSync(join(project, path, '..'), { recursive: true });
+  writeFileSync(join(project, path), readmeBlock(heading, 'ts'));
+  writeFileSync(
+    join(project, 'next-server.mjs'),
+    `import http from 'node:http';
+import { toNodeListener } from 'askbox/proxy/node';
+import * as route from './${path}';
+const handler = (request) => (route[request.method] ?? (() => new Response(null, { status: 405 })))(request);
+http.createServer(toNodeListener(handler)).listen(Number(process.env.PORT));
+`,
+  );
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/askbox`;
+  return healthy(start(TSX, ['next-server.mjs'], project, { ...env, PORT: String(port) }, url), heading);
+}
+
+/** The parts of the README's wrangler.toml that `wrangler dev` acts on. */
+interface WranglerToml {
+  name: string;
+  main: string;
+  compatibility_date: string;
+  vars: Record<string, string>;
+  durable_objects: { bindings: { name: string; class_name: string }[] };
+  migrations: { tag: string; new_classes: string[] }[];
+}
+
+/**
+ * The Worker as `wrangler dev` runs the README's wrangler.toml: its `main` (from the installed package) on workerd
+ * through miniflare, with its compatibility date, `[vars]` and Durable Object bindings, `devVars` (`.dev.vars`)
+ * over the vars. Every Durable Object class bound must be created by a migration, as wrangler requires.
+ */
+export async function startWorkerRecipe(project: string, devVars: RecipeEnv) {
+  const toml = parse(readmeBlock('Cloudflare Workers', 'toml')) as unknown as WranglerToml;
+  writeFileSync(join(project, 'wrangler.toml'), readmeBlock('Cloudflare Workers', 'toml'));
+  const migrated = new Set(toml.migrations.flatMap((migration) => migration.new_classes));
+  const unmigrated = toml.durable_objects.bindings.filter((binding) => !migrated.has(binding.class_name));
+  if (unmigrated.length) throw new Error(`wrangler.toml binds classes no migration creates: ${unmigrated.join(', ')}`);
+  const port = await freePort();
+  const mf = new Miniflare({
+    host: '127.0.0.1',
+    port,
+    workers: [
+      {
+        name: toml.name,
+        modules: true,
+        scriptPath: join(project, toml.main),
+        // Module names are paths from here, as wrangler names them from the project.
+        modulesRoot: project,
+        // wrangler bundles the entry with the chunk it imports; miniflare loads them as they are.
+        modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
+        compatibilityDate: toml.compatibility_date,
+        bindings: { ...toml.vars, ...devVars, ASKBOX_PUBLIC_URL: `http://127.0.0.1:${port}` },
+        durableObjects: Object.fromEntries(toml.durable_objects.bindings.map((b) => [b.name, b.class_name])),
+      },
+    ],
+  });
+  const url = await mf.ready;
+  const recipe: RunningRecipe = { proxyUrl: `${url.origin}/askbox`, output: [], close: () => mf.dispose() };
+  return healthy(recipe, 'Cloudflare Workers');
+}
+
+/**
+ * The PHP recipe: the README's entry script as `askbox.php` in a web root next to a copy of askbox-proxy.php, under
+ * `php -S` (several workers, as php-fpm has). Its store folder is the default, askbox-data beside the web root.
+ */
+export async function startPhpRecipe(project: string, env: RecipeEnv) {
+  requirePhp();
+  const heading = 'PHP (shared hosting)';
+  const entry = /`(\w+\.php)` in your web root/.exec(readmeSection(heading))?.[1];
+  if (!entry) throw new Error(`README.md "${heading}" no longer names its entry script`);
+  const root = join(project, 'public');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, entry), readmeBlock(heading, 'php'));
+  copyFileSync(PHP_PROXY, join(root, 'askbox-proxy.php'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/${entry}`;
+  const php = start(
+    'php',
+    ['-S', `127.0.0.1:${port}`, '-t', root],
+    project,
+    { ...env, PHP_CLI_SERVER_WORKERS: '4' },
+    url,
+  );
+  return healthy(php, heading);
+}
