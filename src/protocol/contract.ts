@@ -113,6 +113,12 @@ export const REFUSALS = /* @__PURE__ */ Object.freeze({
 export const LIMIT_MESSAGE = 'Too many {noun}. Please try again in {seconds} seconds.';
 
 /**
+ * The `{noun}` of LIMIT_MESSAGE for each action a limit counts. The widget tells the two refusals apart by it
+ * (api/errors.ts `isConversationLimit`), so that a visitor who starts conversations too quickly is told so.
+ */
+export const LIMIT_NOUNS = /* @__PURE__ */ Object.freeze({ message: 'messages', conversation: 'new conversations' });
+
+/**
  * The service's validation messages (Laravel's wording, cody-api.md §3); `{attribute}` is the field name with `_`
  * read as a space. A 422's `message` is the first error, plus ` (and N more error[s])`.
  */

@@ -2,7 +2,7 @@ import { createGrants, type Grant } from './grant.js';
 import type { BucketCheck } from './limits.js';
 import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
 import { BASE_HEADERS } from './respond.js';
-import { BUCKET_KEYS, GRANT_HEADER, LIMIT_MESSAGE } from '../protocol/contract.js';
+import { BUCKET_KEYS, GRANT_HEADER, LIMIT_MESSAGE, LIMIT_NOUNS } from '../protocol/contract.js';
 
 export { GRANT_HEADER } from '../protocol/contract.js';
 
@@ -72,10 +72,9 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     if (waitMs <= 0) return null;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     onLimit?.({ action, ip, visitorId, retryAfterSeconds });
-    const noun = action === 'message' ? 'messages' : 'new conversations';
     return new Response(
       JSON.stringify({
-        message: LIMIT_MESSAGE.replace('{noun}', noun).replace('{seconds}', String(retryAfterSeconds)),
+        message: LIMIT_MESSAGE.replace('{noun}', LIMIT_NOUNS[action]).replace('{seconds}', String(retryAfterSeconds)),
       }),
       {
         status: 429,

@@ -74,6 +74,10 @@ const ASKBOX_CONTRACT = [
     'grantHeader' => 'x-askbox-grant',
     'idPattern' => '^[A-Za-z0-9_-]{1,64}$',
     'limitMessage' => 'Too many {noun}. Please try again in {seconds} seconds.',
+    'limitNouns' => [
+        'message' => 'messages',
+        'conversation' => 'new conversations',
+    ],
     'refusals' => [
         'notFound' => [
             'status' => 404,
@@ -646,7 +650,7 @@ function askbox_limit(array $c, string $action, ?string $visitor): ?int
     $wait = askbox_take(askbox_db($c), askbox_limit_checks($l, $action, askbox_client_ip($c), $visitor), askbox_now_ms());
     if ($wait <= 0) return null;
     $seconds = max(1, (int) ceil($wait / 1000));
-    $noun = $action === 'message' ? 'messages' : 'new conversations';
+    $noun = ASKBOX_CONTRACT['limitNouns'][$action];
     return askbox_send(429, ['message' => str_replace(['{noun}', '{seconds}'], [$noun, (string) $seconds], ASKBOX_CONTRACT['limitMessage'])], ['Retry-After' => (string) $seconds]);
 }
 
