@@ -36,14 +36,18 @@ const launcherView = (page: Page) =>
     return { x, y, width, height, vx: v.offsetLeft, vy: v.offsetTop, vw: v.width, vh: v.height, scale: v.scale };
   });
 
-/** Whether the launcher lies wholly inside the visual viewport, within its bottom corner's quarter. */
-async function launcherVisible(page: Page): Promise<boolean> {
+/** Which bottom quarter of the visual viewport the launcher lies wholly inside; null when it is not on screen. */
+async function launcherCorner(page: Page): Promise<'bottom-right' | 'bottom-left' | null> {
   const l = await launcherView(page);
-  if (!l) return false;
+  if (!l) return null;
   const inside =
     l.x >= l.vx && l.y >= l.vy && l.x + l.width <= l.vx + l.vw + 0.5 && l.y + l.height <= l.vy + l.vh + 0.5;
-  return inside && l.y > l.vy + l.vh / 2 && l.x > l.vx + l.vw / 2;
+  if (!inside || l.y < l.vy + l.vh / 2) return null;
+  return l.x > l.vx + l.vw / 2 ? 'bottom-right' : 'bottom-left';
 }
+
+/** Whether the launcher lies wholly inside the visual viewport, in its bottom-right corner. */
+const launcherVisible = async (page: Page) => (await launcherCorner(page)) === 'bottom-right';
 
 /**
  * Taps the centre of a widget element's box where it is on screen: Chromium takes touch points in the visual
@@ -150,6 +154,25 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
     await page.setViewportSize({ width: 390, height: 480 });
     await expect.poll(() => launcherVisible(page), { message: 'keyboard open' }).toBe(true);
   });
+
+  it.each(['data-dir="rtl"', 'data-position="bottom-left"'])(
+    'keeps the launcher in the bottom-left corner of the screen with %s',
+    async (attribute) => {
+      const { page } = await e2e.open('/plain.html', PHONE);
+      // The overflowing page, its widget mirrored: the tag gets the attribute on its way to the browser.
+      await page.route('**/overflow.html', async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, body: (await response.text()).replace('<script ', `<script ${attribute} `) });
+      });
+      await page.goto(new URL('/overflow.html', page.url()).href);
+      await page.locator(W.launcher).waitFor();
+      await expect.poll(() => launcherCorner(page)).toBe('bottom-left');
+      await page.mouse.move(200, 300);
+      await page.mouse.wheel(400, 300);
+      await expect.poll(async () => (await launcherView(page))?.vx).toBeGreaterThan(300);
+      await expect.poll(() => launcherCorner(page)).toBe('bottom-left');
+    },
+  );
 
   it('keeps the composer in view when the soft keyboard shrinks the viewport', async () => {
     const { page } = await e2e.open('/overflow.html', PHONE);
