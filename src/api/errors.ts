@@ -1,3 +1,5 @@
+import { LIMIT_NOUNS } from '../protocol/contract.js';
+
 /** What went wrong, coarse enough for the UI to pick a sentence and decide whether to offer a retry. */
 export type ChatErrorKind =
   | 'config'
@@ -44,6 +46,14 @@ export class ChatError extends Error {
     this.retryAfter = options.retryAfter;
     this.retryable = RETRYABLE.has(kind) && options.status !== 422;
   }
+}
+
+/**
+ * Whether a 429 is the Askbox proxy's limit on new conversations rather than on messages: its message names the
+ * contract's noun for it (src/protocol/contract.ts, the same in every runtime).
+ */
+export function isConversationLimit(error: ChatError): boolean {
+  return error.kind === 'rate_limit' && Boolean(error.detail?.includes(LIMIT_NOUNS.conversation));
 }
 
 /** Type guard for `ChatError`. */

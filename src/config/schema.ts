@@ -31,6 +31,8 @@ export interface UiText {
   tooLong: string;
   /** A 429 that says how long to wait; `{wait}` becomes e.g. "30 seconds". */
   rateLimitWait: string;
+  /** The same, after the proxy's limit on new conversations (not messages) refused one. */
+  conversationLimitWait: string;
   copyReply: string;
   copyCode: string;
   /** Announced (and shown) once a copy button has done its work. */
@@ -166,6 +168,7 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   assistant: 'Assistant',
   tooLong: 'Your message is too long.',
   rateLimitWait: 'You are sending messages too quickly. Please wait {wait} and try again.',
+  conversationLimitWait: 'You are starting new conversations too quickly. Please wait {wait} and try again.',
   copyReply: 'Copy reply',
   copyCode: 'Copy code',
   copied: 'Copied',

@@ -1,43 +1,29 @@
 /** The viewport on which the panel covers the whole screen (the same query as in panel.css). */
 const PHONE = '(max-width: 480px)';
 
-/** The custom properties the full-screen panel is placed and sized by (panel.css), from the visual viewport. */
-const FIT = { x: 'offsetLeft', y: 'offsetTop', w: 'width', h: 'height' } as const;
-
-/** Keeps the full-screen panel of a phone on the screen; see `createPhoneFit`. */
+/** Keeps the page behind a phone's full-screen panel still; see `createPhoneFit`. */
 export interface PhoneFit {
-  /** Follows the panel's open state: fits and locks while it is open on a phone-sized viewport. */
+  /** Follows the panel's open state: locks the page while the panel is open on a phone-sized viewport. */
   setOpen(open: boolean): void;
   /** Releases everything, restoring the page as it was. */
   stop(): void;
 }
 
 /**
- * Fits the full-screen panel to the visual viewport while it is open on a phone, and locks the page behind it.
- *
- * A fixed element is placed in the layout viewport, which a mobile browser widens to the page's content when that
- * overflows the screen (a wide table is enough): `inset: 0` then spans the whole page, and the close button and the
- * composer end up off-screen. The visual viewport is what the visitor sees, so its offsets and size are written as
- * custom properties on `root`, and rewritten when it changes (the soft keyboard opens, the browser pans).
+ * Locks the page behind the full-screen panel while it is open on a phone. (The panel keeps to the screen, not to
+ * a layout viewport widened by a page wider than the screen, through the root that mount/viewport.ts sizes.)
  *
  * The page behind must not scroll under the panel: `overflow: hidden` stops neither a script's `scrollTo` nor, in
- * older iOS, touch scrolling, so the body is also pinned with `position: fixed` at its scroll offset. Every inline style written is restored on release exactly
- * as the page had it (value and priority), and so is the scroll position. The media listener lives while the panel
- * is open; the viewport listeners only while it is open on a phone.
+ * older iOS, touch scrolling, so the body is also pinned with `position: fixed` at its scroll offset. Every inline
+ * style written is restored on release exactly as the page had it (value and priority), and so is the scroll
+ * position. The media listener lives while the panel is open.
  */
 export function createPhoneFit(root: HTMLElement): PhoneFit {
   const doc = root.ownerDocument;
   const win = doc.defaultView;
-  const viewport = win?.visualViewport;
   const media = win?.matchMedia?.(PHONE);
   let open = false;
   let release: (() => void) | undefined;
-
-  const fit = () => {
-    for (const [name, key] of Object.entries(FIT)) {
-      if (viewport) root.style.setProperty(`--_vv-${name}`, `${viewport[key]}px`);
-    }
-  };
 
   const lock = (view: Window) => {
     const { scrollX: x, scrollY: y } = view;
@@ -58,13 +44,7 @@ export function createPhoneFit(root: HTMLElement): PhoneFit {
       el.style.setProperty(name, value, 'important');
       return before;
     });
-    viewport?.addEventListener('resize', fit);
-    viewport?.addEventListener('scroll', fit);
-    fit();
     return () => {
-      viewport?.removeEventListener('resize', fit);
-      viewport?.removeEventListener('scroll', fit);
-      for (const name of Object.keys(FIT)) root.style.removeProperty(`--_vv-${name}`);
       for (const [style, name, value, priority] of saved) {
         if (value) style.setProperty(name, value, priority);
         else style.removeProperty(name);

@@ -11,6 +11,7 @@ import { createPendingFrame, type PendingFrame } from './pending.js';
 import { keepPlaced } from './placement.js';
 import { followSystemScheme } from './scheme.js';
 import { addStyles, createShadowHost, type ShadowHost } from './shadow-host.js';
+import { followScreen } from './viewport.js';
 
 /** A widget whose state and handle exist before it has a place on the page. */
 export interface StartedWidget {
@@ -282,7 +283,8 @@ export function startWidget(
         content: launcher.root,
       });
       const selector = !target && inline ? config.target : undefined;
-      unplace = keepPlaced(
+      const stopFollowing = followScreen(launcher.root);
+      const stopPlacing = keepPlaced(
         shadow.host,
         () => target ?? (selector ? doc.querySelector(selector) : doc.body),
         Boolean(selector),
@@ -291,6 +293,10 @@ export function startWidget(
             `[askbox] data-target "${selector}" matches no element yet: the chat appears once one is added`,
           ),
       );
+      unplace = () => {
+        stopPlacing();
+        stopFollowing();
+      };
       // Inline, the panel is on screen from the start, and so the chat behind it.
       if (inline) warm();
       show();

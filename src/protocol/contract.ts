@@ -126,10 +126,14 @@ export const REFUSALS = /* @__PURE__ */ Object.freeze({
  */
 export const LIMIT_MESSAGE = 'Too many {noun}. Please try again in {seconds} seconds.';
 
-/** What a 429 names, by the action refused. */
+/**
+ * The `{noun}` of LIMIT_MESSAGE for each action a limit counts. The widget tells the two refusals apart by it
+ * (api/errors.ts `isConversationLimit`), so that a visitor who starts conversations too quickly is told so.
+ */
 export const LIMIT_NOUNS = /* @__PURE__ */ Object.freeze({
   message: 'messages',
   conversation: 'new conversations',
+  /** Ratings and deletions. */
   action: 'requests',
 });
 

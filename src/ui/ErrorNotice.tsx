@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { isConversationLimit } from '../api/errors.js';
 import type { UiText } from '../config/schema.js';
 import type { Failure } from '../state/status.js';
 import { useWidget } from './context.js';
@@ -11,7 +12,10 @@ import { thenFocusComposer } from './focus.js';
 function errorText({ error, setup }: Failure, text: UiText, locale: string, wait = error.retryAfter): string {
   if (setup) return text.errors.config;
   if (error.detail && error.status === 422) return error.detail;
-  if (error.kind === 'rate_limit' && wait) return text.rateLimitWait.replace('{wait}', formatWait(wait, locale));
+  if (error.kind === 'rate_limit' && wait) {
+    const sentence = isConversationLimit(error) ? text.conversationLimitWait : text.rateLimitWait;
+    return sentence.replace('{wait}', formatWait(wait, locale));
+  }
   return error.kind === 'aborted' || error.kind === 'quota' ? '' : text.errors[error.kind];
 }
 

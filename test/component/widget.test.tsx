@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../src/api/errors';
 import { TABLES } from '../../src/config/locales/index';
 import { parseConfig } from '../../src/config/parse';
+import { LIMIT_MESSAGE, LIMIT_NOUNS } from '../../src/protocol/contract';
 import type { WidgetHandle } from '../../src/mount/handle';
 import { createChat } from '../../src/mount/chat';
 import { startWidget } from '../../src/mount/widget';
@@ -261,6 +262,19 @@ describe('sending and streaming', () => {
       expect(input().getAttribute('aria-describedby')).toBe('askbox-limit');
     },
   );
+
+  it("names the proxy's new-conversation limit, not the message rate, after its 429", async () => {
+    const fake = await setup();
+    const detail = LIMIT_MESSAGE.replace('{noun}', LIMIT_NOUNS.conversation).replace('{seconds}', '40');
+    fake.state.refusals.push(new ChatError('rate_limit', 'HTTP 429', { status: 429, detail, retryAfter: 40 }));
+    open();
+    type('a new topic');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await waitFor(() => expect(root().querySelector('#askbox-limit')).toBeTruthy());
+    expect(root().querySelector('#askbox-limit .sr-only')?.textContent).toBe(
+      'You are starting new conversations too quickly. Please wait 40 seconds and try again.',
+    );
+  });
 
   it('says "wait a moment" after a 429 without Retry-After, and lets the visitor send again at once', async () => {
     const fake = await setup();

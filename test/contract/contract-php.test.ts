@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LIMIT_MESSAGE, REFUSALS, VALIDATION } from '../../src/protocol/contract';
+import { LIMIT_MESSAGE, LIMIT_NOUNS, REFUSALS, VALIDATION } from '../../src/protocol/contract';
 import { runPhp } from '../helpers/php';
 import { contractData, PHP_PROXY, phpContractBlock, withBlock } from '../helpers/php-contract';
 
@@ -11,6 +11,7 @@ const WORDPRESS = fileURLToPath(new URL('../../src/proxy/wordpress/askbox/askbox
 /** Every message the proxies say, or the fixed words of each template (split at its placeholders). */
 const WORDS = [
   ...Object.values(REFUSALS).map((refusal) => refusal.message),
+  ...Object.values(LIMIT_NOUNS),
   ...[LIMIT_MESSAGE, ...Object.values(VALIDATION)].flatMap((template) => template.split(/\{\w+\}/)),
 ].filter((words) => words.trim().length > 12);
 

@@ -129,4 +129,21 @@ describe('where things land (Chromium)', () => {
     });
     expect(outside).toBeLessThanOrEqual(0);
   });
+
+  it('writes in the message box at the messages’ size with a mouse, and at 16 px on a touch screen', async () => {
+    const sizes = async (touch: boolean) => {
+      const { page } = await e2e.open('/plain.html', touch ? { width: 390, height: 844, mobile: true } : {});
+      await ask(page, 'first');
+      await page.locator(W.bot).waitFor();
+      const size = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((el) => getComputedStyle(el).fontSize);
+      return { box: await size(W.input), message: await size(`${W.bot} .md p`) };
+    };
+    expect(await sizes(false)).toEqual({ box: '14px', message: '14px' });
+    // iOS Safari zooms the page into a text box under 16 px when it takes focus.
+    expect(await sizes(true)).toEqual({ box: '16px', message: '14px' });
+  });
 });

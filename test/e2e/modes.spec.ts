@@ -88,6 +88,32 @@ describe('a 429 from the proxy', () => {
   });
 });
 
+describe("a 429 from the proxy's new-conversation limit", () => {
+  let limited: Awaited<ReturnType<typeof startE2E>>;
+  beforeAll(async () => {
+    // One new conversation per visitor, then one every 30 s: the second in a row meets a 429.
+    limited = await startE2E(
+      { replies: [{ text: 'Answered.' }] },
+      { limits: { ...DEFAULT_LIMITS, visitorConversations: { burst: 1, perMinute: 2 } } },
+    );
+  });
+  afterAll(() => limited?.close());
+
+  it('tells the visitor they start new conversations too quickly, not that they send messages too quickly', async () => {
+    const { page } = await limited.open('/plain.html');
+    await ask(page, 'first');
+    await page.locator(W.bot, { hasText: 'Answered.' }).waitFor();
+    await page.locator(W.panel).getByRole('button', { name: 'Start a new conversation' }).click();
+    await page.locator(W.input).fill('a new topic');
+    await page.locator(W.input).press('Enter');
+    const notice = page.locator('askbox-widget #askbox-limit[role="status"]');
+    await notice.waitFor();
+    const said = await notice.locator('.sr-only').textContent();
+    expect(said).toMatch(/^You are starting new conversations too quickly\. Please wait \d+ seconds and try again\.$/);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
 describe('offline', () => {
   it('shows it at once; a message sent meanwhile waits as a pending bubble and goes once the connection returns', async () => {
     const { page, requests, consoleErrors } = await e2e.open('/plain.html');

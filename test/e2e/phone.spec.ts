@@ -26,6 +26,44 @@ function rect(page: Page, selector: string) {
 const inView = (r: { x: number; y: number; width: number; height: number } | null, width: number, height: number) =>
   r !== null && r.x >= 0 && r.y >= 0 && r.x + r.width <= width && r.y + r.height <= height;
 
+/** The launcher's box and the visual viewport (what the visitor sees), both in layout-viewport CSS pixels. */
+const launcherView = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.querySelector('askbox-widget')?.shadowRoot?.querySelector('.launcher');
+    const v = window.visualViewport;
+    if (!el || !v) return null;
+    const { x, y, width, height } = el.getBoundingClientRect();
+    return { x, y, width, height, vx: v.offsetLeft, vy: v.offsetTop, vw: v.width, vh: v.height, scale: v.scale };
+  });
+
+/** Which bottom quarter of the visual viewport the launcher lies wholly inside; null when it is not on screen. */
+async function launcherCorner(page: Page): Promise<'bottom-right' | 'bottom-left' | null> {
+  const l = await launcherView(page);
+  if (!l) return null;
+  const inside =
+    l.x >= l.vx && l.y >= l.vy && l.x + l.width <= l.vx + l.vw + 0.5 && l.y + l.height <= l.vy + l.vh + 0.5;
+  if (!inside || l.y < l.vy + l.vh / 2) return null;
+  return l.x > l.vx + l.vw / 2 ? 'bottom-right' : 'bottom-left';
+}
+
+/** Whether the launcher lies wholly inside the visual viewport, in its bottom-right corner. */
+const launcherVisible = async (page: Page) => (await launcherCorner(page)) === 'bottom-right';
+
+/**
+ * Taps the centre of a widget element's box where it is on screen: Chromium takes touch points in the visual
+ * viewport's CSS pixels (Playwright's own `tap()` misses while the page is zoomed).
+ */
+async function tapWidget(page: Page, selector: string) {
+  const box = await page.evaluate((sel) => {
+    const el = document.querySelector('askbox-widget')?.shadowRoot?.querySelector(sel);
+    const v = window.visualViewport;
+    const r = el?.getBoundingClientRect();
+    return r && v && { x: r.x + r.width / 2 - v.offsetLeft, y: r.y + r.height / 2 - v.offsetTop };
+  }, selector);
+  if (!box) throw new Error(`${selector} is not on the page`);
+  await page.touchscreen.tap(box.x, box.y);
+}
+
 /** How many listeners the page's visual viewport has, read through the DevTools protocol. */
 async function viewportListeners(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
@@ -56,8 +94,10 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
     expect(await pageState(page)).toEqual({ scrollY: 600, html: null, body: null });
     const top = await contentTop(page);
 
-    // Opened from the page: the launcher itself sits in the widened layout viewport's corner, off-screen here.
-    await page.evaluate(() => window.Askbox?.open());
+    // The visitor taps the launcher where they see it: in the screen's corner, not the widened layout viewport's.
+    await expect.poll(() => launcherVisible(page)).toBe(true);
+    expect(await viewportListeners(page)).toBe(2);
+    await tapWidget(page, '.launcher');
     await page.locator(W.welcome).waitFor();
     expect(await rect(page, '.panel')).toEqual({ x: 0, y: 0, width: 390, height: 844 });
     expect(inView(await rect(page, '.panel__header button[aria-label="Close"]'), 390, 844)).toBe(true);
@@ -79,14 +119,65 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
     await expect.poll(() => rect(page, '.panel')).toBeNull();
     expect(await pageState(page)).toEqual({ scrollY: 600, html: null, body: null });
     expect(await contentTop(page)).toBe(top);
-    expect(await viewportListeners(page)).toBe(0);
+    // The launcher keeps following the screen while the widget lives; destroy() lets go (the last test).
+    expect(await viewportListeners(page)).toBe(2);
+    expect(await launcherVisible(page)).toBe(true);
     expect(pageErrors).toEqual([]);
   });
+
+  it('keeps the launcher in the visible corner at any scroll and zoom, and with the soft keyboard open', async () => {
+    const { page } = await e2e.open('/overflow.html', PHONE);
+    await page.locator(W.launcher).waitFor();
+    await expect.poll(() => launcherVisible(page)).toBe(true);
+    // Scrolled down (the layout viewport moves), then across and further down: the screen pans within the layout
+    // viewport, which the wide page has widened to 1224 px.
+    const cdp = await page.context().newCDPSession(page);
+    await page.evaluate(() => window.scrollTo({ top: 900, behavior: 'instant' }));
+    await expect.poll(() => launcherVisible(page), { message: 'scrolled' }).toBe(true);
+    await page.mouse.move(200, 300);
+    await page.mouse.wheel(600, 500);
+    await expect.poll(async () => (await launcherView(page))?.vx).toBeGreaterThan(500);
+    await expect.poll(() => launcherVisible(page), { message: 'panned' }).toBe(true);
+    // Pinch-zoomed in, then panned while zoomed.
+    await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 2.5 });
+    await expect.poll(async () => (await launcherView(page))?.scale).toBeGreaterThan(2);
+    await expect.poll(() => launcherVisible(page), { message: 'zoomed' }).toBe(true);
+    await page.mouse.wheel(-300, 200);
+    await expect.poll(() => launcherVisible(page), { message: 'zoomed and panned' }).toBe(true);
+    // A tap where the visitor sees it opens the chat, zoomed or not.
+    await tapWidget(page, '.launcher');
+    await page.locator(W.welcome).waitFor();
+    await tapWidget(page, '.panel__header button[aria-label="Close"]');
+    await expect.poll(() => rect(page, '.panel')).toBeNull();
+    await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 1 });
+    // The soft keyboard shrinks the visual viewport: the launcher rises above it.
+    await page.setViewportSize({ width: 390, height: 480 });
+    await expect.poll(() => launcherVisible(page), { message: 'keyboard open' }).toBe(true);
+  });
+
+  it.each(['data-dir="rtl"', 'data-position="bottom-left"'])(
+    'keeps the launcher in the bottom-left corner of the screen with %s',
+    async (attribute) => {
+      const { page } = await e2e.open('/plain.html', PHONE);
+      // The overflowing page, its widget mirrored: the tag gets the attribute on its way to the browser.
+      await page.route('**/overflow.html', async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, body: (await response.text()).replace('<script ', `<script ${attribute} `) });
+      });
+      await page.goto(new URL('/overflow.html', page.url()).href);
+      await page.locator(W.launcher).waitFor();
+      await expect.poll(() => launcherCorner(page)).toBe('bottom-left');
+      await page.mouse.move(200, 300);
+      await page.mouse.wheel(400, 300);
+      await expect.poll(async () => (await launcherView(page))?.vx).toBeGreaterThan(300);
+      await expect.poll(() => launcherCorner(page)).toBe('bottom-left');
+    },
+  );
 
   it('keeps the composer in view when the soft keyboard shrinks the viewport', async () => {
     const { page } = await e2e.open('/overflow.html', PHONE);
     await page.locator(W.launcher).waitFor();
-    await page.evaluate(() => window.Askbox?.open());
+    await tapWidget(page, '.launcher');
     await page.locator(W.welcome).waitFor();
     await page.setViewportSize({ width: 390, height: 500 });
     await expect.poll(() => rect(page, '.panel')).toEqual({ x: 0, y: 0, width: 390, height: 500 });
@@ -97,7 +188,7 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
   it('follows the visual viewport when the visitor has zoomed in, so the close button stays on screen', async () => {
     const { page } = await e2e.open('/overflow.html', PHONE);
     await page.locator(W.launcher).waitFor();
-    await page.evaluate(() => window.Askbox?.open());
+    await tapWidget(page, '.launcher');
     await page.locator(W.welcome).waitFor();
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 2 });
@@ -126,8 +217,8 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
       document.documentElement.style.setProperty('overflow-x', 'clip');
       document.body.style.setProperty('overflow', 'auto', 'important');
       document.body.style.setProperty('position', 'relative');
-      window.Askbox?.open();
     });
+    await tapWidget(page, '.launcher');
     await page.locator(W.welcome).waitFor();
     expect(await page.evaluate(() => getComputedStyle(document.body).position)).toBe('fixed');
     await page.evaluate(() => window.Askbox?.destroy());

@@ -1,4 +1,6 @@
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodePng } from '../helpers/png';
 import { axeViolations } from './axe';
 import { ask, deepActive, startE2E, W } from './harness';
 
@@ -13,10 +15,44 @@ const WIDE = [
   `| ${COLUMNS.map((c) => `${c} value`).join(' | ')} |`,
 ].join('\n');
 
+/** A wide table in an Arabic reply: it reads (and scrolls) right to left, starting at its right end. */
+const ARABIC_COLUMNS = Array.from({ length: 9 }, (_, i) => `العمود ${i + 1}`);
+const WIDE_ARABIC = [
+  'إليك الخطط:',
+  '',
+  `| ${ARABIC_COLUMNS.join(' | ')} |`,
+  `| ${ARABIC_COLUMNS.map(() => '---').join(' | ')} |`,
+  `| ${ARABIC_COLUMNS.map((c) => `قيمة ${c}`).join(' | ')} |`,
+].join('\n');
+
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
+/**
+ * Which edges of a scroller show a fade, from a screenshot scrolled to `at` (a share of the way from its start,
+ * 1 being its end, the left in a right-to-left scroller): along the top row of its cells' padding (no text there),
+ * the brightest pixel 2–6 px in from an edge is darker than the cells' middle where the fade lies over it. The
+ * brightest, so that a column's 1 px border crossing the strip does not count as a fade.
+ */
+async function fades(scroller: Locator, at: number) {
+  await scroller.evaluate((el, share) => {
+    const end = el.scrollWidth - el.clientWidth;
+    el.scrollLeft = (getComputedStyle(el).direction === 'rtl' ? -end : end) * share;
+  }, at);
+  const { width, channels, data } = decodePng(await scroller.screenshot({ animations: 'disabled' }));
+  const y = 2;
+  const light = (x: number) => (data[(y * width + x) * channels] ?? 0) + (data[(y * width + x) * channels + 1] ?? 0);
+  const brightest = (from: number) => Math.max(...[0, 1, 2, 3, 4].map((i) => light(from + i)));
+  const middle = brightest(Math.round(width / 2));
+  return { left: brightest(2) < middle - 12, right: brightest(width - 7) < middle - 12 };
+}
+
 beforeAll(async () => {
-  e2e = await startE2E({ replies: [{ match: 'wide', text: WIDE, sources: ['Pricing plans'] }] });
+  e2e = await startE2E({
+    replies: [
+      { match: 'wide', text: WIDE, sources: ['Pricing plans'] },
+      { match: 'جدول', text: WIDE_ARABIC },
+    ],
+  });
 });
 afterAll(() => e2e?.close());
 
@@ -68,4 +104,22 @@ describe('code and tables in replies (Chromium)', () => {
     }
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  it.each([
+    ['/plain.html', 'wide', 'ltr', { start: 'right', end: 'left' }],
+    ['/rtl.html', 'جدول عريض', 'rtl', { start: 'left', end: 'right' }],
+  ] as const)(
+    'on a phone, shows a fade at each edge of a wide table beyond which more lies (%s: %s)',
+    async (path, question, direction, side) => {
+      const { page } = await e2e.open(path, { width: 390, height: 844, mobile: true });
+      await ask(page, question);
+      const table = page.locator(`${W.bot} table`);
+      await table.waitFor();
+      expect(await table.evaluate((el) => getComputedStyle(el).direction)).toBe(direction);
+      const none = { left: false, right: false };
+      expect(await fades(table, 0)).toEqual({ ...none, [side.start]: true });
+      expect(await fades(table, 0.5)).toEqual({ left: true, right: true });
+      expect(await fades(table, 1)).toEqual({ ...none, [side.end]: true });
+    },
+  );
 });

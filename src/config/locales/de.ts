@@ -19,6 +19,7 @@ Sie
 Assistent
 Nachricht zu lang.
 Zu schnell. Bitte {wait} warten.
+Zu viele neue Gespräche. Bitte {wait} warten.
 Antwort kopieren
 Code kopieren
 Kopiert

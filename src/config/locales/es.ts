@@ -19,6 +19,7 @@ Tú
 Asistente
 Mensaje demasiado largo.
 Demasiado rápido. Espera {wait}.
+Demasiadas conversaciones nuevas. Espera {wait}.
 Copiar respuesta
 Copiar código
 Copiado

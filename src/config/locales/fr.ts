@@ -19,6 +19,7 @@ Vous
 L’assistant
 Message trop long.
 Trop rapide. Patientez {wait}.
+Trop de nouvelles conversations. Patientez {wait}.
 Copier la réponse
 Copier le code
 Copié

@@ -19,6 +19,7 @@ Tu
 Assistente
 Messaggio troppo lungo.
 Troppo veloce. Attendi {wait}.
+Troppe nuove conversazioni. Attendi {wait}.
 Copia risposta
 Copia codice
 Copiato

@@ -19,6 +19,7 @@ Jij
 Assistent
 Bericht te lang.
 Te snel. Wacht {wait}.
+Te veel nieuwe gesprekken. Wacht {wait}.
 Antwoord kopiëren
 Code kopiëren
 Gekopieerd

@@ -19,6 +19,7 @@ Ty
 Asystent
 Wiadomość za długa.
 Za szybko. Poczekaj {wait}.
+Za dużo nowych rozmów. Poczekaj {wait}.
 Kopiuj odpowiedź
 Kopiuj kod
 Skopiowano

@@ -19,6 +19,7 @@ Você
 Assistente
 Mensagem longa demais.
 Rápido demais. Aguarde {wait}.
+Muitas conversas novas. Aguarde {wait}.
 Copiar resposta
 Copiar código
 Copiado
