@@ -4,6 +4,7 @@ import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOp
 import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy.js';
 import { BASE_HEADERS, busy, field, json, passThrough, readJson, refuse } from './respond.js';
 import { allowedStreamUrl, isServedHost } from './hosts.js';
+import { createProofOfWork } from './proof.js';
 import { createSealer } from './seal.js';
 import { fetchStream } from './stream-fetch.js';
 import { createStreamCap } from './stream-cap.js';
@@ -44,6 +45,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const sealer = createSealer(config.secrets, config.now);
   const policy = createPolicy(config, options.onLimit);
+  const proof = createProofOfWork({ ...config, settings: config.proofOfWork, guard: policy.guard });
   const streamCap = createStreamCap(config.maxStreams);
   const log = options.log ?? (() => undefined);
   // SECURITY: whatever an error says, the key and the secrets never reach a log line.
@@ -94,7 +96,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (refused) return refused;
     // A visitor keeps its id across conversations, so starting afresh does not reset its limits.
     const visitorId = (await policy.visitorOf(call.request)) ?? newVisitorId();
-    const refusal = await policy.limit('conversation', call.ip, visitorId);
+    const refusal = (await policy.limit('conversation', call.ip, visitorId)) ?? (await proof.check(body.proof));
     if (refusal) return refusal;
     // Cut on code points, never inside a surrogate pair (which the service would store as a broken character).
     const name = Array.from(rawName!.trim()).slice(0, FIELDS.nameMax).join('');
@@ -222,6 +224,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       methods.includes(method) ? run() : notAllowed(methods.join(', '));
     if (extra !== undefined || (id !== undefined && !ID.test(id) && resource !== 'stream')) return refuse('notFound');
     if (resource === 'health' && id === undefined) return only(ROUTES.health, async () => health(call.url));
+    if (resource === 'challenge' && id === undefined)
+      return only(ROUTES.challenge, async () => proof.challenge(call.ip, await policy.visitorOf(call.request)));
     if (resource === 'conversations' && id === undefined)
       return only(ROUTES.conversations, () => createConversation(call));
     if (resource === 'messages' && id === 'stream') return only(ROUTES.messageStream, () => sendForStream(call));

@@ -481,6 +481,11 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect(await other.json()).toEqual({ status: 'ok', proxy: 'askbox', bot: false });
         expect(upstreamSince(mark)).toHaveLength(0);
       });
+
+      it(t('has no challenge to solve while proof of work is off (404), and needs no proof'), async () => {
+        const response = await visitor().call('GET', '/challenge');
+        await expectStatus(response, 404);
+      });
     });
 
     describe('abuse limits', () => {
