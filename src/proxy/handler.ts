@@ -32,8 +32,8 @@ interface Call {
  * visitor who created it (signed grants), limits abuse, and serves reply streams from its own sealed route.
  * Under `basePath` it answers exactly: POST conversations, GET messages (one conversation's, with its grant),
  * POST messages/stream (answered with a 302 to GET stream/{token}), GET stream/{token}, POST messages (the
- * non-streaming send), GET health, and CORS preflights; anything else is a 404 or 405. Throws at once on a
- * misconfiguration.
+ * non-streaming send), GET health, GET challenge (a proof of work, with `proofOfWork` on), and CORS preflights;
+ * anything else is a 404 or 405. Throws at once on a misconfiguration.
  *
  * @example
  * const proxy = createProxy({ apiKey: Deno.env.get('CODY_API_KEY'), botIds: ['yiu456ytyUjk'], secret: Deno.env.get('ASKBOX_SECRET') });

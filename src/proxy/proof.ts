@@ -11,7 +11,7 @@ import { BUCKET_KEYS, PROOF_OF_WORK } from '../protocol/contract.js';
  */
 
 /** One level of work: `16^prefixLength` tries expected, of `cost` PBKDF2 iterations each. */
-export interface ProofOfWorkLevel {
+interface ProofOfWorkLevel {
   cost: number;
   prefixLength: number;
 }
@@ -45,7 +45,8 @@ const ZEROS = new RegExp(`^0{1,${PROOF_OF_WORK.prefixLengthRange.max}}$`);
 export function resolveProofOfWork(option: boolean | ProofOfWorkOptions | undefined): ProofOfWorkSettings | undefined {
   if (option === undefined || option === false) return undefined;
   const given: ProofOfWorkOptions = option === true ? {} : option;
-  if (typeof given !== 'object' || given === null) throw new Error('createProxy: proofOfWork must be true or an object');
+  if (typeof given !== 'object' || given === null)
+    throw new Error('createProxy: proofOfWork must be true or an object');
   const { costRange, prefixLengthRange, ttlSeconds: ttl } = PROOF_OF_WORK;
   const whole = (name: keyof ProofOfWorkOptions, fallback: number, { min, max }: { min: number; max: number }) => {
     const value = given[name] ?? fallback;
@@ -117,7 +118,9 @@ export function createProofOfWork({ settings, secrets, now, store, guard }: Proo
       if (!result.verified) return refuse('proofRequired');
       // SECURITY: one solved challenge, one conversation; its nonce is remembered as long as it could be used.
       const nonceKey = BUCKET_KEYS.proofClaim.replace('{id}', parsed.challenge.parameters.nonce);
-      return (await guard(store.claim(nonceKey, Math.max(1, expiresMs - now()), now()))) ? null : refuse('proofRequired');
+      return (await guard(store.claim(nonceKey, Math.max(1, expiresMs - now()), now())))
+        ? null
+        : refuse('proofRequired');
     }
     return refuse('proofRequired');
   }

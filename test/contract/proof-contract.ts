@@ -17,6 +17,7 @@ import type { ProxyRuntime } from './proxy-contract';
 import { startUpstream } from './upstream';
 
 let ipCounter = 0;
+const now = () => Math.floor(Date.now() / 1000);
 const REFUSED = { message: REFUSALS.proofRequired.message };
 /** The key a proxy signs challenges with: HMAC-SHA-256(secret, 'askbox-pow') in hex, the same on every runtime. */
 const signingKey = (secret: string) => createHmac('sha256', secret).update(PROOF_OF_WORK.keyLabel).digest('hex');
@@ -82,7 +83,6 @@ export function defineProofContract(runtime: ProxyRuntime): void {
       };
     }
     const t = (title: string) => `${title} [${runtime.name}]`;
-    const now = () => Math.floor(Date.now() / 1000);
 
     it(t('issues a signed ALTCHA v2 PBKDF2 challenge at the normal cost, a few minutes long'), async () => {
       const challenge = await visitor().challenge();
@@ -153,16 +153,19 @@ export function defineProofContract(runtime: ProxyRuntime): void {
       expect((await me.create(proof)).status).toBe(200);
     });
 
-    it(t('signs with HMAC(secret, "askbox-pow"), checks with every secret, and refuses an expired challenge'), async () => {
-      const create = async (challenge: Challenge) => (await visitor().create(await solve(challenge))).status;
-      expect(await create(await forge(CURRENT_SECRET, now() + 60))).toBe(200);
-      expect(await create(await forge(OLD_SECRET, now() + 60))).toBe(200);
-      const expired = await visitor().create(await solve(await forge(CURRENT_SECRET, now() - 1)));
-      expect(expired.status).toBe(428);
-      expect(await expired.json()).toEqual(REFUSED);
-      // The raw secret is not the signing key.
-      expect(await create(await forgeRaw(CURRENT_SECRET))).toBe(428);
-    });
+    it(
+      t('signs with HMAC(secret, "askbox-pow"), checks with every secret, and refuses an expired challenge'),
+      async () => {
+        const create = async (challenge: Challenge) => (await visitor().create(await solve(challenge))).status;
+        expect(await create(await forge(CURRENT_SECRET, now() + 60))).toBe(200);
+        expect(await create(await forge(OLD_SECRET, now() + 60))).toBe(200);
+        const expired = await visitor().create(await solve(await forge(CURRENT_SECRET, now() - 1)));
+        expect(expired.status).toBe(428);
+        expect(await expired.json()).toEqual(REFUSED);
+        // The raw secret is not the signing key.
+        expect(await create(await forgeRaw(CURRENT_SECRET))).toBe(428);
+      },
+    );
 
     it(t('raises the cost past the soft threshold of an IP, without refusing'), async () => {
       const me = visitor();

@@ -68,7 +68,12 @@ describe("proof of work: the widget's solver against altcha-lib and the PHP prox
       });
       const proof = await solveProof(JSON.parse(JSON.stringify(challenge)));
       expect(proof?.solution.derivedKey).toMatch(new RegExp(`^${keyPrefix}[0-9a-f]{${64 - keyPrefix.length}}$`));
-      const result = await verifySolution({ challenge, solution: proof!.solution, deriveKey, hmacSignatureSecret: secret });
+      const result = await verifySolution({
+        challenge,
+        solution: proof!.solution,
+        deriveKey,
+        hmacSignatureSecret: secret,
+      });
       expect(result).toMatchObject({ verified: true });
       // The PHP proxy's own derivation and signature, on the same proof.
       const php = runPhp(
@@ -93,9 +98,10 @@ describe("proof of work: the widget's solver against altcha-lib and the PHP prox
   });
 });
 
-describe('proof of work: the chat model', () => {
-  const stale = () => new ChatError('http', 'HTTP 428', { status: 428 });
+/** The proxy's refusal of a stale proof, as the client throws it. */
+const stale = () => new ChatError('http', 'HTTP 428', { status: 428 });
 
+describe('proof of work: the chat model', () => {
   it('solves ahead when the panel opens without a conversation, and sends that proof with the first message', async () => {
     const { model, state, reply } = createTestModel();
     model.open();
