@@ -31,7 +31,7 @@ export interface ChatClient {
   }): Promise<ConversationRef>;
   /**
    * A solved proof of work for the next new conversation, when the proxy asks for one (its `challenge` route);
-   * undefined when it does not (404), or when there is none to be had: the proxy then decides.
+   * undefined when it does not (a 204 without a body), or when there is none to be had: the proxy then decides.
    */
   prove(grant?: string): Promise<Proof | undefined>;
   /** Every message of a conversation, all pages, oldest first, with sources. */

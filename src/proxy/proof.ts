@@ -83,9 +83,12 @@ export function createProofOfWork({ settings, secrets, now, store, guard }: Proo
   let keys: Promise<string[]> | undefined;
   const signingKeys = () => (keys ??= Promise.all(secrets.map(signingKey)));
 
-  /** A new challenge; raised when this IP (or visitor) has emptied its soft bucket. Never a refusal but a 404 when off. */
+  /**
+   * A new challenge; raised when this IP (or visitor) has emptied its soft bucket, never refused. While proof of work
+   * is off, a 204: nothing to solve. Not a 404, which browsers print on the page's console as a failed load.
+   */
   async function challenge(ip: string, visitorId: string | undefined): Promise<Response> {
-    if (!settings) return refuse('notFound');
+    if (!settings) return new Response(null, { status: 204 });
     const checks = [soft(BUCKET_KEYS.challengeIp.replace('{ip}', ip), PROOF_OF_WORK.ipChallenges)];
     if (visitorId)
       checks.push(soft(BUCKET_KEYS.challengeVisitor.replace('{visitor}', visitorId), PROOF_OF_WORK.visitorChallenges));

@@ -482,9 +482,13 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect(upstreamSince(mark)).toHaveLength(0);
       });
 
-      it(t('has no challenge to solve while proof of work is off (404), and needs no proof'), async () => {
-        const response = await visitor().call('GET', '/challenge');
-        await expectStatus(response, 404);
+      it(t('has no challenge to solve while proof of work is off (204, no body), and needs no proof'), async () => {
+        const me = visitor();
+        const response = await me.call('GET', '/challenge');
+        expect(response.status).toBe(204);
+        expect(await response.text()).toBe('');
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        await me.start();
       });
     });
 

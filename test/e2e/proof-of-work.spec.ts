@@ -4,12 +4,17 @@ import { PROOF_OF_WORK } from '../../src/protocol/contract';
 import { ask, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
+let off: Awaited<ReturnType<typeof startE2E>>;
 
 // The proxy asks for proof of work at its default cost: the widget solves it as a visitor's browser would.
 beforeAll(async () => {
   e2e = await startE2E({ defaults: { delayMs: 10 } }, { proofOfWork: true });
+  off = await startE2E({ defaults: { delayMs: 10 } });
 });
-afterAll(() => e2e?.close());
+afterAll(async () => {
+  await e2e?.close();
+  await off?.close();
+});
 
 describe('proof of work in Chromium', () => {
   it.each(['/plain.html', '/csp.html'])(
@@ -39,4 +44,18 @@ describe('proof of work in Chromium', () => {
       expect([consoleErrors, pageErrors]).toEqual([[], []]);
     },
   );
+
+  it('asks once and sends no proof when the proxy needs none, with nothing on the console', async () => {
+    const { page, requests, consoleErrors, consoleWarnings } = await off.open('/plain.html');
+    const bodies: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/askbox/conversations'))
+        bodies.push(request.postDataJSON());
+    });
+    await ask(page, 'How long does delivery take?');
+    await expect.poll(() => page.locator(W.bot).count(), { timeout: 10_000 }).toBe(1);
+    expect(requests.filter((r) => r === 'GET /askbox/challenge')).toHaveLength(1);
+    expect(bodies).toEqual([expect.not.objectContaining({ proof: expect.anything() })]);
+    expect([consoleErrors, consoleWarnings]).toEqual([[], []]);
+  });
 });

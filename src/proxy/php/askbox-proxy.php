@@ -893,11 +893,14 @@ function askbox_pow_signature(array $parameters, string $secret): string
     return hash_hmac('sha256', json_encode($parameters, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_THROW_ON_ERROR), askbox_pow_key($secret));
 }
 
-/** `GET challenge`: a new challenge, raised past this IP's (or visitor's) soft bucket; a 404 while proof of work is off. */
+/**
+ * `GET challenge`: a new challenge, raised past this IP's (or visitor's) soft bucket. While proof of work is off, a
+ * 204: nothing to solve (a 404 would be printed on the page's console as a failed load).
+ */
 function askbox_pow_challenge(array $c): int
 {
     $pow = $c['proofOfWork'];
-    if ($pow === null) return askbox_refuse('notFound');
+    if ($pow === null) return askbox_send(204, null);
     $p = ASKBOX_CONTRACT['proofOfWork'];
     $keys = ASKBOX_CONTRACT['bucketKeys'];
     // A soft bucket: emptying it raises the cost, it never refuses.
