@@ -1,5 +1,6 @@
 import { ChatError, kindForStatus, parseRetryAfter, toChatError } from './errors.js';
 import { own, parseCreatedConversation, parseErrorBody, parseMessage, parseMessagePage } from './parse.js';
+import { solveProof, type Proof } from './proof.js';
 import { readReplyStream } from './sse.js';
 import type { ApiMessage, ApiMessagePage, ConversationRef, StreamEvent } from './types.js';
 
@@ -26,7 +27,13 @@ export interface ChatClient {
     botId: string;
     documentIds: readonly string[];
     grant?: string | undefined;
+    proof?: Proof | undefined;
   }): Promise<ConversationRef>;
+  /**
+   * A solved proof of work for the next new conversation, when the proxy asks for one (its `challenge` route);
+   * undefined when it does not (a 204 without a body), or when there is none to be had: the proxy then decides.
+   */
+  prove(grant?: string): Promise<Proof | undefined>;
   /** Every message of a conversation, all pages, oldest first, with sources. */
   listAllMessages(conversation: ConversationRef, signal?: AbortSignal): Promise<ApiMessage[]>;
   /** The conversation's newest messages (its first and last pages: their order is undocumented), oldest first. */
@@ -104,13 +111,18 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   }
 
   return {
-    async createConversation({ name, botId, documentIds, grant }) {
-      const body: Record<string, unknown> = { name, bot_id: botId };
+    async createConversation({ name, botId, documentIds, grant, proof }) {
+      const body: Record<string, unknown> = { name, bot_id: botId, proof };
       if (documentIds.length > 0) body.document_ids = [...documentIds];
       return parseCreatedConversation(
         await json('/conversations', { method: 'POST', body: JSON.stringify(body) }, grant),
       );
     },
+
+    prove: (grant) =>
+      json('/challenge', undefined, grant)
+        .then((body) => solveProof(own(body, 'data')))
+        .catch(() => undefined),
 
     async listAllMessages(conversation, signal) {
       const all: ApiMessage[] = [];

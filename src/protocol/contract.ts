@@ -17,6 +17,7 @@ export const ROUTES = /* @__PURE__ */ Object.freeze({
   messageStream: { path: 'messages/stream', methods: ['POST'] },
   stream: { path: 'stream/{token}', methods: ['GET'] },
   health: { path: 'health', methods: ['GET'] },
+  challenge: { path: 'challenge', methods: ['GET'] },
 });
 
 /** The request header that carries a visitor's grant. */
@@ -84,6 +85,35 @@ export const BUCKET_KEYS = /* @__PURE__ */ Object.freeze({
   ipActions: 'act:ip:{ip}',
   visitorActions: 'act:v:{visitor}',
   streamClaim: 'stream:{id}',
+  /** Soft buckets: an empty one raises the cost of the next challenge, it never refuses. */
+  challengeIp: 'pow:ip:{ip}',
+  challengeVisitor: 'pow:v:{visitor}',
+  /** A solved challenge, by its nonce: it opens one conversation. */
+  proofClaim: 'pow:used:{id}',
+});
+
+/**
+ * Proof of work before a new conversation (issue 22, item 5): ALTCHA v2 challenges, PBKDF2/SHA-256 in
+ * non-deterministic mode (the key must start with `prefixLength` zero hex digits), so issuing one costs the proxy an
+ * HMAC and no key derivation. Expected work: 16^prefixLength tries of `cost` iterations each; checking a solution is
+ * one derivation of `cost`. The levels are tuned by `npm run bench:pow` (≈5 M iterations per CPU-second natively).
+ */
+export const PROOF_OF_WORK = /* @__PURE__ */ Object.freeze({
+  algorithm: 'PBKDF2/SHA-256',
+  keyLength: 32,
+  /** The challenges are signed with HMAC-SHA-256(secret, keyLabel) in hex, never with the secret itself. */
+  keyLabel: 'askbox-pow',
+  /** Every visitor: 256,000 iterations expected, about 50 ms of native CPU (200 ms on a phone 4× slower). */
+  normal: /* @__PURE__ */ Object.freeze({ cost: 16_000, prefixLength: 1 }),
+  /** Past a soft bucket: 8.2 M iterations expected, about 1.6 CPU-seconds natively, for each conversation. */
+  raised: /* @__PURE__ */ Object.freeze({ cost: 32_000, prefixLength: 2 }),
+  costRange: /* @__PURE__ */ Object.freeze({ min: 1, max: 1_000_000 }),
+  prefixLengthRange: /* @__PURE__ */ Object.freeze({ min: 1, max: 6 }),
+  /** How long a challenge may be solved and used, in whole seconds. */
+  ttlSeconds: /* @__PURE__ */ Object.freeze({ default: 300, min: 10, max: 3600 }),
+  /** Challenges issued before the cost is raised: near the conversation limits, per IP and per visitor. */
+  ipChallenges: /* @__PURE__ */ Object.freeze({ burst: 10, perMinute: 5 }),
+  visitorChallenges: /* @__PURE__ */ Object.freeze({ burst: 3, perMinute: 1 }),
 });
 
 /** How many entries the bounded in-process stores keep. */
@@ -103,6 +133,8 @@ export const REFUSALS = /* @__PURE__ */ Object.freeze({
   wrongHost: { status: 421, message: 'This chat is not served on this host.' },
   originRefused: { status: 403, message: 'This site is not allowed to use this chat.' },
   notAuthorized: { status: 403, message: 'You are not allowed to use this chat.' },
+  /** A new conversation without a valid, unused, unexpired proof of work; the widget solves a new one and retries. */
+  proofRequired: { status: 428, message: 'Please wait a moment: the chat is getting ready.' },
   unsupportedType: { status: 415, message: 'The request body must be application/json.' },
   unreadableBody: { status: 400, message: 'The request body could not be read.' },
   bodyTooLarge: { status: 413, message: 'The request body is too large.' },

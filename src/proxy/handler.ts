@@ -4,6 +4,7 @@ import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOp
 import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy.js';
 import { BASE_HEADERS, busy, field, json, passThrough, readJson, refuse } from './respond.js';
 import { allowedStreamUrl, isServedHost } from './hosts.js';
+import { createProofOfWork } from './proof.js';
 import { createSealer } from './seal.js';
 import { fetchStream } from './stream-fetch.js';
 import { createStreamCap } from './stream-cap.js';
@@ -32,8 +33,8 @@ interface Call {
  * visitor who created it (signed grants), limits abuse, and serves reply streams from its own sealed route.
  * Under `basePath` it answers exactly: POST conversations, GET messages (one conversation's, with its grant),
  * POST messages/stream (answered with a 302 to GET stream/{token}), GET stream/{token}, POST messages (the
- * non-streaming send), GET health, and CORS preflights; anything else is a 404 or 405. Throws at once on a
- * misconfiguration.
+ * non-streaming send), GET health, GET challenge (a proof of work, with `proofOfWork` on), and CORS preflights;
+ * anything else is a 404 or 405. Throws at once on a misconfiguration.
  *
  * @example
  * const proxy = createProxy({ apiKey: Deno.env.get('CODY_API_KEY'), botIds: ['yiu456ytyUjk'], secret: Deno.env.get('ASKBOX_SECRET') });
@@ -45,6 +46,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const sealer = createSealer(config.secrets, config.now);
   const policy = createPolicy(config, options.onLimit);
+  const proof = createProofOfWork({ ...config, settings: config.proofOfWork, guard: policy.guard });
   const streamCap = createStreamCap(config.maxStreams);
   const log = options.log ?? (() => undefined);
   // SECURITY: whatever an error says, the key and the secrets never reach a log line.
@@ -104,7 +106,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (refused) return refused;
     // A visitor keeps its id across conversations, so starting afresh does not reset its limits.
     const visitorId = (await policy.visitorOf(call.request)) ?? newVisitorId();
-    const refusal = await policy.limit('conversation', call.ip, visitorId);
+    const refusal = (await policy.limit('conversation', call.ip, visitorId)) ?? (await proof.check(body.proof));
     if (refusal) return refusal;
     // Cut on code points, never inside a surrogate pair (which the service would store as a broken character).
     const name = Array.from(rawName!.trim()).slice(0, FIELDS.nameMax).join('');
@@ -232,6 +234,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       methods.includes(method) ? run() : notAllowed(methods.join(', '));
     if (extra !== undefined || (id !== undefined && !ID.test(id) && resource !== 'stream')) return refuse('notFound');
     if (resource === 'health' && id === undefined) return only(ROUTES.health, async () => health(call.url));
+    if (resource === 'challenge' && id === undefined)
+      return only(ROUTES.challenge, async () => proof.challenge(call.ip, await policy.visitorOf(call.request)));
     if (resource === 'conversations' && id === undefined)
       return only(ROUTES.conversations, () => createConversation(call));
     if (resource === 'conversations') return only(ROUTES.conversation, () => actions.remove(call, id!));

@@ -17,4 +17,5 @@ export {
   type Timeouts,
 } from './options.js';
 export { GRANT_HEADER } from './policy.js';
+export type { ProofOfWorkOptions } from './proof.js';
 export { createRedisStore, type RedisEval } from './redis-store.js';

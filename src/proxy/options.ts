@@ -1,6 +1,7 @@
 import type { LimitStore } from './limits.js';
 import { isPrivateHost, type StreamHosts } from './hosts.js';
 import { createMemoryStore } from './limits.js';
+import { resolveProofOfWork, type ProofOfWorkOptions, type ProofOfWorkSettings } from './proof.js';
 import {
   DEFAULT_LIMITS as CONTRACT_LIMITS,
   DEFAULT_TIMEOUTS as CONTRACT_TIMEOUTS,
@@ -131,6 +132,11 @@ export interface ProxyOptions {
   limits?: Partial<Limits> | false;
   /** Where limit buckets live (default: this process's memory). */
   store?: LimitStore;
+  /**
+   * Require a proof of work (ALTCHA v2, PBKDF2) before each new conversation, issued at `GET challenge` and solved by
+   * the widget in the background; its cost rises for an IP or visitor that asks for many. `true` takes the defaults.
+   */
+  proofOfWork?: boolean | ProofOfWorkOptions;
   /** Trust a header for the client IP; only behind a proxy that sets it. */
   clientIp?: ClientIpSource;
   /** Decides whether a request may proceed (site login, captcha): false is a 403, a Response is sent as is. */
@@ -195,6 +201,7 @@ export interface ResolvedOptions {
   documentIds: readonly string[];
   limits: Limits | false;
   store: LimitStore;
+  proofOfWork: ProofOfWorkSettings | undefined;
   timeouts: Timeouts;
   maxStreams: number | undefined;
   now: () => number;
@@ -268,6 +275,7 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     documentIds,
     limits,
     store,
+    proofOfWork: resolveProofOfWork(options.proofOfWork),
     timeouts,
     maxStreams: options.maxStreams,
     now: options.now ?? Date.now,

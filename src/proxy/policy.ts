@@ -109,7 +109,7 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
       options.store.claim(BUCKET_KEYS.streamClaim.replace('{id}', id), options.streamTtlMs, options.now()),
     );
 
-  return { grantFor, visitorOf, mint, limit, firstUse };
+  return { grantFor, visitorOf, mint, limit, firstUse, guard: withinDeadline };
 }
 
 function bucket(key: string, rate: Rate): BucketCheck {

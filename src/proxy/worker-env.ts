@@ -1,5 +1,6 @@
 import type { DurableObjectNamespaceLike } from './durable-store.js';
 import type { ClientIpSource, Limits, ProxyOptions, Timeouts } from './options.js';
+import type { ProofOfWorkOptions } from './proof.js';
 
 /**
  * A Worker's environment → the proxy's options. Pure: the entry (`worker.ts`) adds the store and the log, and
@@ -32,6 +33,11 @@ export interface AskboxWorkerEnv {
   ASKBOX_DOCUMENT_IDS?: string;
   /** The service's base URL (default `https://getcody.ai/api/v1`). */
   CODY_API_URL?: string;
+  /**
+   * Proof of work before each new conversation: `true`, or a JSON object of `cost`, `prefixLength`, `raisedCost`,
+   * `raisedPrefixLength`, `ttlSeconds` (createProxy checks the ranges). Unset or `false`: off.
+   */
+  ASKBOX_PROOF_OF_WORK?: string;
   /** JSON: any of `limits`, `timeouts`, `grantTtlSeconds`, `streamTtlSeconds`, `clientIp`. */
   ASKBOX_OPTIONS?: string;
   /** The `AskboxLimits` Durable Object namespace. */
@@ -99,7 +105,29 @@ export function optionsFromEnv(env: AskboxWorkerEnv): Omit<ProxyOptions, 'store'
     // Cloudflare sets CF-Connecting-IP on every request and a client cannot forge it; ASKBOX_OPTIONS may override.
     clientIp: { header: 'cf-connecting-ip' },
     ...(env.ASKBOX_OPTIONS ? parseJsonOptions(env.ASKBOX_OPTIONS) : {}),
+    ...proofOfWorkFromEnv(env.ASKBOX_PROOF_OF_WORK),
   };
+}
+
+/** `ASKBOX_PROOF_OF_WORK` as the `proofOfWork` option: `true`, `false`, or a JSON object (its ranges: createProxy). */
+function proofOfWorkFromEnv(value: string | undefined): Pick<ProxyOptions, 'proofOfWork'> {
+  const text = value?.trim();
+  if (!text || text === 'false') return {};
+  if (text === 'true') return { proofOfWork: true };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const issues: string[] = [];
+  const keys = ['cost', 'prefixLength', 'raisedCost', 'raisedPrefixLength', 'ttlSeconds'] as const;
+  const options = objectOf(parsed, 'ASKBOX_PROOF_OF_WORK (true, false or a JSON object)', keys, issues);
+  for (const key of keys)
+    if (options?.[key] !== undefined && !isPositive(options[key]))
+      issues.push(`ASKBOX_PROOF_OF_WORK.${key} must be a positive number`);
+  if (issues.length) throw new Error(issues.join('; '));
+  return { proofOfWork: options as ProofOfWorkOptions };
 }
 
 /** The site id that prefixes this Worker's keys in the shared `AskboxLimits` object. */

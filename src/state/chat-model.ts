@@ -137,7 +137,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   }
 
   // A conversation created here has no earlier history to fetch.
-  const openReply = createOpener(client, config, session, () => (historyLoaded = true));
+  const opener = createOpener(client, config, session, () => (historyLoaded = true));
 
   /**
    * Asks the service for a reply to `content`. `pendingUser` is the visitor's new bubble; without it, the last
@@ -156,7 +156,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       if (!run.live()) return;
       if (stored) return showStored(stored);
       if (!online.value) throw new ChatError('network', 'Offline');
-      const reply = await openReply(content, run.signal);
+      const reply = await opener.open(content, run.signal);
       if (!run.live()) return;
       accepted = true;
       batch(() => {
@@ -327,6 +327,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       isOpen.value = true;
       emit('open', undefined);
       if (!historyLoaded && !busy.value) void loadHistory();
+      opener.warm();
     }),
     close: action(() => {
       if (!isOpen.value) return;
@@ -345,6 +346,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       undo.keep(messages.value);
       invalidate();
       session.forget();
+      opener.warm();
       batch(() => {
         messages.value = [];
         streaming.value = '';

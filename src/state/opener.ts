@@ -1,5 +1,6 @@
 import type { ChatClient, ConversationRef } from '../api/client.js';
-import { toChatError } from '../api/errors.js';
+import type { Proof } from '../api/proof.js';
+import { ChatError, toChatError } from '../api/errors.js';
 import type { StreamEvent } from '../api/types.js';
 import type { WidgetConfig } from '../config/schema.js';
 import type { Session } from './session.js';
@@ -15,22 +16,37 @@ interface OpenReply {
  * The model's way of sending a message: `content` goes to the conversation in use, created with the first message
  * (then `created` is called: a new conversation has no history to load). Resolves once the service has accepted it
  * (its first reply event). A conversation in use that the service no longer knows (deleted upstream, or its grant
- * expired) is replaced by a new one, once.
+ * expired) is replaced by a new one, once. `warm` solves the proxy's proof of work ahead, while the visitor types.
  */
 export function createOpener(client: ChatClient, config: WidgetConfig, session: Session, created: () => void) {
-  async function createConversation(): Promise<ConversationRef> {
-    const conversation = await client.createConversation({
-      name: config.conversationName,
-      botId: config.botId,
-      documentIds: config.documentIds,
-      grant: session.lastGrant(),
-    });
+  let proof: Promise<Proof | undefined> | undefined;
+  /** Starts the next new conversation's proof of work in the background, when there is no conversation in use. */
+  const warm = () => void (session.current() || (proof ??= client.prove(session.lastGrant())));
+
+  async function createConversation(retried = false): Promise<ConversationRef> {
+    warm();
+    const solved = await proof;
+    proof = undefined;
+    let conversation: ConversationRef;
+    try {
+      conversation = await client.createConversation({
+        name: config.conversationName,
+        botId: config.botId,
+        documentIds: config.documentIds,
+        grant: session.lastGrant(),
+        proof: solved,
+      });
+    } catch (caught) {
+      // 428: the proof expired while the visitor typed, or the proxy began asking for one; a fresh one, once.
+      if (retried || !(caught instanceof ChatError) || caught.status !== 428) throw caught;
+      return createConversation(true);
+    }
     session.save(conversation);
     created();
     return conversation;
   }
 
-  return async (content: string, abort: AbortSignal): Promise<OpenReply> => {
+  const open = async (content: string, abort: AbortSignal): Promise<OpenReply> => {
     for (;;) {
       const existing = session.current();
       const conversation = existing ?? (await createConversation());
@@ -45,4 +61,5 @@ export function createOpener(client: ChatClient, config: WidgetConfig, session: 
       }
     }
   };
+  return { open, warm };
 }

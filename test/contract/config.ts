@@ -29,7 +29,12 @@ export interface ContractConfig {
     ipMessagesPerDay: number;
   };
   timeouts: { connectMs: number; firstByteMs: number; idleMs: number; maxStreamMs: number };
+  /** Proof of work before each new conversation (off when absent). */
+  proofOfWork?: { cost: number; prefixLength: number; raisedCost: number; raisedPrefixLength: number };
 }
+
+/** Proof of work at a test's cost: a few PBKDF2 iterations, so Node solves a challenge in milliseconds. */
+export const CONTRACT_PROOF_OF_WORK = { cost: 2, prefixLength: 1, raisedCost: 3, raisedPrefixLength: 2 };
 
 export const CONTRACT_KEY = 'contract-api-key-0123456789abcdefghijklmnopqrst';
 export const CURRENT_SECRET = 'contract-secret-current-0123456789';

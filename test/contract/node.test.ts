@@ -2,10 +2,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
-import { defineProxyContract } from './proxy-contract';
+import { defineProofContract } from './proof-contract';
+import { defineProxyContract, type ProxyRuntime } from './proxy-contract';
 
 /** The contract against the Node adapter on node:http, as a site would run it. */
-defineProxyContract({
+const node: ProxyRuntime = {
   name: 'node',
   async start(config) {
     const server = createServer(toNodeListener(createProxy(config)));
@@ -19,4 +20,6 @@ defineProxyContract({
         }),
     };
   },
-});
+};
+defineProxyContract(node);
+defineProofContract(node);

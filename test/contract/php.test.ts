@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPhpProxy } from '../helpers/php';
 import { contractConfig } from './config';
+import { defineProofContract } from './proof-contract';
 import { defineProxyContract } from './proxy-contract';
 
 /** The contract against the one-file PHP proxy under `php -S`. */
 defineProxyContract({ name: 'php', start: (config) => startPhpProxy(config) });
+defineProofContract({ name: 'php', start: (config) => startPhpProxy(config) });
 
 const create = (url: string) =>
   fetch(`${url}/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -489,6 +489,15 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect(await other.json()).toEqual({ status: 'ok', proxy: 'askbox', bot: false });
         expect(upstreamSince(mark)).toHaveLength(0);
       });
+
+      it(t('has no challenge to solve while proof of work is off (204, no body), and needs no proof'), async () => {
+        const me = visitor();
+        const response = await me.call('GET', '/challenge');
+        expect(response.status).toBe(204);
+        expect(await response.text()).toBe('');
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        await me.start();
+      });
     });
 
     describe('abuse limits', () => {

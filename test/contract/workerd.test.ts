@@ -5,11 +5,13 @@ import { simulateDays } from '../helpers/proxy';
 import { startWorker } from '../helpers/workerd';
 import { rawRequest } from './http';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, type ContractConfig } from './config';
+import { defineProofContract } from './proof-contract';
 import { defineProxyContract } from './proxy-contract';
 import { startUpstream } from './upstream';
 
 /** The contract against the built Worker entry on the Workers runtime (workerd), limits in a Durable Object. */
 defineProxyContract({ name: 'workerd', start: (config) => startWorker(config) });
+defineProofContract({ name: 'workerd', start: (config) => startWorker(config) });
 
 const LIMITS = (override: unknown) => JSON.stringify({ limits: override });
 

@@ -11,15 +11,19 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
  * frame), so this holds it where it is until the English chat strings move into the chat file.
  */
 export const LAUNCHER_BUDGET = 11.5 * 1024;
-/** The launcher and the chat file together, gzipped: issue #19's 48 KB. */
-export const TOTAL_BUDGET = 48 * 1024;
+/**
+ * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus the 482 B that issue 22 item 5's proof of
+ * work costs (fetching the challenge, the WebCrypto solver, sending the proof and the one retry on a 428), measured as
+ * the total before and after it.
+ */
+export const TOTAL_BUDGET = 48 * 1024 + 482;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
 describe('bundle budget', () => {
   const chatFiles = readdirSync(DIST).filter((name) => /^askbox-chat\.[\w-]+\.js$/.test(name));
 
-  it('keeps the launcher small, and launcher plus chat within 48 KB gzipped', () => {
+  it('keeps the launcher small, and launcher plus chat within 48 KB (plus proof of work) gzipped', () => {
     expect(chatFiles).toHaveLength(1);
     const launcher = gzipped('askbox.js');
     const chat = gzipped(chatFiles[0] as string);

@@ -34,6 +34,11 @@ export function createFakeClient() {
     calls: [] as string[],
     /** The grant each createConversation call brought along. */
     createdWith: [] as (string | undefined)[],
+    /** Proofs of work handed out (`prove`), numbered from 1; each conversation records the one it came with. */
+    proofs: 0,
+    createdProof: [] as (number | undefined)[],
+    /** Refusals of the next conversation creations (a 428 for a stale proof), one per creation. */
+    createRefusals: [] as ChatError[],
     /** While set, history and stored-reply reads wait for it: the test decides when the network answers. */
     gate: undefined as Promise<void> | undefined,
   };
@@ -45,8 +50,12 @@ export function createFakeClient() {
     if (state.gone.has(conversation.id)) throw new ChatError('not_found', 'Not found', { status: 404 });
   };
   const client: ChatClient = {
-    createConversation: async ({ grant }) => {
+    prove: async () => ({ challenge: ++state.proofs, solution: { counter: 0, derivedKey: '' } }),
+    createConversation: async ({ grant, proof }) => {
       state.calls.push('create');
+      state.createdProof.push(proof?.challenge as number | undefined);
+      const refusal = state.createRefusals.shift();
+      if (refusal) throw refusal;
       state.createdWith.push(grant);
       return { id: `conv0000000${state.createdWith.length}`, grant: `grant-${state.createdWith.length}` };
     },
