@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { startUpstream } from '../contract/upstream';
 import { freshBuild } from '../helpers/build';
@@ -36,6 +36,10 @@ beforeAll(async () => {
   // WordPress's installer makes its tables and calls itself: slow on a busy machine, not stuck.
   admin.setDefaultTimeout(60_000);
 }, 60_000);
+
+beforeEach(() => {
+  onTestFailed(() => console.error(`WordPress's php -S, last lines:\n${site?.logTail()}`));
+});
 
 afterAll(async () => {
   await browser?.close();

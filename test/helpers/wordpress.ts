@@ -110,7 +110,14 @@ export async function startWordPress(upstream: WordPressUpstream) {
   };
   const log: string[] = [];
   server.stderr.on('data', (chunk: Buffer) => log.push(chunk.toString()));
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  let closing = false;
+  const exited = new Promise<void>((resolve) =>
+    server.once('exit', (code, signal) => {
+      // Said in the log, for a test that fails because its server went away (killed from outside, or crashed).
+      if (!closing) log.push(`\nPHP Fatal error: php -S exited (${signal ?? code}) while the test ran\n`);
+      resolve();
+    }),
+  );
   for (const deadline = Date.now() + 10_000; ;) {
     if (
       await fetch(`${url}/readme.html`).then(
@@ -137,7 +144,10 @@ export async function startWordPress(upstream: WordPressUpstream) {
         .join('')
         .split('\n')
         .filter((line) => /PHP (Fatal|Parse) error|PHP \w+: .*\/plugins\/askbox\/|\[askbox\]/.test(line)),
+    /** The end of PHP's stderr (requests, errors), for a failing test's report. */
+    logTail: () => log.join('').slice(-4000),
     async close() {
+      closing = true;
       stop();
       await exited;
       await db.close();
