@@ -1,3 +1,4 @@
+import { proxyEndpoint } from './endpoint.js';
 import { ChatError, kindForStatus, parseRetryAfter, toChatError } from './errors.js';
 import { own, parseCreatedConversation, parseErrorBody, parseMessage, parseMessagePage } from './parse.js';
 import { solveProof, type Proof } from './proof.js';
@@ -61,7 +62,6 @@ const INCLUDES = 'sources';
  * const conversation = await client.createConversation({ name: 'Visitor', botId: 'abc', documentIds: [] });
  */
 export function createChatClient(options: ChatClientOptions): ChatClient {
-  const base = options.proxyUrl.replace(/\/+$/, '');
   // Bound once: a host page that later wraps or replaces window.fetch does not affect a mounted widget.
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   let warned = false;
@@ -69,7 +69,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   async function request(path: string, init: RequestInit = {}, grant?: string): Promise<Response> {
     let response: Response;
     try {
-      response = await doFetch(base + path, {
+      response = await doFetch(proxyEndpoint(options.proxyUrl, path), {
         ...init,
         headers: {
           accept: 'application/json',

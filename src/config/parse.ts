@@ -69,8 +69,8 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const COLOR =
   /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.,%\s/+-]{1,60}\)|[a-z]{3,30})$/i;
 // SECURITY: a path must not start with `//` or `/\`: either is a protocol-relative URL to another host (a browser
-// reads a backslash in an http(s) URL as a slash).
-const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?![/\\])[^\s?#]*)$/i;
+// reads a backslash in an http(s) URL as a slash). A query is allowed (WordPress's `?rest_route=`), a fragment is not.
+const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?![/\\])[^\s?#]*)(\?[^\s#]*)?$/i;
 // SECURITY: the limit notice's link goes into an href: only an absolute http(s) URL, never `javascript:` and friends.
 const LINK = /^https?:\/\/[^\s"'<>\\]{1,2000}$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];

@@ -1,3 +1,4 @@
+import { proxyEndpoint } from '../api/endpoint.js';
 import { addStyles } from '../mount/shadow-host.js';
 import { CHAT_FAILED } from '../mount/chat-loader.js';
 import {
@@ -48,7 +49,7 @@ function widgetSettings(): Array<Record<string, string | undefined>> {
 
 async function health(proxyUrl: string, botId: string): Promise<HealthResult> {
   try {
-    const url = `${proxyUrl.replace(/\/+$/, '')}/health?bot_id=${encodeURIComponent(botId)}`;
+    const url = proxyEndpoint(proxyUrl, `/health?bot_id=${encodeURIComponent(botId)}`);
     const response = await fetch(url, { credentials: 'omit' });
     return { status: response.status, body: await response.json().catch(() => undefined) };
   } catch (error) {

@@ -134,6 +134,24 @@ describe('chat client through the proxy and simulator', () => {
     expect(seen).toEqual(['https://chat.test/askbox/messages/stream']);
   });
 
+  it('calls a proxy URL with a query (WordPress\u2019s "Plain" permalinks) with the route inside the query', async () => {
+    const seen: string[] = [];
+    const client = createChatClient({
+      proxyUrl: 'https://blog.test/index.php?rest_route=/askbox/v1',
+      fetch: async (input) => {
+        seen.push(String(input));
+        throw new TypeError('offline');
+      },
+    });
+    const conversation = { id: 'c1', grant: 'g1.c1' };
+    await expect(client.createConversation({ name: 'V', botId: 'b', documentIds: [] })).rejects.toThrow();
+    await expect(client.recentMessages(conversation)).rejects.toThrow();
+    expect(seen).toEqual([
+      'https://blog.test/index.php?rest_route=/askbox/v1/conversations',
+      'https://blog.test/index.php?rest_route=/askbox/v1/messages&conversation_id=c1&includes=sources&page=1&per_page=50',
+    ]);
+  });
+
   it('sends the grant on every call about a conversation, and the previous one when creating', async () => {
     const { client, botId } = setupStack();
     const seen: string[] = [];

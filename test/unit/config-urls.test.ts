@@ -29,6 +29,11 @@ describe('proxyUrl: an http(s) URL, or a path on this site', () => {
     '/',
     '/a/b/',
     '/a-b_c.d~e/%20',
+    // A query: WordPress's REST API with "Plain" permalinks.
+    'https://blog.test/index.php?rest_route=/askbox/v1',
+    '/index.php?rest_route=/askbox/v1',
+    'https://chat.test?x=1',
+    '/?',
   ])('accepts %j', (proxyUrl) => {
     expect(proxyUrlRefused(proxyUrl)).toBe(false);
   });
@@ -52,10 +57,12 @@ describe('proxyUrl: an http(s) URL, or a path on this site', () => {
     'data:text/html,x',
     'x/https://chat.test',
     'askbox',
-    'https://chat.test?x=1',
     'https://chat.test#top',
-    'https://chat.test/a?x=1',
+    'https://chat.test/a?x=1#top',
     '/askbox#top',
+    '/askbox?x=1 2',
+    '//evil.test?x=1',
+    '?rest_route=/askbox/v1',
     'https://chat .test',
     '/ask box',
     'https://chat.test/ask box',

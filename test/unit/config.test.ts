@@ -208,11 +208,12 @@ describe('parseConfig', () => {
       ['http://localhost:8787/askbox/', 'http://localhost:8787/askbox'],
       ['/askbox//', '/askbox'],
       ['https://chat.example.com/a/b', 'https://chat.example.com/a/b'],
+      ['/index.php?rest_route=/askbox/v1/', '/index.php?rest_route=/askbox/v1'],
     ])('accepts the proxy URL %s as %s', (proxyUrl, expected) => {
       expect(parseConfig({ ...minimal, proxyUrl }).config?.proxyUrl).toBe(expected);
     });
 
-    it.each(['/askbox?x=1', '/askbox#top', 'https://chat.example.com/a b', '//evil.test/askbox', 'ftp://x.test'])(
+    it.each(['/askbox?x=1#top', '/askbox#top', 'https://chat.example.com/a b', '//evil.test/askbox', 'ftp://x.test'])(
       'refuses the proxy URL %s',
       (proxyUrl) => {
         expect(parseConfig({ ...minimal, proxyUrl }).issues?.[0]?.key).toBe('proxyUrl');

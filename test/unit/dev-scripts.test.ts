@@ -19,6 +19,15 @@ describe('npm test preflight (.ci/preflight.mjs)', () => {
     expect(run.stderr).toContain('Chromium, redis-server');
     expect(run.stderr).toContain('\n  bash .ci/run\n');
   });
+
+  it('names WordPress and MariaDB when the WordPress test could not start them', () => {
+    const run = spawnSync(process.execPath, [script('preflight.mjs')], {
+      env: { ...process.env, WORDPRESS_PATH: '/nonexistent/wordpress', MARIADBD_PATH: '/nonexistent/mariadbd' },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("Debian's WordPress (wordpress), MariaDB (mariadb-server-core)");
+  });
 });
 
 describe('npm start (.ci/build-if-stale.mjs)', () => {

@@ -1,0 +1,152 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { DEMO_BOT_ID } from '../../demo/simulator/index';
+import { startUpstream } from '../contract/upstream';
+import { freshBuild } from '../helpers/build';
+import { startWordPress } from '../helpers/wordpress';
+import {
+  activatePlugin,
+  installWordPress,
+  saveSettings,
+  setPermalinks,
+  type Permalinks,
+} from '../helpers/wordpress-admin';
+import { ask, launchChromium, W } from './harness';
+
+/** The simulator's API key, as the site owner pastes it into Settings → Askbox. */
+const KEY = 'wordpress-e2e-simulator-key-81f3c2';
+const TITLE = 'Shop help desk';
+
+let upstream: Awaited<ReturnType<typeof startUpstream>>;
+let site: Awaited<ReturnType<typeof startWordPress>>;
+let browser: Browser;
+let admin: Page;
+
+/**
+ * Debian's WordPress over a MariaDB server of the test's own, under php -S: installed, given the plugin and set up
+ * by its owner in Chromium, then a visitor chats on a post through the plugin's REST route, with pretty and with
+ * "Plain" permalinks. One database and one site; the owner switches permalinks between the two visits.
+ */
+beforeAll(async () => {
+  freshBuild('dist/wordpress/askbox/askbox.php');
+  upstream = await startUpstream(KEY, { defaults: { delayMs: 20, chunkSize: 6 } });
+  site = await startWordPress(upstream);
+  browser = await launchChromium();
+  admin = await (await browser.newContext()).newPage();
+  // WordPress's installer makes its tables and calls itself: slow on a busy machine, not stuck.
+  admin.setDefaultTimeout(60_000);
+}, 60_000);
+
+beforeEach(() => {
+  onTestFailed(() => console.error(`WordPress's php -S, last lines:\n${site?.logTail()}`));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await upstream?.close();
+});
+
+/** A proxy call as the widget made it: method, path, and the REST route of plain permalinks; tokens masked. */
+function proxyCall(method: string, url: URL): string | undefined {
+  const route = url.searchParams.get('rest_route');
+  const call = `${method} ${url.pathname}${route === null ? '' : `?rest_route=${route}`}`;
+  return call.includes('/askbox/v1/') ? call.replace(/stream\/[^/&]+/, 'stream/:token') : undefined;
+}
+
+/** A visitor (a fresh browser) opens the first post from the home page and asks; answers what it saw. */
+async function visitorChats() {
+  const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const call = proxyCall(request.method(), new URL(request.url()));
+    if (call) calls.push(call);
+  });
+  await page.goto(site.url);
+  await page.getByRole('link', { name: 'Hello world!' }).first().click();
+  await page.waitForLoadState();
+  const html = await page.content();
+  await ask(page, 'How long does delivery take?');
+  const seen = new Set<string>();
+  await expect
+    .poll(
+      async () => {
+        const text = (await page.locator(W.streaming).allTextContents()).join('');
+        if (text) seen.add(text);
+        return page.locator(W.bot).count();
+      },
+      { timeout: 20_000, interval: 50 },
+    )
+    .toBe(1);
+  const answer = (await page.locator(W.bot).textContent()) ?? '';
+  const panel = (await page.locator(W.panel).textContent()) ?? '';
+  // Back on the post later: the panel reopens with the conversation, read back through the proxy's message list.
+  await page.reload();
+  await page.locator(W.panel).waitFor();
+  await expect.poll(() => page.locator(W.bot).count(), { timeout: 10_000 }).toBe(1);
+  const result = {
+    postUrl: page.url(),
+    html,
+    panel,
+    answer,
+    restored: (await page.locator(W.bot).textContent()) ?? '',
+    streamedParts: seen.size,
+    calls,
+    pageErrors,
+  };
+  await page.context().close();
+  return result;
+}
+
+describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium', () => {
+  it('is set up as a site owner would: install WordPress, activate the plugin, fill Settings → Askbox', async () => {
+    await installWordPress(admin, site.url);
+    await activatePlugin(admin, site.url, 'Askbox AI chat');
+    await saveSettings(admin, site.url, 'Askbox', {
+      'Cody API key': KEY,
+      'Bot id': DEMO_BOT_ID,
+      Title: TITLE,
+      'Accent colour (#rrggbb)': '#0b57d0',
+      Position: 'bottom-left',
+    });
+    // The key is kept server-side: the form shows only that one is saved.
+    expect(await admin.getByLabel('Cody API key').inputValue()).toBe('');
+    expect(await admin.getByLabel('Bot id').inputValue()).toBe(DEMO_BOT_ID);
+  }, 180_000);
+
+  const walks: [Permalinks, RegExp, string][] = [
+    ['Post name', /\/hello-world\/$/, '/wp-json/askbox/v1/'],
+    ['Plain', /\/\?p=\d+$/, '/index.php?rest_route=/askbox/v1/'],
+  ];
+  it.each(walks)(
+    'chats as a visitor on a post with "%s" permalinks',
+    async (permalinks, postUrl, base) => {
+      await setPermalinks(admin, site.url, permalinks);
+      const visit = await visitorChats();
+      expect(visit.postUrl).toMatch(postUrl);
+      expect(visit.pageErrors).toEqual([]);
+      expect(visit.panel).toContain(TITLE);
+      expect(visit.answer).toMatch(/deliver|ship/i);
+      expect(visit.streamedParts).toBeGreaterThanOrEqual(2);
+      expect(visit.restored).toBe(visit.answer);
+      expect(visit.calls).toEqual(
+        expect.arrayContaining([
+          `POST ${base}conversations`,
+          `POST ${base}messages/stream`,
+          `GET ${base}stream/:token`,
+          `GET ${base}messages`,
+        ]),
+      );
+      expect(visit.html).not.toContain(KEY);
+      // The upstream got the key from the server, and only on its API host.
+      expect(upstream.records.filter((r) => r.host === 'api').every((r) => r.authorization === `Bearer ${KEY}`)).toBe(
+        true,
+      );
+      expect(upstream.records.filter((r) => r.host !== 'api').some((r) => r.authorization !== null)).toBe(false);
+      expect(site.errors()).toEqual([]);
+    },
+    60_000,
+  );
+});
