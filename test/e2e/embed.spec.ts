@@ -151,8 +151,9 @@ describe('embedding on real pages', () => {
   });
 
   it('fills a phone screen, with a 16px input so iOS does not zoom', async () => {
-    const { page } = await e2e.open('/plain.html', { width: 390, height: 700 });
-    await page.locator(W.launcher).click();
+    // A phone: touch, so the message box keeps 16 px (a mouse on a narrow window gets the messages' 14 px).
+    const { page } = await e2e.open('/plain.html', { width: 390, height: 700, mobile: true });
+    await page.locator(W.launcher).tap();
     await page.locator(W.input).waitFor();
     expect(await page.locator(W.panel).boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 700 });
     expect(await page.locator(W.input).evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
