@@ -1,4 +1,4 @@
-import { canonicalTag, localeText, resolveLocale } from './locale.js';
+import { canonicalTag, launcherLocaleText, localeText, resolveLocale } from './locale.js';
 import {
   messageLength,
   DEFAULTS,
@@ -110,6 +110,18 @@ const SINGLE_TEXT = /^text[A-Z]/;
  * Pure: no DOM, no globals.
  */
 export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
+  return readConfig(input, env, localeText);
+}
+
+/**
+ * `parseConfig` for the script tag's launcher: the UI strings only the chat draws are "" in English until the chat
+ * file completes them (`withEnglish`, config/locale.ts), so that the launcher does not carry them.
+ */
+export function parseLauncherConfig(input: Input, env: ConfigEnv = {}): ParseResult {
+  return readConfig(input, env, launcherLocaleText);
+}
+
+function readConfig(input: Input, env: ConfigEnv, localeText: typeof launcherLocaleText): ParseResult {
   const { languages = [], tables = {} } = env;
   const issues: ConfigIssue[] = [];
   const fail: Fail = (key, message) => void issues.push({ key, message });
