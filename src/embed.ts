@@ -197,7 +197,10 @@ function boot() {
         ? undefined
         : () =>
             loadPack(new URL(`askbox-locales/${config.language}.json`, base))
-              .then((table) => parseLauncherConfig(input, { ...env, tables: { [config.language]: table } }).config ?? config)
+              .then(
+                (table) =>
+                  parseLauncherConfig(input, { ...env, tables: { [config.language]: table } }).config ?? config,
+              )
               .catch((error: unknown) => {
                 console.warn(
                   `[askbox] The ${config.language} UI strings could not be loaded, so the chat speaks English:`,

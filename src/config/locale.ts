@@ -156,9 +156,11 @@ export function launcherLocaleText(language: string, lines: readonly string[] = 
 /** `config` with each UI string still "" (see `LAUNCHER_TEXT`) in English: the chat file's part of the defaults. */
 export function withEnglish(config: WidgetConfig): WidgetConfig {
   const { errors, ...strings } = DEFAULT_TEXT;
-  const from = (given: object) => (key: string) => (given as Record<string, string>)[key] || undefined;
   return { ...config, text: { ...fill(strings, from(config.text)), errors: fill(errors, from(config.text.errors)) } };
 }
+
+/** A lookup of the strings `given` holds: "" reads as none. */
+const from = (given: object) => (key: string) => (given as Record<string, string>)[key] || undefined;
 
 function readTable(english: UiText, language: string, lines: readonly string[]): LocaleText {
   const keys = lineKeys();
