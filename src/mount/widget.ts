@@ -283,7 +283,7 @@ export function startWidget(
       if (destroyed || place) return;
       const doc = target?.ownerDocument ?? document;
       const view = doc.defaultView ?? window;
-      if (config.showOn.length > 0 || config.hideOn.length > 0)
+      if (config.showOn.length + config.hideOn.length > 0)
         stopWatching = watchNavigation(view, () => {
           if (allowed === pathAllowed(config, view.location.pathname)) return;
           allowed = !allowed;

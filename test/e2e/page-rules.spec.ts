@@ -114,7 +114,7 @@ describe('page rules in Chromium', () => {
     await settle(page);
     expect(await widgets(page)).toBe(0);
     expect(consoleErrors).toEqual([
-      expect.stringContaining('data-hide-on "checkout/*" is not a path pattern (e.g. "/checkout/*"'),
+      expect.stringContaining('data-hide-on "checkout/*" is not a path pattern such as "/checkout/*"'),
     ]);
     expect(consoleErrors[0]).toContain('[askbox] The chat widget was not loaded');
     expect(pageErrors).toEqual([]);
