@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, startE2E, W, type TestPage } from './harness';
+import { LEAK_COUNTER } from './leaks';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -50,6 +51,31 @@ describe('page rules in Chromium', () => {
     await page.locator(W.launcher).waitFor();
     expect(opened.consoleErrors).toEqual([]);
     expect(opened.pageErrors).toEqual([]);
+  });
+
+  it('holds nothing on a page it is kept off but the navigation listener, and lets go of all it drew there', async () => {
+    const { page } = await e2e.open('/rules.html');
+    await page.addInitScript({ content: LEAK_COUNTER });
+    await page.goto(`${e2e.url}/checkout/cart`);
+    await settle(page);
+    // The page's own listeners (its router's click and popstate), and ours: back and forward.
+    const hidden = {
+      elements: 0,
+      listeners: ['#document click', 'window popstate', 'window popstate', '#document askbox:tag'],
+      timers: 0,
+      frames: 0,
+      observers: 0,
+      documentSheets: 0,
+      global: true,
+    };
+    expect(await page.evaluate('window.leaks()')).toEqual(hidden);
+    await go(page, '/products');
+    await page.locator(W.launcher).hover();
+    await page.locator(W.launcher).click();
+    await page.locator(W.panel).waitFor();
+    await go(page, '/checkout/cart');
+    await page.waitForTimeout(500);
+    expect(await page.evaluate('window.leaks()')).toEqual(hidden);
   });
 
   it('takes an open panel away at the checkout and brings it back with the conversation', async () => {
