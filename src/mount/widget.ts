@@ -172,7 +172,7 @@ export function startWidget(
     action: (loaded: Chat) => T,
     opening?: { focus: boolean; quiet?: boolean },
   ): T | undefined | Promise<T | undefined> => {
-    // Off this page (page rules): calls wait for a page the widget is allowed on.
+    // Off this page (page rules), calls do nothing: the widget is not here.
     if (destroyed || !allowed) return undefined;
     if (chat) return run(action);
     const got = prepare();
@@ -297,6 +297,7 @@ export function startWidget(
     },
   };
 
+  /** Builds the launcher, its frame and the shadow host in `doc`, and keeps them in `target` or their place. */
   function drawIn(doc: Document, target?: HTMLElement) {
     system = followSystemScheme(paintScheme);
     launcher = createLauncher(doc, config, {
