@@ -65,6 +65,7 @@ const PAGES = new Set([
   'spa',
   'whole',
   'debug',
+  'rules',
 ]);
 
 /**
@@ -108,6 +109,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       return serveFile(res, here(`../dist${path}`), 'text/javascript; charset=utf-8');
     const pack = /^\/askbox-locales\/([a-z]{2})\.json$/.exec(path)?.[1];
     if (pack) return serveFile(res, here(`../dist/askbox-locales/${pack}.json`), 'application/json; charset=utf-8');
+    // The page-rules demo answers on the paths its buttons navigate to, so that a reload keeps the path.
+    if (/^\/(products|checkout|help)(\/|$)/.test(path))
+      return servePage(res, 'rules', botId, options.proxyUrl ?? '/askbox');
     const page = path === '/' ? 'index' : path.replace(/^\/|\.html$/g, '');
     if (PAGES.has(page)) return servePage(res, page, botId, options.proxyUrl ?? '/askbox', options.headScript);
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');

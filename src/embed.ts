@@ -1,5 +1,5 @@
 import { parsePack } from './config/locale.js';
-import { parseConfig } from './config/parse.js';
+import { parseLauncherConfig } from './config/parse.js';
 import { defineElement, elementInput } from './mount/element.js';
 import { chatLoadFailures, loadChat } from './mount/chat-loader.js';
 import type { WidgetHandle } from './mount/handle.js';
@@ -175,7 +175,7 @@ function boot() {
    */
   function start(input: Record<string, unknown>, what: string, prefix: string, target?: HTMLElement) {
     const env = { languages, inlineTarget: Boolean(target) };
-    const parsed = parseConfig(input, env);
+    const parsed = parseLauncherConfig(input, env);
     const named = (key: string) => attributeOf(key, prefix);
     if (parsed.issues) {
       const lines = parsed.issues.map((issue) => `\n  - ${named(issue.key)} ${issue.message}`);
@@ -197,7 +197,10 @@ function boot() {
         ? undefined
         : () =>
             loadPack(new URL(`askbox-locales/${config.language}.json`, base))
-              .then((table) => parseConfig(input, { ...env, tables: { [config.language]: table } }).config ?? config)
+              .then(
+                (table) =>
+                  parseLauncherConfig(input, { ...env, tables: { [config.language]: table } }).config ?? config,
+              )
               .catch((error: unknown) => {
                 console.warn(
                   `[askbox] The ${config.language} UI strings could not be loaded, so the chat speaks English:`,

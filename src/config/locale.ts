@@ -1,4 +1,4 @@
-import { DEFAULT_TEXT, DEFAULTS, type UiText } from './schema.js';
+import { DEFAULT_TEXT, DEFAULTS, type UiText, type WidgetConfig } from './schema.js';
 
 /** A language's UI strings, and the defaults of the settings visitors read (title, welcome, placeholder). */
 export interface LocaleText {
@@ -43,9 +43,54 @@ const LAUNCHER: Readonly<Record<string, string>> = {
   zh: '聊天',
 };
 
+/**
+ * The English the launcher draws itself (its name, the unread count, the frame shown while the chat file loads);
+ * every other string is "" here and comes with the chat file (`withEnglish`), so that a page view which never opens
+ * the chat does not carry it. Its keys, in this order, are the lines of a locale pack (`lineKeys`); the locale test
+ * holds keys and strings to `DEFAULT_TEXT`'s.
+ */
+export const LAUNCHER_TEXT: UiText = {
+  launcher: 'Chat',
+  close: 'Close',
+  newConversation: '',
+  send: '',
+  stop: '',
+  inputLabel: '',
+  conversationLabel: '',
+  jumpToLatest: '',
+  sources: '',
+  thinking: '',
+  stopped: '',
+  retry: 'Retry',
+  dismiss: '',
+  replyFailed: '',
+  flagged: '',
+  you: '',
+  assistant: '',
+  tooLong: '',
+  rateLimitWait: '',
+  conversationLimitWait: '',
+  copyReply: '',
+  copyCode: '',
+  copied: '',
+  starters: '',
+  cleared: '',
+  undo: '',
+  limitReached: '',
+  limitContact: '',
+  stillWorking: '',
+  code: '',
+  table: '',
+  unread: '{count} unread',
+  loading: 'Loading…',
+  loadFailed: 'The chat could not be loaded.',
+  waiting: '',
+  errors: { config: '', auth: '', network: '', http: '', rate_limit: '', stream: '', not_found: '' },
+};
+
 /** The keys a table's lines fill, in order: the UI strings, the error sentences, then the visitor-facing settings. */
 export function lineKeys(): string[] {
-  const { errors, ...strings } = DEFAULT_TEXT;
+  const { errors, ...strings } = LAUNCHER_TEXT;
   return [
     ...Object.keys(strings),
     ...Object.keys(errors).map((key) => `errors.${key}`),
@@ -98,12 +143,33 @@ export function resolveLocale(requested: string | undefined, languages: readonly
  * name, which every language has at hand.
  */
 export function localeText(language: string, lines: readonly string[] = []): LocaleText {
+  return readTable(DEFAULT_TEXT, language, lines);
+}
+
+/**
+ * `localeText` as the script tag's launcher reads it: English only where the launcher draws it (`LAUNCHER_TEXT`),
+ * the chat's own strings "" until the chat file completes them (`withEnglish`) or the language's pack fills them.
+ */
+export function launcherLocaleText(language: string, lines: readonly string[] = []): LocaleText {
+  return readTable(LAUNCHER_TEXT, language, lines);
+}
+
+/** `config` with each UI string still "" (see `LAUNCHER_TEXT`) in English: the chat file's part of the defaults. */
+export function withEnglish(config: WidgetConfig): WidgetConfig {
+  const { errors, ...strings } = DEFAULT_TEXT;
+  return { ...config, text: { ...fill(strings, from(config.text)), errors: fill(errors, from(config.text.errors)) } };
+}
+
+/** A lookup of the strings `given` holds: "" reads as none. */
+const from = (given: object) => (key: string) => (given as Record<string, string>)[key] || undefined;
+
+function readTable(english: UiText, language: string, lines: readonly string[]): LocaleText {
   const keys = lineKeys();
   const get = (key: string) =>
     lines[keys.indexOf(key)]?.trim() || (key === 'launcher' ? LAUNCHER[language] : undefined);
-  const { errors, ...strings } = DEFAULT_TEXT;
+  const { errors, ...strings } = english;
   return {
-    text: language === 'en' ? DEFAULT_TEXT : { ...fill(strings, get), errors: fill(errors, get, 'errors.') },
+    text: language === 'en' ? english : { ...fill(strings, get), errors: fill(errors, get, 'errors.') },
     title: get('title') ?? DEFAULTS.title,
     welcome: get('welcome') ?? DEFAULTS.welcome,
     placeholder: get('placeholder') ?? DEFAULTS.placeholder,

@@ -1,4 +1,4 @@
-import { canonicalTag, localeText, resolveLocale } from './locale.js';
+import { canonicalTag, launcherLocaleText, localeText, resolveLocale } from './locale.js';
 import {
   messageLength,
   DEFAULTS,
@@ -10,6 +10,7 @@ import {
   type Position,
   type WidgetConfig,
 } from './schema.js';
+import { parsePaths } from './paths.js';
 import { parseText } from './text.js';
 
 /** One problem found in the input, named by its config key. */
@@ -59,6 +60,8 @@ const KEYS = {
   offsetX: true,
   offsetY: true,
   debug: true,
+  showOn: true,
+  hideOn: true,
 } as const satisfies Record<Exclude<keyof WidgetConfig, 'language'>, true>;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -110,6 +113,18 @@ const SINGLE_TEXT = /^text[A-Z]/;
  * Pure: no DOM, no globals.
  */
 export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
+  return readConfig(input, env, localeText);
+}
+
+/**
+ * `parseConfig` for the script tag's launcher: the UI strings only the chat draws are "" in English until the chat
+ * file completes them (`withEnglish`, config/locale.ts), so that the launcher does not carry them.
+ */
+export function parseLauncherConfig(input: Input, env: ConfigEnv = {}): ParseResult {
+  return readConfig(input, env, launcherLocaleText);
+}
+
+function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLocaleText): ParseResult {
   const { languages = [], tables = {} } = env;
   const issues: ConfigIssue[] = [];
   const fail: Fail = (key, message) => void issues.push({ key, message });
@@ -154,7 +169,7 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
     fail('locale', `"${requested}" is not a language tag (e.g. "de" or "pt-BR")`);
   const locale = resolveLocale(requested, languages);
   const table = tables[locale.language];
-  const strings = localeText(locale.language, table?.trim().split('\n'));
+  const strings = readLocale(locale.language, table?.trim().split('\n'));
   const dir = oneOf(input.dir, DIRECTIONS, locale.dir, 'dir', fail);
 
   // The lengths of the wire contract's WIDGET_RULES, held to them by test/unit/widget-rules.test.ts.
@@ -180,6 +195,9 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
     fail('target', 'is required in inline mode (the CSS selector of the container, e.g. "#help-chat")');
   const instance = text(input.instance) || undefined;
   if (instance && !ID.test(instance)) fail('instance', `"${instance}" must be 1 to 64 letters, digits, "-" or "_"`);
+
+  const showOn = parsePaths(input.showOn, (message) => fail('showOn', message));
+  const hideOn = parsePaths(input.hideOn, (message) => fail('hideOn', message));
 
   const unknown: string[] = [];
   const single: Record<string, unknown> = {};
@@ -225,6 +243,8 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
       offsetX: offsetX ?? DEFAULTS.offsetX,
       offsetY: offsetY ?? DEFAULTS.offsetY,
       debug: debug === true,
+      showOn,
+      hideOn,
     },
   };
 }

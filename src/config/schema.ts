@@ -123,6 +123,9 @@ export interface WidgetConfig {
   /** The launcher's distance from the page's side and bottom edges, in px. */
   offsetX: number;
   offsetY: number;
+  /** Page rules (config/paths.ts): the paths the widget shows on ([] for all) and those it hides on (hiding wins). */
+  showOn: readonly string[];
+  hideOn: readonly string[];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { effect, signal } from '@preact/signals';
 import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
+import { withEnglish } from '../config/locale.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { ChatModel, type ChatModelInstance } from '../state/chat-model.js';
 import { createSanitizer } from '../render/sanitize.js';
@@ -40,7 +41,9 @@ export interface Chat {
  * parser and the panel's stylesheet, is the chat file (src/embed-chat.ts), which the launcher loads on the visitor's
  * first sign of interest; the ESM build imports it.
  */
-export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { storage: KeyValueStore }): Chat {
+export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { storage: KeyValueStore }): Chat {
+  // The script tag's launcher leaves the chat's English strings to this file (see LAUNCHER_TEXT).
+  const config = withEnglish(given);
   // Set from the panel's window once shown; the model sends what the connection held back when it returns.
   const online = signal(true);
   const model = new ChatModel({

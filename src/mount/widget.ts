@@ -1,3 +1,4 @@
+import { pathAllowed } from '../config/paths.js';
 import { THEMES, widgetKey, type WidgetConfig } from '../config/schema.js';
 import type { Emit, WidgetEvents } from '../state/events.js';
 import { conversationKey } from '../state/session.js';
@@ -7,6 +8,7 @@ import { toThemeCss } from '../styles/theme.js';
 import type { Chat, ChatDeps, CreateChat } from './chat.js';
 import type { WidgetHandle } from './handle.js';
 import { createLauncher, type Launcher } from './launcher.js';
+import { watchNavigation } from './navigation.js';
 import { createPendingFrame, type PendingFrame } from './pending.js';
 import { keepPlaced } from './placement.js';
 import { followSystemScheme } from './scheme.js';
@@ -55,6 +57,10 @@ const areaStore = (area: 'localStorage' | 'sessionStorage') => createStorage(() 
  * `attach` is given a place. Everything behind the launcher (model, network, Preact, DOMPurify, markdown, the
  * panel's stylesheet) is created on the first sign of interest — hover or focus on the launcher, or a call that
  * needs it — so a visitor who never opens the chat costs the page next to nothing.
+ *
+ * On a page its rules keep it off (`showOn`, `hideOn`), the widget costs nothing: no element, no chat file, no
+ * listener but the one for the page's navigation. A navigation that allows it draws it then; one that disallows it
+ * takes the launcher and the panel away (the conversation stays stored, and comes back with them).
  */
 export function startWidget(
   config: WidgetConfig,
@@ -89,8 +95,10 @@ export function startWidget(
   let chat: Chat | undefined;
   let destroyed = false;
   let unplace: (() => void) | undefined;
-  const paintScheme = () => launcher?.setScheme(theme === 'auto' ? system.current() : theme);
-  const system = followSystemScheme(paintScheme);
+  /** Whether the page rules allow the widget on the page's current path. */
+  let allowed = pathAllowed(config, location.pathname);
+  let system: ReturnType<typeof followSystemScheme> | undefined;
+  const paintScheme = () => launcher?.setScheme(theme === 'auto' ? (system?.current() ?? 'light') : theme);
 
   // The panel's stylesheet goes in once per widget, however many chats `reset()` makes.
   let styled = false;
@@ -138,7 +146,7 @@ export function startWidget(
    * stays where it is; any other after, so that the panel opening moves focus in.
    */
   const run = <T>(action: (loaded: Chat) => T, loaded?: NonNullable<typeof ready>, quiet = false): T | undefined => {
-    if (destroyed) return undefined;
+    if (destroyed || !allowed) return undefined;
     try {
       if (!chat && loaded) {
         const made = loaded.make(loaded.full, emit, { client: deps.client, storage: store });
@@ -165,7 +173,8 @@ export function startWidget(
     action: (loaded: Chat) => T,
     opening?: { focus: boolean; quiet?: boolean },
   ): T | undefined | Promise<T | undefined> => {
-    if (destroyed) return undefined;
+    // Off this page (page rules), calls do nothing: the widget is not here.
+    if (destroyed || !allowed) return undefined;
     if (chat) return run(action);
     const got = prepare();
     if (!(got instanceof Promise)) return run(action, got, opening?.quiet);
@@ -243,63 +252,93 @@ export function startWidget(
     destroy: () => {
       if (destroyed) return;
       destroyed = true;
-      chat?.destroy();
-      system.stop();
-      unplace?.();
+      stopWatching?.();
+      remove();
       listeners.clear();
-      shadow?.destroy();
     },
   };
-  // Within the session the visitor's last choice wins over data-open: closed stays closed across pages.
-  const remembered = tab.get(openKey);
-  if (!inline && (remembered ? remembered === '1' : config.open)) void open(false);
+  /** Opens the panel as it was: within the session the visitor's last choice wins over data-open. */
+  const restore = () => {
+    const remembered = tab.get(openKey);
+    if (!inline && (remembered ? remembered === '1' : config.open)) void open(false);
+  };
+  /** Takes the widget off the page: the chat and every element and listener but the navigation's. */
+  const remove = () => {
+    chat?.destroy();
+    chat = undefined;
+    waiting = false;
+    styled = false;
+    system?.stop();
+    unplace?.();
+    shadow?.destroy();
+    system = unplace = shadow = launcher = frame = undefined;
+  };
+  /** Draws the widget in its place; set by `attach`. */
+  let place: (() => void) | undefined;
+  let stopWatching: (() => void) | undefined;
+  restore();
   return {
     handle,
     warm,
     attach: (target) => {
-      if (destroyed || shadow) return;
+      if (destroyed || place) return;
       const doc = target?.ownerDocument ?? document;
-      launcher = createLauncher(doc, config, {
-        onPress: handle.toggle,
-        onWarm: warm,
-      });
-      paintScheme();
-      frame = createPendingFrame(
-        launcher.root,
-        launcher.slot,
-        { title: config.title, text: config.text },
-        {
-          onClose: () => {
-            closeFrame();
-            launcher?.button.focus();
-          },
-          onRetry: () => void open(true),
-        },
-      );
-      if (waiting) frame.loading(false);
-      shadow = createShadowHost(doc, {
-        css: css + toThemeCss(config),
-        nonce: config.styleNonce,
-        content: launcher.root,
-      });
-      const selector = !target && inline ? config.target : undefined;
-      const stopFollowing = followScreen(launcher.root);
-      const stopPlacing = keepPlaced(
-        shadow.host,
-        () => target ?? (selector ? doc.querySelector(selector) : doc.body),
-        Boolean(selector),
-        () =>
-          console.error(
-            `[askbox] data-target "${selector}" matches no element yet: the chat appears once one is added`,
-          ),
-      );
-      unplace = () => {
-        stopPlacing();
-        stopFollowing();
-      };
-      // Inline, the panel is on screen from the start, and so the chat behind it.
-      if (inline) warm();
-      show();
+      const view = doc.defaultView ?? window;
+      if (config.showOn.length + config.hideOn.length > 0)
+        stopWatching = watchNavigation(view, () => {
+          if (allowed === pathAllowed(config, view.location.pathname)) return;
+          allowed = !allowed;
+          if (allowed) {
+            place?.();
+            restore();
+          } else remove();
+        });
+      place = () => drawIn(doc, target);
+      if (allowed) place();
     },
   };
+
+  /** Builds the launcher, its frame and the shadow host in `doc`, and keeps them in `target` or their place. */
+  function drawIn(doc: Document, target?: HTMLElement) {
+    system = followSystemScheme(paintScheme);
+    launcher = createLauncher(doc, config, {
+      onPress: handle.toggle,
+      onWarm: warm,
+    });
+    paintScheme();
+    frame = createPendingFrame(
+      launcher.root,
+      launcher.slot,
+      { title: config.title, text: config.text },
+      {
+        onClose: () => {
+          closeFrame();
+          launcher?.button.focus();
+        },
+        onRetry: () => void open(true),
+      },
+    );
+    if (waiting) frame.loading(false);
+    shadow = createShadowHost(doc, {
+      css: css + toThemeCss(config),
+      nonce: config.styleNonce,
+      content: launcher.root,
+    });
+    const selector = !target && inline ? config.target : undefined;
+    const stopFollowing = followScreen(launcher.root);
+    const stopPlacing = keepPlaced(
+      shadow.host,
+      () => target ?? (selector ? doc.querySelector(selector) : doc.body),
+      Boolean(selector),
+      () =>
+        console.error(`[askbox] data-target "${selector}" matches no element yet: the chat appears once one is added`),
+    );
+    unplace = () => {
+      stopPlacing();
+      stopFollowing();
+    };
+    // Inline, the panel is on screen from the start, and so the chat behind it.
+    if (inline) warm();
+    show();
+  }
 }

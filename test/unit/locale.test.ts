@@ -3,9 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 // Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
 // between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
 vi.resetModules();
-const { canonicalTag, LANGUAGES, lineKeys, localeText, parsePack, resolveLocale } =
+const { canonicalTag, LANGUAGES, LAUNCHER_TEXT, lineKeys, localeText, parsePack, resolveLocale, withEnglish } =
   await import('../../src/config/locale');
-const { parseConfig } = await import('../../src/config/parse');
+const { parseConfig, parseLauncherConfig } = await import('../../src/config/parse');
 const { TABLES } = await import('../../src/config/locales/index');
 const { DEFAULT_TEXT, DEFAULTS } = await import('../../src/config/schema');
 
@@ -190,5 +190,35 @@ describe('parseConfig and languages', () => {
       { key: 'locale', message: '"en_US!" is not a language tag (e.g. "de" or "pt-BR")' },
     ]);
     expect(parseConfig({ ...minimal, dir: 'up' }).issues?.[0]?.key).toBe('dir');
+  });
+});
+
+describe('the launcher’s English and the chat file’s', () => {
+  it('has every key of DEFAULT_TEXT in its order, with its English where the launcher draws it and "" elsewhere', () => {
+    const { errors, ...strings } = LAUNCHER_TEXT;
+    const { errors: englishErrors, ...englishStrings } = DEFAULT_TEXT;
+    expect(Object.keys(strings)).toEqual(Object.keys(englishStrings));
+    expect(Object.keys(errors)).toEqual(Object.keys(englishErrors));
+    const drawn = Object.entries(strings).filter(([, value]) => value !== '');
+    expect(drawn.map(([key]) => key)).toEqual(['launcher', 'close', 'retry', 'unread', 'loading', 'loadFailed']);
+    for (const [key, value] of drawn) expect(value).toBe(englishStrings[key as keyof typeof englishStrings]);
+    expect(Object.values(errors)).toEqual(Object.values(errors).map(() => ''));
+  });
+
+  it.each([
+    ['English', {}, {}],
+    ['English with overrides', { textSend: 'Go', text: '{"errors":{"network":"Offline."}}' }, {}],
+    ['German', { locale: 'de' }, { tables: TABLES }],
+    ['German without its pack', { locale: 'de' }, {}],
+  ])('completed by the chat file, reads as parseConfig does: %s', (_, input, env) => {
+    const launcher = parseLauncherConfig({ ...minimal, ...input }, env).config!;
+    expect(withEnglish(launcher)).toEqual(parseConfig({ ...minimal, ...input }, env).config);
+  });
+
+  it('leaves the chat’s strings to the chat file, and names the same unknown text keys', () => {
+    const { config, unknown } = parseLauncherConfig({ ...minimal, textSendd: 'x', text: '{"sendd":"y"}' });
+    expect(config?.text.send).toBe('');
+    expect(config?.text.launcher).toBe('Chat');
+    expect(unknown).toEqual(parseConfig({ ...minimal, textSendd: 'x', text: '{"sendd":"y"}' }).unknown);
   });
 });

@@ -31,6 +31,20 @@ describe('mount()', () => {
     expect(document.body.querySelector(HOST_TAG)).toBeNull();
   });
 
+  it('takes page rules as showOn and hideOn (a string or an array), and follows pushState', () => {
+    history.replaceState(null, '', '/checkout/cart');
+    const handle = mount({ ...minimal, showOn: ['/products*', '/checkout/*'], hideOn: '/checkout/*' });
+    expect(document.body.querySelector(HOST_TAG)).toBeNull();
+    history.pushState(null, '', '/products');
+    expect(shadowRoot()?.querySelector('.launcher')).toBeTruthy();
+    history.pushState(null, '', '/checkout/pay');
+    expect(document.body.querySelector(HOST_TAG)).toBeNull();
+    handle.destroy();
+    history.pushState(null, '', '/products');
+    expect(document.body.querySelector(HOST_TAG)).toBeNull();
+    history.replaceState(null, '', '/');
+  });
+
   it('throws one config error naming every problem, and mounts nothing', () => {
     let thrown: unknown;
     try {

@@ -1,13 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const css = readFileSync(new URL('../../src/styles/launcher.css', import.meta.url), 'utf8');
+// The launcher's stylesheet holds most tokens; the panel's, those only the panel reads.
+const css = ['launcher', 'panel']
+  .map((name) => readFileSync(new URL(`../../src/styles/${name}.css`, import.meta.url), 'utf8'))
+  .join('\n');
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
-/** The custom properties a rule declares, by name (without the leading dashes). */
+/** The custom properties the rules for `selector` declare (in either stylesheet), by name (without the dashes). */
 function declarations(selector: string): Map<string, string> {
-  const body = new RegExp(`^${selector.replace('.', '\\.')} \\{\\n([^}]*)\\n\\}`, 'm').exec(css)?.[1] ?? '';
-  return new Map([...body.matchAll(/^ {2}--([\w-]+): (.+);$/gm)].map(([, name = '', value = '']) => [name, value]));
+  const bodies = [...css.matchAll(new RegExp(`^${selector.replace('.', '\\.')} \\{\\n([^}]*)\\n\\}`, 'gm'))];
+  return new Map(
+    bodies.flatMap(([, body = '']) =>
+      [...body.matchAll(/^ {2}--([\w-]+): (.+);$/gm)].map(([, name = '', value = '']) => [name, value] as const),
+    ),
+  );
 }
 
 /** Every public token the stylesheet reads, with the fallback it falls back to when a site leaves it unset. */

@@ -1,0 +1,148 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ask, startE2E, W, type TestPage } from './harness';
+import { LEAK_COUNTER } from './leaks';
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+
+beforeAll(async () => {
+  e2e = await startE2E({ defaults: { delayMs: 5 } });
+});
+afterAll(() => e2e?.close());
+
+/** Navigates the way a single-page app's router does. */
+const go = (page: Page, path: string) => page.evaluate((to) => history.pushState(null, '', to), path);
+const widgets = (page: Page) => page.locator('askbox-widget').count();
+const chatRequests = ({ requests }: TestPage) => requests.filter((r) => /askbox-chat\.[\w-]+\.js$/.test(r));
+
+/** Waits out the script's boot: loaded, and a beat for anything it would draw or fetch. */
+async function settle(page: Page) {
+  await page.waitForLoadState('load');
+  await page.waitForTimeout(300);
+}
+
+/** Replaces the page's tag with one carrying `attributes`, as a tag manager would inject it. */
+function retag(page: Page, attributes: Record<string, string>) {
+  return page.evaluate((extra) => {
+    const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]')!;
+    window.Askbox?.destroy();
+    const script = document.createElement('script');
+    script.src = old.src;
+    Object.assign(script.dataset, { botId: old.dataset.botId, proxyUrl: old.dataset.proxyUrl, ...extra });
+    document.head.append(script);
+  }, attributes);
+}
+
+describe('page rules in Chromium', () => {
+  it('keeps off /checkout/* at no cost, and follows pushState there and back', async () => {
+    const opened = await e2e.open('/checkout/cart');
+    const { page } = opened;
+    await settle(page);
+    expect(await widgets(page)).toBe(0);
+    expect(chatRequests(opened)).toEqual([]);
+
+    await go(page, '/products');
+    await page.locator(W.launcher).waitFor();
+    expect(chatRequests(opened)).toEqual([]);
+
+    await go(page, '/checkout/cart');
+    expect(await widgets(page)).toBe(0);
+    await go(page, '/products/boots');
+    await page.locator(W.launcher).waitFor();
+    expect(opened.consoleErrors).toEqual([]);
+    expect(opened.pageErrors).toEqual([]);
+  });
+
+  it('holds nothing on a page it is kept off but the navigation listener, and lets go of all it drew there', async () => {
+    const { page } = await e2e.open('/rules.html');
+    await page.addInitScript({ content: LEAK_COUNTER });
+    await page.goto(`${e2e.url}/checkout/cart`);
+    await settle(page);
+    // The page's own listeners (its router's click and popstate), and ours: back and forward.
+    const hidden = {
+      elements: 0,
+      listeners: ['#document click', 'window popstate', 'window popstate', '#document askbox:tag'],
+      timers: 0,
+      frames: 0,
+      observers: 0,
+      documentSheets: 0,
+      global: true,
+    };
+    expect(await page.evaluate('window.leaks()')).toEqual(hidden);
+    await go(page, '/products');
+    await page.locator(W.launcher).hover();
+    await page.locator(W.launcher).click();
+    await page.locator(W.panel).waitFor();
+    await go(page, '/checkout/cart');
+    await page.waitForTimeout(500);
+    expect(await page.evaluate('window.leaks()')).toEqual(hidden);
+  });
+
+  it('takes an open panel away at the checkout and brings it back with the conversation', async () => {
+    const { page, consoleErrors } = await e2e.open('/products');
+    await ask(page, 'What are the delivery times?');
+    await page.locator(W.bot).waitFor();
+    await go(page, '/checkout/cart');
+    expect(await widgets(page)).toBe(0);
+    await page.goBack();
+    await page.locator(W.bot).waitFor();
+    expect(await page.locator(W.panel).isVisible()).toBe(true);
+    expect(await page.locator('askbox-widget .msg--user').textContent()).toContain('What are the delivery times?');
+    // Page calls wait for a page the widget is allowed on.
+    await go(page, '/checkout/pay');
+    await page.evaluate(() => window.Askbox?.open());
+    expect(await widgets(page)).toBe(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('follows a router without the Navigation API through pushState wrapped after ours, and popstate', async () => {
+    const { page } = await e2e.open('/rules.html');
+    await page.addInitScript(() => Object.defineProperty(window, 'navigation', { value: undefined }));
+    await page.goto(`${e2e.url}/checkout/cart`);
+    await settle(page);
+    expect(await widgets(page)).toBe(0);
+    const pushState = await page.evaluate(() => {
+      // A router's own wrapper, installed after Askbox's: it must still reach ours.
+      const ours = history.pushState;
+      history.pushState = function (...args: Parameters<History['pushState']>) {
+        (window as unknown as { routed: number }).routed = 1;
+        ours.apply(this, args);
+      };
+      history.pushState({ step: 1 }, '', '/products');
+      return { routed: (window as unknown as { routed: number }).routed, state: history.state as unknown };
+    });
+    expect(pushState).toEqual({ routed: 1, state: { step: 1 } });
+    await page.locator(W.launcher).waitFor();
+    await page.evaluate(() => history.back());
+    await page.waitForFunction(() => location.pathname === '/checkout/cart');
+    await page.locator('askbox-widget').waitFor({ state: 'detached' });
+    await page.evaluate(() => history.replaceState(null, '', '/help/faq'));
+    await page.locator(W.launcher).waitFor();
+  });
+
+  it('shows only on /help/* with data-show-on', async () => {
+    const { page, consoleErrors } = await e2e.open('/products');
+    await page.locator(W.launcher).waitFor();
+    await retag(page, { showOn: '/help/*' });
+    await settle(page);
+    expect(await widgets(page)).toBe(0);
+    await go(page, '/help/faq');
+    await page.locator(W.launcher).waitFor();
+    await go(page, '/help');
+    expect(await widgets(page)).toBe(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('logs one error for a pattern that is not a path, and mounts nothing', async () => {
+    const { page, consoleErrors, pageErrors } = await e2e.open('/products');
+    await page.locator(W.launcher).waitFor();
+    await retag(page, { hideOn: 'checkout/*' });
+    await settle(page);
+    expect(await widgets(page)).toBe(0);
+    expect(consoleErrors).toEqual([
+      expect.stringContaining('data-hide-on "checkout/*" is not a path pattern such as "/checkout/*"'),
+    ]);
+    expect(consoleErrors[0]).toContain('[askbox] The chat widget was not loaded');
+    expect(pageErrors).toEqual([]);
+  });
+});
