@@ -1,6 +1,7 @@
 import { createGrants, type Grant } from './grant.js';
 import type { BucketCheck } from './limits.js';
 import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
+import { noteRefusal } from './refusal.js';
 import { BASE_HEADERS } from './respond.js';
 import { BUCKET_KEYS, GRANT_HEADER, LIMIT_MESSAGE } from '../protocol/contract.js';
 
@@ -73,7 +74,7 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     onLimit?.({ action, ip, visitorId, retryAfterSeconds });
     const noun = action === 'message' ? 'messages' : 'new conversations';
-    return new Response(
+    const response = new Response(
       JSON.stringify({
         message: LIMIT_MESSAGE.replace('{noun}', noun).replace('{seconds}', String(retryAfterSeconds)),
       }),
@@ -82,6 +83,7 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
         headers: { ...BASE_HEADERS, 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) },
       },
     );
+    return noteRefusal(response, { reason: 'limit', action });
   }
 
   /** A store call that fails closed: its error, or no answer within `storeMs`, is a `LimitStoreError`. */
