@@ -53,8 +53,11 @@ export function installInMemorySdk(readers: MetricReader[] = []) {
       await reader.forceFlush();
       return metricExporter.getMetrics().at(-1) as Collected | undefined;
     },
-    /** Every span ended so far. */
-    spans: () => spanExporter.getFinishedSpans(),
+    /** Every span ended so far: what a site's exporter would send of it. */
+    spans: () =>
+      spanExporter
+        .getFinishedSpans()
+        .map(({ name, attributes, status, events }) => ({ name, attributes, status, events })),
     async shutdown() {
       await Promise.all([meterProvider.shutdown(), tracerProvider.shutdown()]);
       metrics.disable();
