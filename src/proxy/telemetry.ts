@@ -5,7 +5,9 @@
  */
 import {
   context,
+  createNoopMeter,
   metrics,
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -98,13 +100,38 @@ export interface ProxyTelemetry {
   stream(started: number): StreamTelemetry;
 }
 
+/** What a proxy reports through when no SDK is registered: nothing at all, not even a no-op span per request. */
+const SILENT: ProxyTelemetry = Object.freeze({
+  request: () => SILENT_REQUEST,
+  upstream: (_route: string | undefined, call: () => Promise<Response>) => call(),
+  stream: () => SILENT_STREAM,
+});
+const SILENT_REQUEST: RequestTelemetry = Object.freeze({
+  route: undefined,
+  started: 0,
+  run: <T>(fn: () => Promise<T>) => fn(),
+  finish: () => undefined,
+});
+const SILENT_STREAM: StreamTelemetry = Object.freeze({ first: () => undefined, end: () => undefined });
+
+/** Whether neither a meter provider nor a tracer provider is registered with the global API. */
+function noSdk(): boolean {
+  const tracing = trace.getTracerProvider();
+  // A fresh stand-in's delegate is the API's no-op provider: the one the global stand-in has until an SDK registers.
+  const silentTracing =
+    tracing instanceof ProxyTracerProvider && tracing.getDelegate() === new ProxyTracerProvider().getDelegate();
+  return silentTracing && metrics.getMeter(SCOPE).constructor === createNoopMeter().constructor;
+}
+
 /**
  * The instruments of one proxy under `base`, created once from the global API: register the SDK's providers before
- * `createProxy` (for metrics, the API has no provider that would pick up an SDK registered later).
+ * `createProxy` (for metrics, the API has no provider that would pick up an SDK registered later). With neither
+ * registered then, the proxy reports nothing and pays nothing per request.
  * SECURITY: no stream token, conversation id, grant or path reaches an attribute or a span name: tokens and grants
  * are bearer capabilities, and ids are personal data. Only route templates, methods, statuses and reasons do.
  */
 export function createTelemetry(base: string): ProxyTelemetry {
+  if (noSdk()) return SILENT;
   const meter = metrics.getMeter(SCOPE);
   const tracer = trace.getTracer(SCOPE);
   const requests = meter.createCounter(METRICS.requests, {

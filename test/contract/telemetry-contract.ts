@@ -73,6 +73,36 @@ export function telemetryVisitor(origin: () => string, seen: Seen[]) {
 }
 
 /**
+ * One script of requests that gives every metric something to count: a health check, a conversation, a streamed
+ * reply, a replayed stream (404), a send without the grant (422), the service's 402 and 503, an unknown path, a
+ * foreign origin (403) and a conversation over the limit (429). What the client saw goes into `seen`; the ids, grant
+ * and token that must never reach telemetry into `secrets`.
+ */
+export async function exerciseProxy(origin: string, seen: Seen[], secrets: string[]): Promise<void> {
+  const me = telemetryVisitor(() => origin, seen);
+  expect((await me.call('GET', '/askbox/health', '/askbox/health')).status).toBe(200);
+  const first = await me.start();
+  secrets.push(first.id, first.grant);
+  const asked = await me.send(first.id, 'hello there');
+  expect(asked.status).toBe(302);
+  const location = asked.headers.get('location')!;
+  secrets.push(location.split('/').at(-1)!);
+  const reply = await me.stream(location);
+  expect(reply.status).toBe(200);
+  expect(await reply.text()).toContain('[END]');
+  expect((await me.stream(location)).status).toBe(404);
+  expect((await me.send('someoneElse1', 'hi', '/askbox/messages')).status).toBe(422);
+  expect((await me.send(first.id, 'quota', '/askbox/messages')).status).toBe(402);
+  expect((await me.send(first.id, 'overloaded', '/askbox/messages')).status).toBe(503);
+  expect((await me.call('GET', '/askbox/nothing', undefined)).status).toBe(404);
+  const foreign = { headers: { origin: 'https://evil.example' } };
+  expect((await me.call('GET', '/askbox/health', '/askbox/health', foreign)).status).toBe(403);
+  // The contract's visitor burst of new conversations is 2: the third is over the limit.
+  secrets.push((await me.start()).id);
+  expect((await me.start()).status).toBe(429);
+}
+
+/**
  * What a site owner watches, held alike on every runtime that reports through OpenTelemetry: requests by route and
  * status, refusals by the contract's reason, upstream and stream timings, open streams, and one span per request
  * that names no token, grant or conversation id.
@@ -98,28 +128,7 @@ export function defineTelemetryContract(runtime: TelemetryRuntime): void {
     });
 
     it(t('counts requests by route and status, and refusals by the contract reason'), async () => {
-      const me = telemetryVisitor(() => origin, seen);
-      expect((await me.call('GET', '/askbox/health', '/askbox/health')).status).toBe(200);
-      const first = await me.start();
-      secrets.push(first.id, first.grant);
-      const asked = await me.send(first.id, 'hello there');
-      expect(asked.status).toBe(302);
-      const location = asked.headers.get('location')!;
-      secrets.push(location.split('/').at(-1)!);
-      const reply = await me.stream(location);
-      expect(reply.status).toBe(200);
-      expect(await reply.text()).toContain('[END]');
-      expect((await me.stream(location)).status).toBe(404);
-      expect((await me.send('someoneElse1', 'hi', '/askbox/messages')).status).toBe(422);
-      expect((await me.send(first.id, 'quota', '/askbox/messages')).status).toBe(402);
-      expect((await me.send(first.id, 'overloaded', '/askbox/messages')).status).toBe(503);
-      expect((await me.call('GET', '/askbox/nothing', undefined)).status).toBe(404);
-      const foreign = { headers: { origin: 'https://evil.example' } };
-      expect((await me.call('GET', '/askbox/health', '/askbox/health', foreign)).status).toBe(403);
-      // The contract's visitor burst of new conversations is 2: the third is over the limit.
-      secrets.push((await me.start()).id);
-      expect((await me.start()).status).toBe(429);
-
+      await exerciseProxy(origin, seen, secrets);
       const { metrics } = await proxy.read();
       // Per method, route (none off the routes) and status, exactly as many as the client saw.
       for (const { method, route, status } of seen) {
