@@ -20,7 +20,7 @@ import { refusalOf } from './refusal.js';
 import { onBodyEnd, UpstreamTimeout } from './upstream.js';
 
 /** The instrumentation scope: what the SDK names the meter and the tracer by. */
-export const SCOPE = 'askbox-proxy';
+const SCOPE = 'askbox-proxy';
 
 /** The instruments, by name. The PHP proxy's metrics log lines carry the same names. */
 export const METRICS = /* @__PURE__ */ Object.freeze({
@@ -86,7 +86,7 @@ export interface RequestTelemetry {
 }
 
 /** A reply stream being relayed: `first` at its first byte, `end` when its body ends. */
-export interface StreamTelemetry {
+interface StreamTelemetry {
   first(): void;
   end(): void;
 }

@@ -9,7 +9,7 @@ import {
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 /** One data point as the SDK exports it: a number for sums, `{count, sum, ...}` for histograms. */
-export interface Point {
+interface Point {
   attributes: Record<string, unknown>;
   value: number | { count: number; sum?: number };
 }
@@ -20,7 +20,7 @@ export interface Collected {
 }
 
 /** The data points of metric `name` in a collection (none when it was never recorded). */
-export function pointsOf(collected: Collected | undefined, name: string): Point[] {
+function pointsOf(collected: Collected | undefined, name: string): Point[] {
   return (collected?.scopeMetrics ?? [])
     .flatMap((scope) => scope.metrics)
     .filter((metric) => metric.descriptor.name === name)
