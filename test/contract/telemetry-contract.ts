@@ -173,7 +173,7 @@ export function defineTelemetryContract(runtime: TelemetryRuntime): void {
     });
 
     it(
-      t('ends one span per request, named by its route template, with no token, grant or conversation id'),
+      t('ends one span per request, named by its route template; no token, grant or id in a span or a metric'),
       async () => {
         await expect.poll(async () => (await proxy.read()).spans.length).toBe(seen.length);
         const { spans } = await proxy.read();
@@ -184,7 +184,8 @@ export function defineTelemetryContract(runtime: TelemetryRuntime): void {
         expect(statuses).toEqual(seen.map((s) => s.status).sort());
         const failed = spans.filter((span) => span.status.code === SpanStatusCode.ERROR);
         expect(failed.map((span) => span.attributes[A.status])).toEqual([503]);
-        const text = JSON.stringify(spans);
+        // Nor does any metric attribute.
+        const text = JSON.stringify([spans, (await proxy.read()).metrics]);
         for (const secret of secrets) expect(text).not.toContain(secret);
       },
     );
