@@ -86,7 +86,8 @@ const builds: Record<string, () => UserConfig> = {
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,
       },
-      rolldownOptions: { external: [/^node:/] },
+      // `@opentelemetry/api` stays an import: the site's own copy, and the SDK registered on it, must be the one used.
+      rolldownOptions: { external: [/^node:/, '@opentelemetry/api'] },
     },
   }),
 };

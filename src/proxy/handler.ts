@@ -2,6 +2,7 @@ import { clientIp } from './client-ip.js';
 import { newVisitorId } from './grant.js';
 import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOptions } from './options.js';
 import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy.js';
+import { noteRefusal } from './refusal.js';
 import { BASE_HEADERS, busy, field, json, passThrough, readJson, refuse } from './respond.js';
 import { allowedStreamUrl, isServedHost } from './hosts.js';
 import { createProofOfWork } from './proof.js';
@@ -11,7 +12,8 @@ import { createStreamCap } from './stream-cap.js';
 import { createValidator } from './validate.js';
 import { FIELDS, ROUTES } from '../protocol/contract.js';
 import { createVisitorActions } from './visitor-actions.js';
-import { fetchWithin, UpstreamTimeout, watchBody } from './upstream.js';
+import { createTelemetry, type RequestTelemetry } from './telemetry.js';
+import { fetchWithin, onBodyEnd, UpstreamTimeout, watchBody } from './upstream.js';
 
 export type { ProxyOptions } from './options.js';
 
@@ -25,6 +27,7 @@ interface Call {
   request: Request;
   url: URL;
   ip: string;
+  seen: RequestTelemetry;
 }
 
 /**
@@ -48,6 +51,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const policy = createPolicy(config, options.onLimit);
   const proof = createProofOfWork({ ...config, settings: config.proofOfWork, guard: policy.guard });
   const streamCap = createStreamCap(config.maxStreams);
+  const telemetry = createTelemetry(base);
   const log = options.log ?? (() => undefined);
   // SECURITY: whatever an error says, the key and the secrets never reach a log line.
   const redact = (text: string) =>
@@ -61,29 +65,34 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     });
   }
 
-  const watch = (firstMs: number, totalMs: number) => (body: ReadableStream<Uint8Array>) =>
-    watchBody(body, { firstMs, idleMs: timeouts.idleMs, totalMs }, (what) =>
-      log({ level: 'warn', event: 'upstream', message: `Upstream ${what}.` }),
+  const watch = (firstMs: number, totalMs: number, onFirst?: () => void) => (body: ReadableStream<Uint8Array>) =>
+    watchBody(
+      body,
+      { firstMs, idleMs: timeouts.idleMs, totalMs },
+      (what) => log({ level: 'warn', event: 'upstream', message: `Upstream ${what}.` }),
+      onFirst,
     );
   const watchJson = watch(timeouts.idleMs, timeouts.maxStreamMs);
 
   /** One upstream call with the key; `slow` for a synchronous reply, which the bot must think through first. */
   const upstream = (call: Call, path: string, init: { method?: string; body?: unknown; slow?: boolean } = {}) =>
-    fetchWithin(
-      doFetch,
-      config.upstream + path,
-      {
-        method: init.method ?? 'GET',
-        headers: {
-          authorization: `Bearer ${config.apiKey}`,
-          accept: 'application/json',
-          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    telemetry.upstream(call.seen.route, () =>
+      fetchWithin(
+        doFetch,
+        config.upstream + path,
+        {
+          method: init.method ?? 'GET',
+          headers: {
+            authorization: `Bearer ${config.apiKey}`,
+            accept: 'application/json',
+            ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          redirect: 'manual',
         },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        redirect: 'manual',
-      },
-      init.slow ? timeouts.firstByteMs : timeouts.connectMs,
-      call.request.signal,
+        init.slow ? timeouts.firstByteMs : timeouts.connectMs,
+        call.request.signal,
+      ),
     );
 
   const actions = createVisitorActions({
@@ -195,20 +204,25 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const first = allowedStreamUrl(sealed.url, config.upstream, config.streamHosts);
     if (!first) return refuse('noStream');
     // SECURITY: the key goes only to the service's own origin; a separate stream host gets the sealed URL alone.
-    const response = await fetchStream(first, config.streamHosts, (url, withKey) =>
-      fetchWithin(
-        doFetch,
-        url,
-        {
-          headers: { accept: 'text/event-stream', ...(withKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
-          redirect: 'manual',
-        },
-        timeouts.connectMs,
-        call.request.signal,
+    const response = await telemetry.upstream(call.seen.route, () =>
+      fetchStream(first, config.streamHosts, (url, withKey) =>
+        fetchWithin(
+          doFetch,
+          url,
+          {
+            headers: { accept: 'text/event-stream', ...(withKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+            redirect: 'manual',
+          },
+          timeouts.connectMs,
+          call.request.signal,
+        ),
       ),
     );
     if (!response.ok || !response.body) return passThrough(response, watchJson);
-    return new Response(watch(timeouts.firstByteMs, timeouts.maxStreamMs)(response.body), {
+    const live = telemetry.stream(call.seen.started);
+    const body = watch(timeouts.firstByteMs, timeouts.maxStreamMs, live.first)(response.body);
+    onBodyEnd(body, live.end);
+    return new Response(body, {
       status: 200,
       headers: { 'content-type': 'text/event-stream; charset=utf-8', 'x-accel-buffering': 'no' },
     });
@@ -257,7 +271,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     return json({ status: 'ok', proxy: 'askbox', ...(bot !== null && { bot: config.bots.has(bot) }) });
   }
 
-  async function handle(request: Request, url: URL, ip: string): Promise<Response> {
+  async function handle(request: Request, url: URL, ip: string, seen: RequestTelemetry): Promise<Response> {
     if (!url.pathname.startsWith(`${base}/`)) return refuse('notFound');
     if (!isServedHost(url.host, config.hosts)) return refuse('wrongHost');
     const origin = request.headers.get('origin');
@@ -282,9 +296,11 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       // The health route answers load balancers, which carry no login or captcha.
       const open = url.pathname === `${base}/health`;
       const verdict = options.authorize && !open ? await options.authorize(request) : true;
-      if (verdict instanceof Response) response = new Response(verdict.body, verdict);
+      if (verdict instanceof Response)
+        response = noteRefusal(new Response(verdict.body, verdict), { reason: 'notAuthorized' });
       else if (verdict !== true) response = refuse('notAuthorized');
-      else response = await route({ request, url, ip }, url.pathname.slice(base.length).split('/').filter(Boolean));
+      else
+        response = await route({ request, url, ip, seen }, url.pathname.slice(base.length).split('/').filter(Boolean));
     }
     for (const [name, value] of Object.entries({ ...BASE_HEADERS, ...cors })) response.headers.set(name, value);
     return response;
@@ -294,9 +310,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const started = Date.now();
     const ip = clientIp(request, context, options.clientIp);
     const url = new URL(request.url);
+    const seen = telemetry.request(request, url);
     let response: Response;
     try {
-      response = await handle(request, url, ip);
+      response = await seen.run(() => handle(request, url, ip, seen));
     } catch (error) {
       if (request.signal.aborted) response = refuse('clientGone');
       else if (error instanceof UpstreamTimeout) response = refuse('timeout');
@@ -317,6 +334,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       ip,
     };
     log(response.status === 429 ? { ...entry, level: 'warn', event: 'limit' } : entry);
+    seen.finish(response);
     return response;
   };
 }

@@ -183,10 +183,14 @@ function relay(
       }
       resolve();
     };
-    const clock = startDeadlines(watch.deadlines, (what) => {
-      watch.onTimeout(what);
-      finish(false);
-    });
+    const clock = startDeadlines(
+      watch.deadlines,
+      (what) => {
+        watch.onTimeout(what);
+        finish(false);
+      },
+      watch.onFirst,
+    );
     const onData = (chunk: Buffer) => {
       clock.chunk();
       if (!res.write(chunk)) source.pause();

@@ -1,6 +1,7 @@
 import { createGrants, type Grant } from './grant.js';
 import type { BucketCheck } from './limits.js';
 import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
+import { noteRefusal } from './refusal.js';
 import { BASE_HEADERS } from './respond.js';
 import { BUCKET_KEYS, GRANT_HEADER, LIMIT_MESSAGE, LIMIT_NOUNS } from '../protocol/contract.js';
 
@@ -75,7 +76,7 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     if (waitMs <= 0) return null;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     onLimit?.({ action, ip, visitorId, retryAfterSeconds });
-    return new Response(
+    const response = new Response(
       JSON.stringify({
         message: LIMIT_MESSAGE.replace('{noun}', LIMIT_NOUNS[action]).replace('{seconds}', String(retryAfterSeconds)),
       }),
@@ -84,6 +85,7 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
         headers: { ...BASE_HEADERS, 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) },
       },
     );
+    return noteRefusal(response, { reason: 'limit', action });
   }
 
   /** A store call that fails closed: its error, or no answer within `storeMs`, is a `LimitStoreError`. */

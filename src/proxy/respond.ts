@@ -1,5 +1,6 @@
 /** Response helpers in the service's own envelope, so the widget has one error model whoever refused. */
 import { BUSY_RETRY_SECONDS, FIELDS, REFUSALS } from '../protocol/contract.js';
+import { noteRefusal } from './refusal.js';
 
 /** Headers every proxy response carries. */
 export const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -23,7 +24,7 @@ function fail(status: number, message: string): Response {
 
 /** One of the contract's refusals. */
 export function refuse(name: keyof typeof REFUSALS): Response {
-  return fail(REFUSALS[name].status, REFUSALS[name].message);
+  return noteRefusal(fail(REFUSALS[name].status, REFUSALS[name].message), { reason: name });
 }
 
 /** The 503 of a proxy that cannot take the request now (a full house, a limit store that cannot answer). */
@@ -48,15 +49,17 @@ export async function passThrough(
   if (!type.includes('json')) {
     await upstream.body?.cancel();
     const response = upstream.ok
-      ? fail(REFUSALS.unexpectedAnswer.status, REFUSALS.unexpectedAnswer.message)
-      : fail(upstream.status, REFUSALS.upstreamFailed.message);
+      ? refuse('unexpectedAnswer')
+      : noteRefusal(fail(upstream.status, REFUSALS.upstreamFailed.message), { reason: 'upstreamFailed' });
     for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
     return response;
   }
-  return new Response(upstream.body && watch(upstream.body), {
+  const response = new Response(upstream.body && watch(upstream.body), {
     status: upstream.status,
     headers: { ...BASE_HEADERS, 'content-type': type, ...extra },
   });
+  // The service's own refusal (its 402 quota, a 429): counted under its status.
+  return upstream.ok ? response : noteRefusal(response, { reason: 'upstreamFailed' });
 }
 
 /**

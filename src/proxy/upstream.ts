@@ -91,6 +91,8 @@ interface Watch {
   source: ReadableStream<Uint8Array>;
   deadlines: BodyDeadlines;
   onTimeout: (what: string) => void;
+  /** Told when the first chunk arrives. */
+  onFirst: (() => void) | undefined;
   /** Stops this watch (its timer and its reads) without ending the body: another relay now keeps the deadlines. */
   detach(): void;
   /** Ends the body, running `ends`. */
@@ -116,7 +118,7 @@ export function onBodyEnd(body: ReadableStream<Uint8Array>, fn: () => void): boo
 export function takeWatch(
   body: ReadableStream<Uint8Array>,
   relayable: (source: ReadableStream<Uint8Array>) => boolean,
-): Pick<Watch, 'source' | 'deadlines' | 'onTimeout' | 'end'> | undefined {
+): Pick<Watch, 'source' | 'deadlines' | 'onTimeout' | 'onFirst' | 'end'> | undefined {
   const watch = WATCHES.get(body);
   if (!watch || body.locked || !relayable(watch.source)) return undefined;
   WATCHES.delete(body);
@@ -134,9 +136,13 @@ interface Deadlines {
  * Starts the deadlines of a body, calling `expire` with what passed. One timer serves all three: a chunk only notes
  * the time, and the timer, when it fires, sleeps again for whatever the last chunk left (the first chunk re-arms
  * it, as the idle deadline may come sooner than the first-byte one). A stream of thousands of chunks thus sets a
- * timer about once per idle period, not once per chunk.
+ * timer about once per idle period, not once per chunk. `onFirst` hears of the first chunk.
  */
-export function startDeadlines(deadlines: BodyDeadlines, expire: (what: string) => void): Deadlines {
+export function startDeadlines(
+  deadlines: BodyDeadlines,
+  expire: (what: string) => void,
+  onFirst?: () => void,
+): Deadlines {
   const started = Date.now();
   let last = started;
   let first = true;
@@ -163,6 +169,7 @@ export function startDeadlines(deadlines: BodyDeadlines, expire: (what: string) 
       first = false;
       clearTimeout(timer);
       check();
+      onFirst?.();
     },
     stop: () => clearTimeout(timer),
   };
@@ -170,12 +177,14 @@ export function startDeadlines(deadlines: BodyDeadlines, expire: (what: string) 
 
 /**
  * Hands `body` on chunk by chunk as it arrives (no buffering: it reads only when its reader asks), and errors it —
- * which the runtime turns into a cut connection — when a deadline passes. `onTimeout` hears about it.
+ * which the runtime turns into a cut connection — when a deadline passes. `onTimeout` hears about it, and `onFirst`
+ * of the first chunk.
  */
 export function watchBody(
   body: ReadableStream<Uint8Array>,
   deadlines: BodyDeadlines,
   onTimeout: (what: string) => void,
+  onFirst?: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const ends: (() => void)[] = [];
@@ -186,12 +195,16 @@ export function watchBody(
     clock.stop();
     for (const end of ends.splice(0)) end();
   };
-  const clock = startDeadlines(deadlines, (what) => {
-    finish();
-    onTimeout(what);
-    void reader.cancel().catch(() => undefined);
-    output.error(new UpstreamTimeout(what));
-  });
+  const clock = startDeadlines(
+    deadlines,
+    (what) => {
+      finish();
+      onTimeout(what);
+      void reader.cancel().catch(() => undefined);
+      output.error(new UpstreamTimeout(what));
+    },
+    onFirst,
+  );
   const pass = (result: ReadableStreamReadResult<Uint8Array>) => {
     if (over) return;
     if (result.done) {
@@ -225,6 +238,6 @@ export function watchBody(
     clock.stop();
     reader.releaseLock();
   };
-  WATCHES.set(watched, { ends, source: body, deadlines, onTimeout, detach, end: finish });
+  WATCHES.set(watched, { ends, source: body, deadlines, onTimeout, onFirst, detach, end: finish });
   return watched;
 }

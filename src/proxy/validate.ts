@@ -3,6 +3,7 @@
  * refusal by the proxy reads exactly as one by the service.
  */
 import { VALIDATION } from '../protocol/contract.js';
+import { noteRefusal } from './refusal.js';
 import { json } from './respond.js';
 
 /** Field errors, keyed by field, in the order the fields were checked. */
@@ -30,14 +31,19 @@ const FALSE = new Set<unknown>([false, 0, '0', 'false']);
 /** Collects errors field by field; `failed()` is the 422 once every field is checked, or null. */
 export function createValidator(body: Record<string, unknown>) {
   const errors: FieldErrors = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  // The first failure, for telemetry: which field, by which rule (an `invalid` conversation_id is a missing grant).
+  let first: { field: string; rule: keyof typeof VALIDATION } | undefined;
+  const add = (field: string, rule: keyof typeof VALIDATION, max?: number) => {
+    first ??= { field, rule };
+    (errors[field] ??= []).push(say(VALIDATION[rule], field, max));
+  };
   return {
     /** `required|string|max:n`, `max` counted in code points (characters, as the service counts them). */
     text(field: string, max?: number): string | undefined {
       const value = body[field];
-      if (!present(value)) return void add(field, say(VALIDATION.required, field));
-      if (typeof value !== 'string') return void add(field, say(VALIDATION.string, field));
-      if (max !== undefined && codePoints(value) > max) return void add(field, say(VALIDATION.max, field, max));
+      if (!present(value)) return void add(field, 'required');
+      if (typeof value !== 'string') return void add(field, 'string');
+      if (max !== undefined && codePoints(value) > max) return void add(field, 'max', max);
       return value;
     },
     /**
@@ -46,35 +52,36 @@ export function createValidator(body: Record<string, unknown>) {
      */
     async exists<T>(field: string, exists: (value: unknown) => Promise<T | null>): Promise<T | undefined> {
       const value = body[field];
-      if (!present(value)) return void add(field, say(VALIDATION.required, field));
+      if (!present(value)) return void add(field, 'required');
       const found = await exists(value);
-      if (found === null) return void add(field, say(VALIDATION.invalid, field));
+      if (found === null) return void add(field, 'invalid');
       return found;
     },
     /** `nullable|string|max:n`: absent, null or a string of at most `max` code points. */
     optionalText(field: string, max: number): string | undefined {
       const value = body[field];
       if (value === undefined || value === null) return undefined;
-      if (typeof value !== 'string') return void add(field, say(VALIDATION.string, field));
-      if (codePoints(value) > max) return void add(field, say(VALIDATION.max, field, max));
+      if (typeof value !== 'string') return void add(field, 'string');
+      if (codePoints(value) > max) return void add(field, 'max', max);
       return value;
     },
     /** `required|in:…`: one of `allowed`, else "The selected … is invalid." */
     oneOf<T extends string>(field: string, allowed: readonly T[]): T | undefined {
       const value = body[field];
-      if (!present(value)) return void add(field, say(VALIDATION.required, field));
+      if (!present(value)) return void add(field, 'required');
       const found = allowed.find((one) => one === value);
-      return found ?? void add(field, say(VALIDATION.invalid, field));
+      return found ?? void add(field, 'invalid');
     },
     /** `boolean`, with its default when the field is absent. */
     flag(field: string, fallback: boolean): boolean {
       const value = body[field];
       if (value === undefined || value === null) return fallback;
       if (TRUE.has(value) || FALSE.has(value)) return TRUE.has(value);
-      add(field, say(VALIDATION.boolean, field));
+      add(field, 'boolean');
       return fallback;
     },
-    failed: (): Response | null => (Object.keys(errors).length ? validationError(errors) : null),
+    failed: (): Response | null =>
+      first ? noteRefusal(validationError(errors), { reason: 'validation', ...first }) : null,
   };
 }
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
-import { concurrentStreams } from './proxy-report';
+import { concurrentStreams, cpuMs } from './proxy-report';
 
 const KEY = 'bench-api-key';
 const SECONDS = 4;
@@ -61,7 +61,12 @@ async function load(url: string, headers: Record<string, string>, connections: n
   const result = await autocannon({ url, headers, connections, duration: SECONDS });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+  };
 }
 
 /** Latency of one request at a time, to the microsecond: `samples` sequential requests after a warm-up. */
@@ -121,7 +126,10 @@ try {
   const jsonDirect = await latency(`${simulator.url}/api/v1${list}`, direct);
   const jsonProxy = await latency(`${proxy.url}/askbox${list}`, viaProxy);
   const busyDirect = await load(`${simulator.url}/api/v1${list}`, direct, 10);
+  const proxyCpu = await cpuMs(proxy.process);
   const busyProxy = await load(`${proxy.url}/askbox${list}`, viaProxy, 10);
+  // The proxy's own CPU per request under load: what its per-request work (and its telemetry) costs.
+  const cpuPerRequest = (((await cpuMs(proxy.process)) - proxyCpu) * 1000) / busyProxy.requests;
 
   const ask = (base: string, headers: Record<string, string>) => () =>
     fetch(`${base}/messages/stream`, {
@@ -177,6 +185,7 @@ try {
     rows.map(([what, directly, proxied, note]) => ({ what, directly, 'through the proxy': proxied, note })),
   );
   console.log(`added median per JSON request: ${ms(addedJson)} (target ≤ 1 ms: ${verdict(addedJson <= 1)})`);
+  console.log(`proxy CPU per JSON request under load: ${cpuPerRequest.toFixed(1)} µs`);
   console.log(`added median to the first chunk: ${ms(addedFirst)} (target ≤ 5 ms: ${verdict(addedFirst <= 5)})`);
   console.log(
     `memory per open stream, ${OPEN_STREAMS} held: ${(perStream / 1024).toFixed(1)} KB RSS, ${(heapPerStream / 1024).toFixed(1)} KB heap (target ≤ 200 KB: ${verdict(perStream <= 200 * 1024)})`,

@@ -20,7 +20,8 @@ function ask<T>(child: ChildProcess, what: 'cpu' | 'memory'): Promise<T> {
     child.send(what);
   });
 }
-const cpuMs = async (child: ChildProcess) => {
+/** A child's CPU time so far (user and kernel), in milliseconds. */
+export const cpuMs = async (child: ChildProcess) => {
   const { user, system } = await ask<NodeJS.CpuUsage>(child, 'cpu');
   return (user + system) / 1000;
 };

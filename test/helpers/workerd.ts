@@ -1,7 +1,9 @@
+import { dirname } from 'node:path';
 import { Miniflare } from 'miniflare';
 import type { ContractConfig } from '../contract/config';
 import type { DurableObjectNamespaceLike } from '../../src/proxy/durable-store';
 import { freshBuild } from './build';
+import { bundleWorker } from './worker-bundle';
 
 /** The Worker's environment for the contract configuration, as a site would set it in wrangler.toml. */
 function workerBindings(config: ContractConfig): Record<string, string> {
@@ -39,6 +41,11 @@ export interface WorkerSetup {
   perWorkerEnv?: Record<string, string>[];
   /** Bind `ASKBOX_LIMITS` to an object that never answers instead of `AskboxLimits`. */
   stuckLimits?: boolean;
+  /**
+   * A Worker entry of the site's own that wraps the built one (its code, importing dist/proxy/worker.js by absolute
+   * path and exporting `default` and `AskboxLimits`); bundled like the built entry.
+   */
+  entry?: { name: string; source: string };
 }
 
 /** A Durable Object that takes every request and never answers (a timer keeps it from being seen as hung). */
@@ -68,7 +75,9 @@ export async function startWorker(
   env: Record<string, string> = {},
 ) {
   const setup: WorkerSetup = typeof workersOrSetup === 'number' ? { workers: workersOrSetup, env } : workersOrSetup;
-  const scriptPath = freshBuild('dist/proxy/worker.js');
+  const built = freshBuild('dist/proxy/worker.js');
+  // Bundled as wrangler bundles it: the built proxy imports `@opentelemetry/api`, which workerd cannot resolve.
+  const scriptPath = await (setup.entry ? bundleWorker(setup.entry.name, setup.entry.source) : bundleWorker(built));
   const logs = setup.logs;
   const mf = new Miniflare({
     host: '127.0.0.1',
@@ -85,7 +94,7 @@ export async function startWorker(
         name: `askbox-${i}`,
         modules: true,
         scriptPath,
-        // The entry imports a chunk shared with the Node build; wrangler bundles it the same way.
+        modulesRoot: dirname(scriptPath),
         modulesRules: [{ type: 'ESModule' as const, include: ['**/*.js'] }],
         // The README's wrangler.toml date.
         compatibilityDate: '2026-04-01',

@@ -18,7 +18,8 @@
  *   ]);
  *
  * Further settings mirror the JavaScript proxy's options (allowedOrigins, publicUrl, grantTtlSeconds,
- * streamTtlSeconds, documentIds, limits, clientIp, timeouts, log, authorize), plus `storeDir` (the folder of the
+ * streamTtlSeconds, documentIds, limits, clientIp, timeouts, log, authorize), plus `metricsLog` (true: one JSON line
+ * per request to the error log, with the Node proxy's OpenTelemetry names; see askbox_metrics_request), `storeDir` (the folder of the
  * limit store, an SQLite file; default `askbox-data` beside the web root, or ASKBOX_STORE_DIR), `requestPath` (the
  * path to route, when a framework has already taken the URL apart) and `linkBase` (the public URL prefix of the
  * stream links it hands out).
@@ -316,6 +317,8 @@ function askbox_proxy_handle(array $options): void
 {
     try {
         $config = askbox_config($options);
+        $config['metricsLog'] = $options['metricsLog'] ?? false;
+        if (!is_bool($config['metricsLog'])) throw new InvalidArgumentException('metricsLog must be true or false');
     } catch (InvalidArgumentException $error) {
         error_log('[askbox] ' . $error->getMessage());
         askbox_refuse('misconfigured');
@@ -331,10 +334,12 @@ function askbox_proxy_handle(array $options): void
         askbox_log($config, ['level' => 'error', 'event' => $store ? 'limits' : 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
         // SECURITY: fail closed, in words for the visitor; what broke is in the log only.
         $message = $store ? ASKBOX_CONTRACT['refusals']['busy']['message'] : ASKBOX_CONTRACT['refusals']['unavailable']['message'];
+        askbox_metric_refusal(['askbox.refusal.reason' => $store ? 'busy' : 'unavailable']);
         $status = headers_sent() ? 200 : askbox_send(503, ['message' => $message], $store ? ['Retry-After' => (string) ASKBOX_STORE_RETRY_SECONDS] : []);
     }
     askbox_log($config, ['level' => $status === 429 ? 'warn' : 'info', 'event' => $status === 429 ? 'limit' : 'request', 'method' => $method,
         'path' => preg_replace('#/stream/[^/]*#', '/stream/:token', $path), 'status' => $status, 'ms' => (int) round((microtime(true) - $started) * 1000)]);
+    askbox_metrics_request($config, $method, $path, $status);
 }
 
 /** The options, checked and completed with the same defaults as the JavaScript proxy. */
@@ -677,9 +682,10 @@ function askbox_stream(array $c, string $token): int
     // SECURITY: redirects are followed here, never by PHP: the key goes only while every hop so far stayed on the
     // service's own origin (a separate stream host gets the sealed URL alone), and each hop must be a stream URL.
     $withKey = askbox_origin((array) parse_url($url)) === $c['upstreamOrigin'];
+    $asked = microtime(true);
     for ($hops = 0; ; $hops++) {
         $opened = askbox_open($c, 'GET', $url, null, $t['connectMs'], $withKey, 'text/event-stream');
-        if (!is_array($opened)) return askbox_forward($opened);
+        if (!is_array($opened)) return askbox_forward(askbox_metric_upstream($asked, $opened));
         [$fp, $status, $headers] = $opened;
         if (!in_array($status, [301, 302, 303, 307, 308], true)) break;
         fclose($fp);
@@ -688,10 +694,13 @@ function askbox_stream(array $c, string $token): int
         $withKey = $withKey && askbox_origin((array) parse_url($next)) === $c['upstreamOrigin'];
         $url = $next;
     }
+    askbox_metric_upstream($asked, ['status' => $status]);
     if ($status !== 200) return askbox_forward(askbox_answer($status, $headers, askbox_read_all($fp, $t['idleMs'])));
     while (ob_get_level() > 0) ob_end_flush();
     askbox_headers(200, ['Content-Type' => 'text/event-stream; charset=utf-8', 'X-Accel-Buffering' => 'no']);
     flush();
+    // A stream open now, and -1 on the request's own line when it ends: their sum is the streams open.
+    askbox_metrics_line($c, ['event' => 'askbox.proxy.stream', 'askbox.proxy.streams.open' => 1]);
     // Polls in 50 ms steps, so the deadlines hold without an extension: first byte, silence, whole stream.
     stream_set_timeout($fp, 0, 50000);
     $start = $last = microtime(true);
@@ -703,6 +712,7 @@ function askbox_stream(array $c, string $token): int
             echo $chunk;
             flush();
             $last = $now;
+            if ($first) askbox_metric('askbox.proxy.stream.first_byte', askbox_metric_since());
             $first = false;
             if (connection_aborted()) break;
             continue;
@@ -717,16 +727,19 @@ function askbox_stream(array $c, string $token): int
         }
     }
     fclose($fp);
+    askbox_metric('askbox.proxy.stream.duration', askbox_metric_since());
+    askbox_metric('askbox.proxy.streams.open', -1);
     return 200;
 }
 
 /** One upstream JSON call with the key: its status, headers and body, or 'timeout' / 'unreachable'. */
 function askbox_upstream(array $c, string $method, string $path, ?array $body, int $deadlineMs): array|string
 {
+    $asked = microtime(true);
     $opened = askbox_open($c, $method, $c['upstream'] . $path, $body, $deadlineMs, true, 'application/json');
-    if (!is_array($opened)) return $opened;
+    if (!is_array($opened)) return askbox_metric_upstream($asked, $opened);
     [$fp, $status, $headers] = $opened;
-    return askbox_answer($status, $headers, askbox_read_all($fp, $c['timeouts']['idleMs']));
+    return askbox_metric_upstream($asked, askbox_answer($status, $headers, askbox_read_all($fp, $c['timeouts']['idleMs'])));
 }
 
 /** An upstream answer from its parts, or 'timeout' / 'too large' when its body could not be read whole. */
@@ -787,6 +800,8 @@ function askbox_forward(array|string $answer): int
     $retry = in_array($answer['status'], [429, 503], true) && preg_match('/^\d{1,6}$/', $wait) ? ['Retry-After' => $wait] : [];
     $type = $answer['headers']['content-type'] ?? '';
     $ok = $answer['status'] >= 200 && $answer['status'] < 300;
+    // The service's own refusal (its 402 quota, a 429): counted under its status.
+    if (!$ok) askbox_metric_refusal(['askbox.refusal.reason' => 'upstreamFailed']);
     if (!str_contains($type, 'json')) {
         return $ok ? askbox_refuse('unexpectedAnswer') : askbox_send($answer['status'], ['message' => ASKBOX_CONTRACT['refusals']['upstreamFailed']['message']], $retry);
     }
@@ -804,6 +819,7 @@ function askbox_limit(array $c, string $action, ?string $visitor): ?int
     if ($wait <= 0) return null;
     $seconds = max(1, (int) ceil($wait / 1000));
     $noun = ASKBOX_CONTRACT['limitNouns'][$action];
+    askbox_metric_refusal(['askbox.refusal.reason' => 'limit', 'askbox.limit.action' => $action]);
     return askbox_send(429, ['message' => str_replace(['{noun}', '{seconds}'], [$noun, (string) $seconds], ASKBOX_CONTRACT['limitMessage'])], ['Retry-After' => (string) $seconds]);
 }
 
@@ -1217,11 +1233,13 @@ function askbox_invalid_all(array $errors): int
 {
     $more = count($errors) - 1;
     $message = reset($errors) . ($more > 0 ? " (and $more more error" . ($more > 1 ? 's' : '') . ')' : '');
+    askbox_metric_validation((string) key($errors), (string) reset($errors));
     return askbox_send(422, ['message' => $message, 'errors' => array_map(static fn ($m) => [$m], $errors)]);
 }
 
 function askbox_invalid(string $field, string $message): int
 {
+    askbox_metric_validation($field, $message);
     return askbox_send(422, ['message' => $message, 'errors' => [$field => [$message]]]);
 }
 
@@ -1229,6 +1247,7 @@ function askbox_invalid(string $field, string $message): int
 function askbox_refuse(string $name, array $headers = []): int
 {
     $refusal = ASKBOX_CONTRACT['refusals'][$name];
+    askbox_metric_refusal(['askbox.refusal.reason' => $name]);
     return askbox_send($refusal['status'], ['message' => $refusal['message']], $headers);
 }
 
@@ -1267,6 +1286,79 @@ function askbox_log(array $c, array $entry): void
     if (is_callable($c['log'])) ($c['log'])($entry);
     // Feedback is the site's data: without a `log` or `onFeedback` callable, the error log is where it can be read.
     elseif ($entry['level'] !== 'info' || $entry['event'] === 'feedback') error_log('[askbox] ' . json_encode($entry, JSON_UNESCAPED_SLASHES));
+}
+
+/**
+ * The request's metrics line (`metricsLog`), named as the Node and Workers proxies name their OpenTelemetry
+ * instruments and attributes (src/proxy/telemetry.ts): `askbox.proxy.requests` (1) by `http.request.method`,
+ * `http.route` (the route template) and `http.response.status_code`; `askbox.proxy.refusals` (1) by
+ * `askbox.refusal.reason` (the contract's name) and its details; `askbox.proxy.upstream.duration` (one
+ * `{value: seconds, http.response.status_code | error.type}` per call to the service); and for a reply stream `askbox.proxy.stream.first_byte`, `askbox.proxy.stream.duration` and
+ * `askbox.proxy.streams.open` (-1, its +1 written when the stream opened). SECURITY: no path, token, grant or id.
+ */
+function askbox_metrics_request(array $c, string $method, string $path, int $status): void
+{
+    $line = ['event' => 'askbox.proxy.request', 'http.request.method' => in_array($method, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'], true) ? $method : '_OTHER'];
+    $route = askbox_route_template($c['base'], $path);
+    if ($route !== null) $line['http.route'] = $route;
+    $line += ['http.response.status_code' => $status, 'askbox.proxy.requests' => 1];
+    $metrics = $GLOBALS['askbox_metrics'] ?? [];
+    if (isset($metrics['askbox.refusal.reason'])) $line['askbox.proxy.refusals'] = 1;
+    askbox_metrics_line($c, $line + $metrics);
+}
+
+/** One metrics line to the error log, when `metricsLog` is on. */
+function askbox_metrics_line(array $c, array $line): void
+{
+    if ($c['metricsLog'] === true) error_log('[askbox] ' . json_encode($line, JSON_UNESCAPED_SLASHES));
+}
+
+/** The route template `$path` falls under (`/askbox/stream/{token}`), as the routes are matched; null off them. */
+function askbox_route_template(string $base, string $path): ?string
+{
+    if (!str_starts_with($path, $base . '/')) return null;
+    $segments = array_values(array_filter(explode('/', substr($path, strlen($base))), 'strlen'));
+    foreach (ASKBOX_CONTRACT['routes'] as $route) {
+        $parts = explode('/', $route['path']);
+        if (count($parts) !== count($segments)) continue;
+        foreach ($parts as $i => $part) if ($part[0] !== '{' && $part !== $segments[$i]) continue 2;
+        return $base . '/' . $route['path'];
+    }
+    return null;
+}
+
+/** Notes a measurement of this request for its metrics line. */
+function askbox_metric(string $name, int|float|string $value): void
+{
+    $GLOBALS['askbox_metrics'][$name] = $value;
+}
+
+/** Notes why this request was refused (the first reason given stands: it is the one the visitor got). */
+function askbox_metric_refusal(array $refusal): void
+{
+    $GLOBALS['askbox_metrics'] ??= [];
+    if (!isset($GLOBALS['askbox_metrics']['askbox.refusal.reason'])) $GLOBALS['askbox_metrics'] += $refusal;
+}
+
+/** A validation refusal: its first field, and the contract rule whose wording its message is. */
+function askbox_metric_validation(string $field, string $message): void
+{
+    $rules = array_filter(array_keys(ASKBOX_CONTRACT['validation']), static fn ($rule) => askbox_say($rule, $field, ASKBOX_MAX_CONTENT) === $message);
+    askbox_metric_refusal(['askbox.refusal.reason' => 'validation', 'askbox.validation.field' => $field] + ($rules ? ['askbox.validation.rule' => reset($rules)] : []));
+}
+
+/** Notes a call to the service begun at `$asked` (microtime) and what it answered; returns that answer. */
+function askbox_metric_upstream(float $asked, array|string $answer): array|string
+{
+    $GLOBALS['askbox_metrics']['askbox.proxy.upstream.duration'][] = ['value' => round(microtime(true) - $asked, 6)]
+        + (is_array($answer) ? ['http.response.status_code' => $answer['status']] : ['error.type' => $answer]);
+    return $answer;
+}
+
+/** Seconds since the request arrived. */
+function askbox_metric_since(): float
+{
+    return round(microtime(true) - (float) ($_SERVER['REQUEST_TIME_FLOAT'] ?? microtime(true)), 6);
 }
 
 function askbox_now_ms(): int
