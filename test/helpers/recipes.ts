@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
+import { bundleWorker } from './worker-bundle';
 import { parse } from 'smol-toml';
 import { PHP_PROXY, requirePhp } from './php';
 import { freePort } from './ports';
@@ -114,6 +115,9 @@ export async function startWorkerRecipe(project: string, devVars: RecipeEnv) {
   const unmigrated = toml.durable_objects.bindings.filter((binding) => !migrated.has(binding.class_name));
   if (unmigrated.length) throw new Error(`wrangler.toml binds classes no migration creates: ${unmigrated.join(', ')}`);
   const port = await freePort();
+  // wrangler bundles `main` with what it imports (the proxy's chunk, @opentelemetry/api from the project's
+  // node_modules); workerd resolves no bare import.
+  const scriptPath = await bundleWorker(join(project, toml.main));
   const mf = new Miniflare({
     host: '127.0.0.1',
     port,
@@ -121,11 +125,8 @@ export async function startWorkerRecipe(project: string, devVars: RecipeEnv) {
       {
         name: toml.name,
         modules: true,
-        scriptPath: join(project, toml.main),
-        // Module names are paths from here, as wrangler names them from the project.
-        modulesRoot: project,
-        // wrangler bundles the entry with the chunk it imports; miniflare loads them as they are.
-        modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
+        scriptPath,
+        modulesRoot: dirname(scriptPath),
         compatibilityDate: toml.compatibility_date,
         bindings: { ...toml.vars, ...devVars, ASKBOX_PUBLIC_URL: `http://127.0.0.1:${port}` },
         durableObjects: Object.fromEntries(toml.durable_objects.bindings.map((b) => [b.name, b.class_name])),
