@@ -26,7 +26,7 @@ export type ParseResult =
   | { config: WidgetConfig; unknown: string[]; issues?: undefined }
   | { config?: undefined; unknown?: undefined; issues: ConfigIssue[] };
 
-/** Every config key, once (but `language`, which follows from `locale`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
+/** Every config key, once (but `language` and `chatLines`, which follow from `locale`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
 const KEYS = {
   botId: true,
   proxyUrl: true,
@@ -59,7 +59,7 @@ const KEYS = {
   offsetX: true,
   offsetY: true,
   debug: true,
-} as const satisfies Record<Exclude<keyof WidgetConfig, 'language'>, true>;
+} as const satisfies Record<Exclude<keyof WidgetConfig, 'language' | 'chatLines'>, true>;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
@@ -214,6 +214,7 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
       stream: stream !== false,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
+      chatLines: strings.chatLines,
       starters: offered,
       locale: locale.tag,
       language: locale.language,

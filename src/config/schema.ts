@@ -103,6 +103,8 @@ export interface WidgetConfig {
   /** Nonce for the `<style>` fallback on pages with a strict CSP. */
   styleNonce: string | undefined;
   text: UiText;
+  /** The locale's strings for the chat file's own UI (config/chat-text.ts), as lines; empty: English. */
+  chatLines: readonly string[];
   /** The BCP 47 tag dates and numbers are formatted for; the UI strings are its language's (else English). */
   locale: string;
   /** The language of the UI strings: a supported one, else `en`. */

@@ -1,6 +1,7 @@
 import { effect, signal } from '@preact/signals';
 import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
+import { toChatText } from '../config/chat-text.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { ChatModel, type ChatModelInstance } from '../state/chat-model.js';
 import { createSanitizer } from '../render/sanitize.js';
@@ -11,6 +12,7 @@ import css from '../styles/panel.css?inline';
 import { App } from '../ui/App.js';
 import { Widget } from '../ui/context.js';
 import { copyText } from './clipboard.js';
+import { downloadText } from './download.js';
 import type { Launcher } from './launcher.js';
 import { createPhoneFit } from './phone.js';
 
@@ -102,6 +104,8 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
               sanitize: createSanitizer(window, config.text),
               copy: (text: string) => copyText(launcher.slot, text),
               formatTime: createTimeFormat(config.locale),
+              chatText: toChatText(config.chatLines),
+              download: (name: string, text: string) => downloadText(launcher.slot, name, text),
             },
           },
           h(App, { returnFocus }),

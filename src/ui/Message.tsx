@@ -3,6 +3,8 @@ import { CopyButton } from './CopyButton.js';
 import { Markdown } from './Markdown.js';
 import { useWidget } from './context.js';
 import { thenFocusComposer } from './focus.js';
+import { isRateable } from '../state/feedback.js';
+import { FeedbackComment, RateButtons } from './Rating.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {
@@ -72,8 +74,10 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         <div class="msg__footer">
           {time}
           <CopyButton label={text.copyReply} text={() => message.text} />
+          {isRateable(message) && <RateButtons message={message} />}
         </div>
       )}
+      {isRateable(message) && <FeedbackComment message={message} />}
     </article>
   );
 }

@@ -11,8 +11,12 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
  * frame), so this holds it where it is until the English chat strings move into the chat file.
  */
 export const LAUNCHER_BUDGET = 11.5 * 1024;
-/** The launcher and the chat file together, gzipped: issue #19's 48 KB. */
-export const TOTAL_BUDGET = 48 * 1024;
+/**
+ * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what issue 23 (header menu, feedback on
+ * replies, export, delete) measured: 3,130 B of chat file and 19 B of launcher (its locale packs' last lines, the
+ * chat file's strings, handed on).
+ */
+export const TOTAL_BUDGET = 48 * 1024 + 3149;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 

@@ -34,6 +34,11 @@ export function createFakeClient() {
     calls: [] as string[],
     /** The grant each createConversation call brought along. */
     createdWith: [] as (string | undefined)[],
+    /** Conversations deleted, and feedback sent, in order. */
+    deleted: [] as string[],
+    feedback: [] as { conversation: string; messageId: string; rating: string; comment?: string | undefined }[],
+    /** While set, the next deletions and feedback sends throw it. */
+    actionError: undefined as ChatError | undefined,
     /** While set, history and stored-reply reads wait for it: the test decides when the network answers. */
     gate: undefined as Promise<void> | undefined,
   };
@@ -76,6 +81,14 @@ export function createFakeClient() {
           : []),
         ...(state.storedReply ? [state.storedReply] : []),
       ];
+    },
+    deleteConversation: async (conversation) => {
+      if (state.actionError) throw state.actionError;
+      state.deleted.push(conversation.id);
+    },
+    sendFeedback: async (conversation, feedback) => {
+      if (state.actionError) throw state.actionError;
+      state.feedback.push({ conversation: conversation.id, ...feedback });
     },
     async *streamReply({ conversation, content }, signal) {
       state.calls.push('stream');
