@@ -96,6 +96,11 @@ export interface WidgetConfig {
   limitLink: string | undefined;
   /** The link's text; undefined: `text.limitContact`. */
   limitLinkText: string | undefined;
+  /**
+   * The settings as given, for those the chat file reads itself so that the launcher need not carry their rules:
+   * `handoffUrl`, `handoffEmail` and `handoffParam` (config/handoff.ts).
+   */
+  input: Readonly<Record<string, unknown>>;
   /** Seconds a reply stream may stay silent before it counts as broken. */
   streamTimeout: number;
   /** Stream replies as they are written; false: ask for whole replies (`POST /messages`). */

@@ -2,6 +2,7 @@ import { effect, signal } from '@preact/signals';
 import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
 import { toChatText } from '../config/chat-text.js';
+import { parseHandoff } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { ChatModel, type ChatModelInstance } from '../state/chat-model.js';
 import { createSanitizer } from '../render/sanitize.js';
@@ -105,6 +106,7 @@ export function createChat(config: WidgetConfig, emit: Emit, deps: ChatDeps & { 
               copy: (text: string) => copyText(launcher.slot, text),
               formatTime: createTimeFormat(config.locale),
               chatText: toChatText(config.chatLines),
+              handoff: parseHandoff(config.input),
               download: (name: string, text: string) => downloadText(launcher.slot, name, text),
             },
           },

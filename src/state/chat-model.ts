@@ -15,6 +15,7 @@ import { createQuotaReport, type Emit } from './events.js';
 import { setupFault } from './setup-fault.js';
 import { createFeedback } from './feedback.js';
 import { createRemoval } from './removal.js';
+import { createHandoff } from './handoff.js';
 import type { KeyValueStore } from './storage.js';
 
 /** What the model reaches the outside world through. */
@@ -336,6 +337,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     note,
     feedback,
     removal,
+    /** Fires `handoff` as the visitor takes the way to a person. */
+    handoff: createHandoff(emit, conversation),
     /** The conversation in use, if the visitor has one. */
     conversation,
     status,

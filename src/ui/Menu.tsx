@@ -104,7 +104,7 @@ export function Menu({ label, icon, items }: { label: string; icon: ComponentChi
                 tabIndex={-1}
                 href={item.href}
                 target={item.href.startsWith('mailto:') ? undefined : '_blank'}
-                rel="noopener noreferrer"
+                rel="noopener"
                 onClick={() => select(item)}
               >
                 {item.label}

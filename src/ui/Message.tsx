@@ -5,6 +5,7 @@ import { useWidget } from './context.js';
 import { thenFocusComposer } from './focus.js';
 import { isRateable } from '../state/feedback.js';
 import { FeedbackComment, RateButtons } from './Rating.js';
+import { HandoffLink } from './handoff.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {
@@ -36,7 +37,11 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         <Markdown text={message.text} />
       )}
       {waiting && !failure.setup && <p class="msg__note">{text.waiting}</p>}
-      {message.flagged && <p class="msg__note">{text.flagged}</p>}
+      {message.flagged && (
+        <p class="msg__note">
+          {text.flagged} {isLast && <HandoffLink />}
+        </p>
+      )}
       {message.status === 'stopped' && <p class="msg__note">{text.stopped}</p>}
       {message.status === 'failed' && !user && (!message.text || canRetry) && (
         // One message: the service's own apology (or what arrived) when there is one, else ours; and one Retry.
@@ -47,6 +52,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
               {text.retry}
             </button>
           )}
+          {isLast && <HandoffLink />}
         </p>
       )}
       {message.sources.length > 0 && (

@@ -1,6 +1,7 @@
 import { toMarkdown } from '../state/transcript.js';
 import { Menu, type MenuItem } from './Menu.js';
 import { useWidget } from './context.js';
+import { transcriptLabels, useHandoffLink } from './handoff.js';
 import { MoreIcon } from './icons.js';
 
 /** Characters a file name may not hold on some systems (the title is the site's, and plain text). */
@@ -11,24 +12,17 @@ const UNSAFE_NAME = /[\\/:*?"<>|]+/g;
  * and deleting the conversation for good (confirmed in the panel first, see DeleteConfirm).
  */
 export function PanelMenu() {
-  const { model, config, copy, download, formatTime, chatText } = useWidget();
-  const { text } = config;
-  const messages = model.messages.value;
-  const empty = messages.length === 0 || model.busy.value;
-  const transcript = () =>
-    toMarkdown(model.messages.value, {
-      title: config.title,
-      you: text.you,
-      assistant: text.assistant,
-      sources: text.sources,
-      formatTime,
-    });
+  const context = useWidget();
+  const { model, config, copy, download, chatText } = context;
+  const empty = model.messages.value.length === 0 || model.busy.value;
+  const transcript = () => toMarkdown(model.messages.value, transcriptLabels(context));
+  const handoff = useHandoffLink();
   const items: MenuItem[] = [
     {
       label: chatText.copyConversation,
       disabled: empty,
       onSelect: async () => {
-        if (await copy(transcript())) model.say(text.copied);
+        if (await copy(transcript())) model.say(config.text.copied);
       },
     },
     {
@@ -36,7 +30,9 @@ export function PanelMenu() {
       disabled: empty,
       onSelect: () => download(`${config.title.replace(UNSAFE_NAME, '-')}.md`, transcript()),
     },
-    { label: chatText.deleteConversation, disabled: empty, onSelect: model.removal.ask },
   ];
+  if (handoff)
+    items.push({ label: chatText.talkToPerson, href: handoff.href, onSelect: () => model.handoff(handoff.via) });
+  items.push({ label: chatText.deleteConversation, disabled: empty, onSelect: model.removal.ask });
   return <Menu label={chatText.menu} icon={<MoreIcon />} items={items} />;
 }

@@ -4,6 +4,7 @@ import type { Rating as Value } from '../state/feedback.js';
 import type { ChatMessage } from '../state/messages.js';
 import { useWidget } from './context.js';
 import { ThumbIcon } from './icons.js';
+import { HandoffLink } from './handoff.js';
 
 /** The ratings, in the order their buttons appear. */
 const RATINGS: readonly Value[] = ['up', 'down'];
@@ -98,6 +99,7 @@ export function FeedbackComment({ message }: { message: ChatMessage }) {
         <button type="button" class="link-button" onClick={(event) => done(event)}>
           {chatText.skip}
         </button>
+        <HandoffLink />
       </div>
     </form>
   );

@@ -1,6 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { ChatText } from '../config/chat-text.js';
+import type { Handoff } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
 import type { Sanitize } from '../render/sanitize.js';
 import type { ChatModelInstance } from '../state/chat-model.js';
@@ -17,6 +18,8 @@ export interface WidgetContext {
   formatTime: (time: number) => string;
   /** The strings of the header menu and what it leads to, in the visitor's language. */
   chatText: ChatText;
+  /** The site's way to a person, if it gives one. */
+  handoff: Handoff;
   /** Saves `text` as a file named `name` (the visitor's download). */
   download: (name: string, text: string) => void;
 }

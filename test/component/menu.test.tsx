@@ -28,14 +28,18 @@ afterEach(() => {
 });
 
 /** An open widget on a fake client, with one answered question when `answered`. */
-async function setup(answered = true, storage = createMemoryStorage()) {
+async function setup(answered = true, storage = createMemoryStorage(), extra: Record<string, string> = {}) {
   const fake = createFakeClient();
-  const { config } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', title: 'Help' }, { tables: TABLES });
+  const { config } = parseConfig(
+    { botId: 'yiu456ytyUjk', proxyUrl: '/askbox', title: 'Help', ...extra },
+    { tables: TABLES },
+  );
   const widget = startWidget(config!, { chat: () => createChat, client: fake.client, storage, tabStorage: storage });
   widget.attach(document.body);
   handle = widget.handle;
   const events: unknown[] = [];
   handle.on('feedback', (detail) => events.push(detail));
+  handle.on('handoff', (detail) => events.push(detail));
   handle.open();
   await waitFor(() => expect(ui().getByRole('dialog')).toBeTruthy());
   if (answered) {
@@ -153,5 +157,48 @@ describe('deleting the conversation', () => {
     expect((await ui().findByRole('alert')).textContent).toBe(CHAT_TEXT.deleteFailed);
     expect(root().querySelectorAll('.msg--bot:not(.msg--welcome)')).toHaveLength(1);
     expect(storage.get('conversation:yiu456ytyUjk@/askbox')).toBeDefined();
+  });
+});
+
+describe('a way to a person', () => {
+  const URL_SETUP = { handoffUrl: 'https://example.com/help', handoffParam: 'chat' };
+
+  it('is in the menu: the contact page in a new tab, with the conversation id, firing `handoff`', async () => {
+    const { events } = await setup(true, createMemoryStorage(), URL_SETUP);
+    fireEvent.click(menuButton());
+    await waitFor(() => expect(items()).toContain(CHAT_TEXT.talkToPerson));
+    expect(items().at(-1)).toBe(CHAT_TEXT.deleteConversation);
+    const link = ui().getByRole('menuitem', { name: CHAT_TEXT.talkToPerson });
+    expect(link.getAttribute('href')).toBe('https://example.com/help?chat=conv00000001');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener');
+    link.addEventListener('click', (event) => event.preventDefault());
+    fireEvent.click(link);
+    expect(events).toEqual([{ conversationId: 'conv00000001', via: 'url' }]);
+  });
+
+  it('is offered under a failed reply and after a thumbs-down, and as an email with the conversation', async () => {
+    const { fake } = await setup(true, createMemoryStorage(), { handoffEmail: 'help@example.com' });
+    fireEvent.click(ui().getByRole('button', { name: CHAT_TEXT.rateDown }));
+    const after = await ui().findByRole('link', { name: CHAT_TEXT.talkToPerson });
+    expect(after.closest('form')).not.toBeNull();
+    expect(after.getAttribute('href')).toMatch(
+      /^mailto:help@example\.com\?subject=Help%20\(conv00000001\)&body=%23%20Help/,
+    );
+    expect(after.getAttribute('target')).toBeNull();
+    fireEvent.click(ui().getByRole('button', { name: CHAT_TEXT.skip }));
+    fake.state.storedReply = storedReply('', { id: 'reply0000002', failed_responding: true });
+    const sent = handle!.send('Again');
+    fake.reply('');
+    await sent;
+    const under = await ui().findByRole('link', { name: CHAT_TEXT.talkToPerson });
+    expect(under.closest('.msg--failed')).not.toBeNull();
+  });
+
+  it('is nowhere when the site gives no way to a person', async () => {
+    await setup();
+    fireEvent.click(menuButton());
+    await waitFor(() => expect(items()).toHaveLength(3));
+    expect(ui().queryByRole('link', { name: CHAT_TEXT.talkToPerson })).toBeNull();
   });
 });

@@ -12,11 +12,11 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
  */
 export const LAUNCHER_BUDGET = 11.5 * 1024;
 /**
- * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what issue 23 (header menu, feedback on
- * replies, export, delete) measured: 3,130 B of chat file and 19 B of launcher (its locale packs' last lines, the
- * chat file's strings, handed on).
+ * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what issue 23 measured (3,911 B of its
+ * 4 KB): the chat file's header menu, ratings, export and delete (3,130 B) and way to a person (739 B); the
+ * launcher's 42 B hand on the chat file's strings (the locale packs' last lines) and the handoff settings' names.
  */
-export const TOTAL_BUDGET = 48 * 1024 + 3149;
+export const TOTAL_BUDGET = 48 * 1024 + 3911;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
