@@ -153,4 +153,32 @@ describe('the header menu (Chromium)', () => {
     );
     expect(again).toBe(404);
   });
+
+  it('takes the visitor to a person: the contact page in a new tab, with the conversation id', async () => {
+    const { page } = await e2e.open('/element.html');
+    await page.context().route('https://help.example.com/**', (route) => route.fulfill({ body: 'Contact us' }));
+    await page.evaluate(() => {
+      const element = document.querySelector('askbox-chat')!;
+      element.setAttribute('handoff-url', 'https://help.example.com/contact');
+      element.setAttribute('handoff-param', 'ticket');
+    });
+    const input = page.locator('askbox-chat textarea');
+    await input.fill('Which plans?');
+    await input.press('Enter');
+    await page.locator('askbox-chat .msg--bot:not(.msg--welcome) .sources').waitFor();
+    await page.locator('askbox-chat button[aria-haspopup="menu"]').click();
+    const [tab] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.locator(`askbox-chat [role="menuitem"]:text-is("${CHAT_TEXT.talkToPerson}")`).click(),
+    ]);
+    await tab.waitForLoadState();
+    const id = await page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((key) => key.includes(':conversation:'))
+        .map((key) => (JSON.parse(localStorage.getItem(key)!) as { id: string }).id),
+    );
+    expect(tab.url()).toBe(`https://help.example.com/contact?ticket=${id[0]}`);
+    // A new tab that cannot reach back into the page.
+    expect(await tab.evaluate('window.opener')).toBeNull();
+  });
 });
