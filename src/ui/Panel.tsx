@@ -17,6 +17,8 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
   const { model, config } = useWidget();
   const { text } = config;
   const startOver = () => {
+    // A delete still waiting for its confirmation was about the conversation now put away.
+    model.removal.cancel();
     model.newConversation();
     const input = typeof inputRef === 'object' ? inputRef?.current : null;
     input?.focus();

@@ -148,6 +148,19 @@ describe('deleting the conversation', () => {
     ).toBe(true);
   });
 
+  it('drops a delete waiting for its confirmation when the visitor starts a new conversation', async () => {
+    const { fake } = await setup();
+    fireEvent.click(menuButton());
+    fireEvent.click(ui().getByRole('menuitem', { name: CHAT_TEXT.deleteConversation }));
+    await ui().findByRole('group', { name: CHAT_TEXT.deleteConfirm });
+    fireEvent.click(ui().getByRole('button', { name: 'Start a new conversation' }));
+    await waitFor(() => expect(ui().queryByRole('group', { name: CHAT_TEXT.deleteConfirm })).toBeNull());
+    expect(fake.state.deleted).toEqual([]);
+    // Undo still brings the conversation back.
+    fireEvent.click(ui().getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(root().querySelectorAll('.msg--bot:not(.msg--welcome)')).toHaveLength(1));
+  });
+
   it('says so when the service refuses, and keeps everything', async () => {
     const { fake, storage } = await setup();
     fake.state.actionError = new ChatError('network', 'Offline');
