@@ -4,8 +4,9 @@ import { Markdown } from './Markdown.js';
 import { useWidget } from './context.js';
 import { thenFocusComposer } from './focus.js';
 import { isRateable } from '../state/feedback.js';
-import { FeedbackComment, RateButtons } from './Rating.js';
-import { HandoffLink } from './handoff.js';
+import { FeedbackComment } from './FeedbackComment.js';
+import { RateButtons } from './RateButtons.js';
+import { HandoffLink } from './HandoffLink.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {

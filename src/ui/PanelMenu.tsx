@@ -1,7 +1,7 @@
 import { toMarkdown } from '../state/transcript.js';
 import { Menu, type MenuItem } from './Menu.js';
 import { useWidget } from './context.js';
-import { transcriptLabels, useHandoffLink } from './handoff.js';
+import { transcriptLabels, useHandoffLink } from './HandoffLink.js';
 import { MoreIcon } from './icons.js';
 
 /** Characters a file name may not hold on some systems (the title is the site's, and plain text). */
