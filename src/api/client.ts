@@ -1,7 +1,15 @@
 import { proxyEndpoint } from './endpoint.js';
 import { ChatError, kindForStatus, parseRetryAfter, toChatError } from './errors.js';
-import { own, parseCreatedConversation, parseErrorBody, parseMessage, parseMessagePage } from './parse.js';
 import { solveProof, type Proof } from './proof.js';
+import {
+  own,
+  parseCreatedConversation,
+  parseDeleted,
+  parseErrorBody,
+  parseFeedbackTaken,
+  parseMessage,
+  parseMessagePage,
+} from './parse.js';
 import { readReplyStream } from './sse.js';
 import type { ApiMessage, ApiMessagePage, ConversationRef, StreamEvent } from './types.js';
 
@@ -47,6 +55,17 @@ export interface ChatClient {
     input: { conversation: ConversationRef; content: string },
     signal: AbortSignal,
   ): AsyncIterable<StreamEvent>;
+  /** Deletes the conversation, with its messages, at the service (`DELETE /conversations/{id}`, its grant only). */
+  deleteConversation(conversation: ConversationRef): Promise<void>;
+  /** Hands a rating of a reply to the proxy's `POST /feedback` (the site's `onFeedback`; nothing goes upstream). */
+  sendFeedback(conversation: ConversationRef, feedback: Feedback): Promise<void>;
+}
+
+/** A visitor's rating of one reply, with their comment on a thumbs-down. */
+interface Feedback {
+  messageId: string;
+  rating: 'up' | 'down';
+  comment?: string | undefined;
 }
 
 const PAGE_SIZE = 50;
@@ -142,6 +161,17 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       // The order of list results is undocumented, so the newest messages are on the first or the last page.
       if (first.totalPages > 1) pages.push(await listPage(conversation, first.totalPages, signal));
       return toChronological(pages.flatMap((p) => p.messages));
+    },
+
+    async deleteConversation(conversation) {
+      const path = `/conversations/${encodeURIComponent(conversation.id)}`;
+      parseDeleted(await json(path, { method: 'DELETE' }, conversation.grant));
+    },
+
+    async sendFeedback(conversation, { messageId, rating, comment }) {
+      const body = { conversation_id: conversation.id, message_id: messageId, rating, ...(comment && { comment }) };
+      const answer = await json('/feedback', { method: 'POST', body: JSON.stringify(body) }, conversation.grant);
+      parseFeedbackTaken(answer, messageId);
     },
 
     async *streamReply({ conversation, content }, signal) {

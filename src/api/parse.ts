@@ -102,6 +102,16 @@ export function parseCreatedConversation(body: unknown): ConversationRef {
   return created;
 }
 
+/** The service's answer to `DELETE /conversations/{id}`: `{data: true}`; anything else is no deletion. */
+export function parseDeleted(body: unknown): void {
+  if (own(body, 'data') !== true) throw malformed('no confirmation of the deletion');
+}
+
+/** The proxy's answer to `POST /feedback`: `{data: {message_id, …}}` naming the rated reply. */
+export function parseFeedbackTaken(body: unknown, messageId: string): void {
+  if (own(own(body, 'data'), 'message_id') !== messageId) throw malformed('no receipt for the feedback');
+}
+
 const MAX_DETAIL = 500;
 
 /** The service's error envelope `{message, errors?}`: its text for people, and the fields a 422 names. */

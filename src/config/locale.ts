@@ -6,12 +6,17 @@ export interface LocaleText {
   title: string;
   welcome: string;
   placeholder: string;
+  /** The lines past `lineKeys()`'s: the chat file's strings (config/chat-text.ts). */
+  chatLines: readonly string[];
 }
 
-/** A locale pack as fetched: its lines when it is a table of exactly the expected strings, else undefined. */
+/**
+ * A locale pack as fetched: its lines when it is a table of at least the expected strings, else undefined. Lines past
+ * `lineKeys()`'s are the chat file's own strings (config/chat-text.ts), handed on as they are.
+ */
 export function parsePack(value: unknown): string[] | undefined {
   return Array.isArray(value) &&
-    value.length === lineKeys().length &&
+    value.length >= lineKeys().length &&
     value.every((line) => typeof line === 'string' && line.trim() && line.length <= 500)
     ? value
     : undefined;
@@ -173,6 +178,7 @@ function readTable(english: UiText, language: string, lines: readonly string[]):
     title: get('title') ?? DEFAULTS.title,
     welcome: get('welcome') ?? DEFAULTS.welcome,
     placeholder: get('placeholder') ?? DEFAULTS.placeholder,
+    chatLines: lines.slice(keys.length),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { HandoffKey } from './handoff.js';
 import { canonicalTag, launcherLocaleText, localeText, resolveLocale } from './locale.js';
 import {
   messageLength,
@@ -27,7 +28,7 @@ export type ParseResult =
   | { config: WidgetConfig; unknown: string[]; issues?: undefined }
   | { config?: undefined; unknown?: undefined; issues: ConfigIssue[] };
 
-/** Every config key, once (but `language`, which follows from `locale`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
+/** Every config key, once (but `language` and `chatLines`, which follow from `locale`, and `input`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
 const KEYS = {
   botId: true,
   proxyUrl: true,
@@ -46,6 +47,10 @@ const KEYS = {
   limitMessage: true,
   limitLink: true,
   limitLinkText: true,
+  // Read by the chat file (config/handoff.ts), so the launcher carries only their names.
+  handoffUrl: true,
+  handoffEmail: true,
+  handoffParam: true,
   streamTimeout: true,
   stream: true,
   styleNonce: true,
@@ -62,7 +67,7 @@ const KEYS = {
   debug: true,
   showOn: true,
   hideOn: true,
-} as const satisfies Record<Exclude<keyof WidgetConfig, 'language'>, true>;
+} as const satisfies Record<Exclude<keyof WidgetConfig, 'language' | 'chatLines' | 'input'> | HandoffKey, true>;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
@@ -75,7 +80,7 @@ const COLOR =
 // reads a backslash in an http(s) URL as a slash). A query is allowed (WordPress's `?rest_route=`), a fragment is not.
 const PROXY_URL = /^(https?:\/\/[^\s/?#]+(\/[^\s?#]*)?|\/(?![/\\])[^\s?#]*)(\?[^\s#]*)?$/i;
 // SECURITY: the limit notice's link goes into an href: only an absolute http(s) URL, never `javascript:` and friends.
-const LINK = /^https?:\/\/[^\s"'<>\\]{1,2000}$/i;
+export const LINK = /^https?:\/\/[^\s"'<>\\]{1,2000}$/i;
 const POSITIONS: readonly Position[] = ['bottom-right', 'bottom-left'];
 const MAX_STARTERS = 6;
 const MAX_STARTER_LENGTH = 200;
@@ -228,10 +233,12 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLoc
       limitMessage,
       limitLink,
       limitLinkText,
+      input,
       streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
       stream: stream !== false,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
+      chatLines: strings.chatLines,
       starters: offered,
       locale: locale.tag,
       language: locale.language,

@@ -98,6 +98,11 @@ export interface WidgetConfig {
   limitLink: string | undefined;
   /** The link's text; undefined: `text.limitContact`. */
   limitLinkText: string | undefined;
+  /**
+   * The settings as given, for those the chat file reads itself so that the launcher need not carry their rules:
+   * `handoffUrl`, `handoffEmail` and `handoffParam` (config/handoff.ts).
+   */
+  input: Readonly<Record<string, unknown>>;
   /** Seconds a reply stream may stay silent before it counts as broken. */
   streamTimeout: number;
   /** Stream replies as they are written; false: ask for whole replies (`POST /messages`). */
@@ -105,6 +110,8 @@ export interface WidgetConfig {
   /** Nonce for the `<style>` fallback on pages with a strict CSP. */
   styleNonce: string | undefined;
   text: UiText;
+  /** The locale's strings for the chat file's own UI (config/chat-text.ts), as lines; empty: English. */
+  chatLines: readonly string[];
   /** The BCP 47 tag dates and numbers are formatted for; the UI strings are its language's (else English). */
   locale: string;
   /** The language of the UI strings: a supported one, else `en`. */

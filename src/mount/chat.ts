@@ -2,6 +2,8 @@ import { effect, signal } from '@preact/signals';
 import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
 import { withEnglish } from '../config/locale.js';
+import { toChatText } from '../config/chat-text.js';
+import { parseHandoff } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { ChatModel, type ChatModelInstance } from '../state/chat-model.js';
 import { createSanitizer } from '../render/sanitize.js';
@@ -12,6 +14,7 @@ import css from '../styles/panel.css?inline';
 import { App } from '../ui/App.js';
 import { Widget } from '../ui/context.js';
 import { copyText } from './clipboard.js';
+import { downloadText } from './download.js';
 import type { Launcher } from './launcher.js';
 import { createPhoneFit } from './phone.js';
 
@@ -105,6 +108,9 @@ export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { s
               sanitize: createSanitizer(window, config.text),
               copy: (text: string) => copyText(launcher.slot, text),
               formatTime: createTimeFormat(config.locale),
+              chatText: toChatText(config.chatLines),
+              handoff: parseHandoff(config.input),
+              download: (name: string, text: string) => downloadText(launcher.slot, name, text),
             },
           },
           h(App, { returnFocus }),

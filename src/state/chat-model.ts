@@ -13,6 +13,9 @@ import { createStallWatch } from './stall.js';
 import { endWaits, failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
 import { createQuotaReport, type Emit } from './events.js';
 import { setupFault } from './setup-fault.js';
+import { createFeedback } from './feedback.js';
+import { createRemoval } from './removal.js';
+import { createHandoff } from './handoff.js';
 import type { KeyValueStore } from './storage.js';
 
 /** What the model reaches the outside world through. */
@@ -42,6 +45,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const draft = signal('');
   /** The last completed reply, for the screen-reader live region (tokens are not announced one by one). */
   const announcement = signal<ChatMessage | null>(null);
+  /** A short status for the same live region (copied, deleted, rated); a completed reply replaces it. */
+  const note = signal('');
+  effect(() => void (announcement.value, (note.value = '')));
   const undo = createUndo(session);
   const { stalled, watch: watchStall } = createStallWatch();
   const busy = computed(() => isBusy(status.value));
@@ -307,9 +313,36 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   // Back online, that is done by itself.
   online.subscribe((up) => void (up && retryTarget.value === 'send' && retry()));
 
+  /** Empties the panel and forgets the conversation; `keep`: first keep it for Undo (else nothing comes back). */
+  function clear(keep: boolean) {
+    undo.keep(keep ? messages.value : []);
+    invalidate();
+    session.forget();
+    // A fresh conversation: its proof of work, if the proxy asks for one, is solved ahead.
+    opener.warm();
+    batch(() => {
+      messages.value = [];
+      streaming.value = '';
+      status.value = IDLE;
+      announcement.value = null;
+    });
+  }
+
+  const conversation = () => session.current();
+  const feedback = createFeedback({ client, storage: deps.storage, config, emit, conversation });
+  const discard = () => (feedback.forget(messages.value), clear(false));
+  const removal = createRemoval({ client, conversation, discard });
+
   return {
     messages,
     streaming,
+    note,
+    feedback,
+    removal,
+    /** Fires `handoff` as the visitor takes the way to a person. */
+    handoff: createHandoff(emit, conversation),
+    /** The conversation in use, if the visitor has one. */
+    conversation,
     status,
     failure,
     retryTarget,
@@ -342,18 +375,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       if (failure.value && !limited.value) status.value = IDLE;
     }),
     /** Forgets the current conversation; the next message starts a new one. `undoNewConversation` brings it back. */
-    newConversation: action(() => {
-      undo.keep(messages.value);
-      invalidate();
-      session.forget();
-      opener.warm();
-      batch(() => {
-        messages.value = [];
-        streaming.value = '';
-        status.value = IDLE;
-        announcement.value = null;
-      });
-    }),
+    newConversation: action(() => clear(true)),
+    /** Says `text` once through the panel's live region. */
+    say: action((text: string) => void (note.value = text)),
     /** Brings back what the last "new conversation" cleared, as long as the visitor has not sent since. */
     undoNewConversation: action(() => {
       const restored = undo.restore();

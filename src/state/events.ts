@@ -10,6 +10,10 @@ export interface WidgetEvents {
   error: { kind: ChatError['kind']; message: string };
   /** The service's message limit is reached (402): sending waits; `message` is the service's text, for the owner. */
   quota: { message: string };
+  /** The visitor rated a reply (again with `comment` when they add one after a thumbs-down). */
+  feedback: { messageId: string; conversationId: string; rating: 'up' | 'down'; comment: string | undefined };
+  /** The visitor asked for a person: `via` is how they are reached. */
+  handoff: { conversationId: string | undefined; via: 'email' | 'url' };
 }
 
 /** Emits a lifecycle event; `mount()` forwards these to `handle.on` listeners. */

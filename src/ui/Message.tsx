@@ -3,6 +3,10 @@ import { CopyButton } from './CopyButton.js';
 import { Markdown } from './Markdown.js';
 import { useWidget } from './context.js';
 import { thenFocusComposer } from './focus.js';
+import { isRateable } from '../state/feedback.js';
+import { FeedbackComment } from './FeedbackComment.js';
+import { RateButtons } from './RateButtons.js';
+import { HandoffLink } from './HandoffLink.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {
@@ -34,7 +38,11 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         <Markdown text={message.text} />
       )}
       {waiting && !failure.setup && <p class="msg__note">{text.waiting}</p>}
-      {message.flagged && <p class="msg__note">{text.flagged}</p>}
+      {message.flagged && (
+        <p class="msg__note">
+          {text.flagged} {isLast && <HandoffLink />}
+        </p>
+      )}
       {message.status === 'stopped' && <p class="msg__note">{text.stopped}</p>}
       {message.status === 'failed' && !user && (!message.text || canRetry) && (
         // One message: the service's own apology (or what arrived) when there is one, else ours; and one Retry.
@@ -45,6 +53,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
               {text.retry}
             </button>
           )}
+          {isLast && <HandoffLink />}
         </p>
       )}
       {message.sources.length > 0 && (
@@ -72,8 +81,10 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         <div class="msg__footer">
           {time}
           <CopyButton label={text.copyReply} text={() => message.text} />
+          {isRateable(message) && <RateButtons message={message} />}
         </div>
       )}
+      {isRateable(message) && <FeedbackComment message={message} />}
     </article>
   );
 }

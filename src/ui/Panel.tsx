@@ -1,5 +1,7 @@
 import type { Ref } from 'preact';
 import { ClearedNotice } from './ClearedNotice.js';
+import { DeleteConfirm } from './DeleteConfirm.js';
+import { PanelMenu } from './PanelMenu.js';
 import { Composer } from './Composer.js';
 import { ErrorNotice } from './ErrorNotice.js';
 import { MessageList } from './MessageList.js';
@@ -15,6 +17,8 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
   const { model, config } = useWidget();
   const { text } = config;
   const startOver = () => {
+    // A delete still waiting for its confirmation was about the conversation now put away.
+    model.removal.cancel();
     model.newConversation();
     const input = typeof inputRef === 'object' ? inputRef?.current : null;
     input?.focus();
@@ -40,6 +44,7 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
         >
           <NewIcon />
         </button>
+        <PanelMenu />
         {onClose && (
           <button type="button" class="icon-button" aria-label={text.close} title={text.close} onClick={onClose}>
             <CloseIcon />
@@ -48,6 +53,7 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
       </div>
       <MessageList />
       <ClearedNotice inputRef={inputRef} />
+      <DeleteConfirm />
       <ErrorNotice />
       <Composer inputRef={inputRef} />
     </section>

@@ -1,5 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { ChatText } from '../config/chat-text.js';
+import type { Handoff } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
 import type { Sanitize } from '../render/sanitize.js';
 import type { ChatModelInstance } from '../state/chat-model.js';
@@ -14,6 +16,12 @@ export interface WidgetContext {
   copy: (text: string) => Promise<boolean>;
   /** A message's time in the visitor's locale. */
   formatTime: (time: number) => string;
+  /** The strings of the header menu and what it leads to, in the visitor's language. */
+  chatText: ChatText;
+  /** The site's way to a person, if it gives one. */
+  handoff: Handoff;
+  /** Saves `text` as a file named `name` (the visitor's download). */
+  download: (name: string, text: string) => void;
 }
 
 export const Widget = createContext<WidgetContext | null>(null);

@@ -1,8 +1,9 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LANGUAGES, localeText } from '../../src/config/locale';
+import { LANGUAGES, lineKeys, localeText } from '../../src/config/locale';
 import { TABLES } from '../../src/config/locales/index';
 import { parseConfig } from '../../src/config/parse';
+import { CHAT_TEXT, toChatText } from '../../src/config/chat-text';
 import { DEFAULT_TEXT } from '../../src/config/schema';
 import type { WidgetHandle } from '../../src/mount/handle';
 import { HOST_TAG } from '../../src/mount/shadow-host';
@@ -29,13 +30,17 @@ function uiStrings(): string[] {
       if (value) strings.push(value);
     }
   }
-  for (const el of root.querySelectorAll('.msg__note, .sources__label, .sr-only, .panel__title, .link-button'))
+  for (const el of root.querySelectorAll(
+    '.msg__note, .sources__label, .sr-only, .panel__title, .link-button, .menu__item, .notice__text',
+  ))
     strings.push(el.textContent?.trim() ?? '');
   return strings.filter(Boolean);
 }
 
 const ENGLISH = new Set(
-  [...Object.values(DEFAULT_TEXT), ...Object.values(DEFAULT_TEXT.errors)].filter((v) => typeof v === 'string'),
+  [...Object.values(DEFAULT_TEXT), ...Object.values(DEFAULT_TEXT.errors), ...Object.values(CHAT_TEXT)].filter(
+    (v) => typeof v === 'string',
+  ),
 );
 
 describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in %s', (language) => {
@@ -71,7 +76,25 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in 
     fake.reply('');
     await waitFor(() => expect(shadow().querySelector('.msg--failed')).not.toBeNull());
 
+    // The header menu, open, and the delete confirmation (issue 23).
+    const chatText = toChatText(TABLES[language]!.trim().split('\n').slice(lineKeys().length));
+    fireEvent.click(shadow().querySelector('[aria-haspopup="menu"]')!);
+    await waitFor(() => expect(shadow().querySelector('.menu__item')).not.toBeNull());
+    fireEvent.click(shadow().querySelectorAll<HTMLElement>('.menu__item')[2]!);
+    await waitFor(() => expect(shadow().querySelector('.confirm')).not.toBeNull());
+    fireEvent.click(shadow().querySelector('[aria-haspopup="menu"]')!);
+    await waitFor(() => expect(shadow().querySelector('.menu__item')).not.toBeNull());
+
     const shown = uiStrings();
+    for (const key of [
+      'menu',
+      'copyConversation',
+      'deleteConversation',
+      'deleteConfirm',
+      'rateUp',
+      'rateDown',
+    ] as const)
+      expect(shown, key).toContain(chatText[key]);
     expect(shown).toContain(strings.title);
     expect(shown).toContain(strings.text.sources);
     expect(shown).toContain(strings.text.retry);

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => e2e?.close());
 
 /**
- * Pairs of boxes that overlap in the last reply: its text lines (one rect per line box), the copy buttons, the
+ * Pairs of boxes that overlap in the last reply: its text lines (one rect per line box), the copy and rating buttons, the
  * time, the sources and the jump button, each named by what it is. Boxes of one kind may touch each other.
  */
 function overlaps(page: Page): Promise<string[]> {
@@ -39,7 +39,9 @@ function overlaps(page: Page): Promise<string[]> {
       for (const element of scope.querySelectorAll(selector))
         boxes.push({ kind, rect: element.getBoundingClientRect() });
     };
-    add('copy', '.copy__button');
+    // The rating buttons share the copy button's look (and class): they are told apart here.
+    add('copy', '.copy__button:not(.rate--up):not(.rate--down)');
+    add('rate', '.rate--up, .rate--down');
     add('time', '.msg__time');
     add('sources', '.sources');
     add('retry', '.link-button');
@@ -82,11 +84,13 @@ const LOOKS = [
 describe('where things land (Chromium)', () => {
   // The code's copy button too: a long line of code scrolls sideways under whatever sits over the code.
   for (const look of LOOKS)
-    it(`keeps text, copy buttons, time and sources apart: ${look.name}`, async () => {
+    it(`keeps text, copy and rating buttons, time and sources apart: ${look.name}`, async () => {
       const { page } = await e2e.open(look.path, look.options);
       await ask(page, 'Show me the code');
       await page.locator(`${W.bot} .sources`).waitFor();
       await reveal(page, 'fontSize' in look ? look.fontSize : undefined);
+      // The rating buttons are in the footer row the check covers (issue 23).
+      expect(await page.locator(`${W.bot} .rate--down`).count()).toBe(1);
       expect(await overlaps(page)).toEqual([]);
     });
 

@@ -39,6 +39,11 @@ export function createFakeClient() {
     createdProof: [] as (number | undefined)[],
     /** Refusals of the next conversation creations (a 428 for a stale proof), one per creation. */
     createRefusals: [] as ChatError[],
+    /** Conversations deleted, and feedback sent, in order. */
+    deleted: [] as string[],
+    feedback: [] as { conversation: string; messageId: string; rating: string; comment?: string | undefined }[],
+    /** While set, the next deletions and feedback sends throw it. */
+    actionError: undefined as ChatError | undefined,
     /** While set, history and stored-reply reads wait for it: the test decides when the network answers. */
     gate: undefined as Promise<void> | undefined,
   };
@@ -85,6 +90,14 @@ export function createFakeClient() {
           : []),
         ...(state.storedReply ? [state.storedReply] : []),
       ];
+    },
+    deleteConversation: async (conversation) => {
+      if (state.actionError) throw state.actionError;
+      state.deleted.push(conversation.id);
+    },
+    sendFeedback: async (conversation, feedback) => {
+      if (state.actionError) throw state.actionError;
+      state.feedback.push({ conversation: conversation.id, ...feedback });
     },
     async *streamReply({ conversation, content }, signal) {
       state.calls.push('stream');

@@ -8,6 +8,7 @@ const { canonicalTag, LANGUAGES, LAUNCHER_TEXT, lineKeys, localeText, parsePack,
 const { parseConfig, parseLauncherConfig } = await import('../../src/config/parse');
 const { TABLES } = await import('../../src/config/locales/index');
 const { DEFAULT_TEXT, DEFAULTS } = await import('../../src/config/schema');
+const { CHAT_TEXT, toChatText } = await import('../../src/config/chat-text');
 
 /** A language's table as the lines of its locale pack. */
 const lines = (language: string) => TABLES[language]?.trim().split('\n') ?? [];
@@ -35,8 +36,27 @@ describe('locales', () => {
   });
 
   it('English is the defaults themselves', () => {
-    expect(english).toEqual({ text: DEFAULT_TEXT, ...DEFAULTS_SHOWN });
+    expect(english).toEqual({ text: DEFAULT_TEXT, ...DEFAULTS_SHOWN, chatLines: [] });
+    expect(toChatText(english.chatLines)).toEqual(CHAT_TEXT);
   });
+
+  it.each(LANGUAGES.filter((l) => l !== 'en'))(
+    '%s has every string of the chat file, translated, after the launcher’s (issue 23)',
+    (language) => {
+      const keys = Object.keys(CHAT_TEXT) as (keyof typeof CHAT_TEXT)[];
+      expect(lines(language)).toHaveLength(lineKeys().length + keys.length);
+      const { chatLines } = localeText(language, lines(language));
+      expect(chatLines).toHaveLength(keys.length);
+      const text = toChatText(chatLines);
+      for (const key of keys) {
+        expect(text[key].trim(), `${language} ${key}`).not.toBe('');
+        expect(text[key], `${language} ${key} is English`).not.toBe(CHAT_TEXT[key]);
+      }
+      // What the launcher hands the chat file: the pack's last lines, through parseConfig.
+      const { config } = parseConfig({ ...minimal, locale: language }, { tables: TABLES });
+      expect(toChatText(config!.chatLines)).toEqual(text);
+    },
+  );
 
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has every string, translated, with its placeholders', (language) => {
     const strings = flat(language);
@@ -69,11 +89,16 @@ describe('before its pack arrives', () => {
 
   it('reads a table’s lines without the spaces around them', () => {
     const padded = lines('de').map((line) => `  ${line}  `);
-    expect(localeText('de', padded)).toEqual(localeText('de', lines('de')));
+    const { chatLines, ...rest } = localeText('de', padded);
+    const { chatLines: plainLines, ...plain } = localeText('de', lines('de'));
+    expect(rest).toEqual(plain);
+    expect(toChatText(chatLines)).toEqual(toChatText(plainLines));
   });
 
-  it('takes a fetched pack only when it is exactly a table of strings', () => {
-    const good = lines('de');
+  it('takes a fetched pack only when it is at least a table of strings', () => {
+    expect(parsePack(lines('de'))).toEqual(lines('de'));
+    // The launcher's part alone is a pack too (the chat file's strings then read in English).
+    const good = lines('de').slice(0, lineKeys().length);
     expect(parsePack(good)).toEqual(good);
     expect(parsePack(good.slice(1))).toBeUndefined();
     expect(parsePack([...good.slice(1), 42])).toBeUndefined();

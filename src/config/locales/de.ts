@@ -45,4 +45,21 @@ Gespräch nicht mehr verfügbar.
 Fragen Sie uns
 Hallo! Wie kann ich helfen?
 Ihre Frage…
+Weitere Aktionen
+Gespräch kopieren
+Gespräch herunterladen
+Dieses Gespräch löschen
+Dieses Gespräch endgültig löschen? Es lässt sich nicht wiederherstellen.
+Löschen
+Abbrechen
+Das Gespräch konnte nicht gelöscht werden. Nichts ging verloren; bitte erneut versuchen.
+Gespräch gelöscht.
+Hilfreich
+Nicht hilfreich
+Danke für Ihr Feedback.
+Ihr Feedback konnte nicht gesendet werden.
+Was war falsch? (optional)
+Senden
+Überspringen
+Mit einer Person sprechen
 `;

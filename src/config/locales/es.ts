@@ -45,4 +45,21 @@ Conversación no disponible.
 Pregúntanos
 ¡Hola! ¿En qué puedo ayudarte?
 Tu pregunta…
+Más acciones
+Copiar conversación
+Descargar conversación
+Eliminar esta conversación
+¿Eliminar esta conversación para siempre? No se podrá recuperar.
+Eliminar
+Cancelar
+No se pudo eliminar la conversación. No se ha perdido nada; inténtelo de nuevo.
+Conversación eliminada.
+Útil
+No útil
+Gracias por su opinión.
+No se pudo enviar su opinión.
+¿Qué falló? (opcional)
+Enviar
+Omitir
+Hablar con una persona
 `;

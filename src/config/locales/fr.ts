@@ -45,4 +45,21 @@ Discussion indisponible.
 Posez-nous vos questions
 Bonjour ! Comment puis-je aider ?
 Votre question…
+Plus d’actions
+Copier la conversation
+Télécharger la conversation
+Supprimer cette conversation
+Supprimer définitivement cette conversation ? Elle ne pourra pas être récupérée.
+Supprimer
+Annuler
+La conversation n’a pas pu être supprimée. Rien n’est perdu ; veuillez réessayer.
+Conversation supprimée.
+Utile
+Pas utile
+Merci pour votre avis.
+Votre avis n’a pas pu être envoyé.
+Qu’est-ce qui n’allait pas ? (facultatif)
+Envoyer
+Passer
+Parler à une personne
 `;

@@ -11,7 +11,7 @@ import { pt } from './pt.js';
 import { zh } from './zh.js';
 
 /**
- * Every language's strings but English's (`DEFAULT_TEXT`), one per line in the order of `lineKeys()`. The ESM
+ * Every language's strings but English's (`DEFAULT_TEXT`), one per line in the order of `lineKeys()`, then the chat file's own (`CHAT_TEXT`, config/chat-text.ts). The ESM
  * build imports them; the script-tag bundle does not: its build writes each to `askbox-locales/<language>.json`,
  * fetched on the visitor's first sign of interest (see src/embed.ts), so a page pays for one language, not eleven.
  */

@@ -45,4 +45,21 @@ Conversazione non disponibile.
 Chiedici pure
 Ciao! Come posso aiutarti?
 La tua domanda…
+Altre azioni
+Copia conversazione
+Scarica conversazione
+Elimina questa conversazione
+Eliminare definitivamente questa conversazione? Non potrà essere recuperata.
+Elimina
+Annulla
+Impossibile eliminare la conversazione. Non è andato perso nulla; riprova.
+Conversazione eliminata.
+Utile
+Non utile
+Grazie per il feedback.
+Impossibile inviare il feedback.
+Cosa non andava? (facoltativo)
+Invia
+Salta
+Parla con una persona
 `;

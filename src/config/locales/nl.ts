@@ -45,4 +45,21 @@ Gesprek niet beschikbaar.
 Stel je vraag
 Hallo! Waarmee kan ik helpen?
 Je vraag…
+Meer acties
+Gesprek kopiëren
+Gesprek downloaden
+Dit gesprek verwijderen
+Dit gesprek definitief verwijderen? Het kan niet worden teruggehaald.
+Verwijderen
+Annuleren
+Het gesprek kon niet worden verwijderd. Er is niets verloren; probeer het opnieuw.
+Gesprek verwijderd.
+Nuttig
+Niet nuttig
+Bedankt voor je feedback.
+Je feedback kon niet worden verzonden.
+Wat ging er mis? (optioneel)
+Versturen
+Overslaan
+Met een persoon praten
 `;

@@ -45,4 +45,21 @@ Rozmowa niedostępna.
 Zapytaj nas
 Cześć! Jak mogę pomóc?
 Twoje pytanie…
+Więcej działań
+Kopiuj rozmowę
+Pobierz rozmowę
+Usuń tę rozmowę
+Usunąć tę rozmowę na zawsze? Nie da się jej przywrócić.
+Usuń
+Anuluj
+Nie udało się usunąć rozmowy. Nic nie zostało utracone; spróbuj ponownie.
+Rozmowa usunięta.
+Pomocne
+Niepomocne
+Dziękujemy za opinię.
+Nie udało się wysłać opinii.
+Co było nie tak? (opcjonalnie)
+Wyślij
+Pomiń
+Porozmawiaj z człowiekiem
 `;

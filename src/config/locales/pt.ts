@@ -45,4 +45,21 @@ Conversa indisponível.
 Pergunte-nos
 Olá! Como posso ajudar?
 Sua pergunta…
+Mais ações
+Copiar conversa
+Baixar conversa
+Excluir esta conversa
+Excluir esta conversa para sempre? Ela não poderá ser recuperada.
+Excluir
+Cancelar
+Não foi possível excluir a conversa. Nada foi perdido; tente novamente.
+Conversa excluída.
+Útil
+Não útil
+Obrigado pelo seu feedback.
+Não foi possível enviar seu feedback.
+O que estava errado? (opcional)
+Enviar
+Pular
+Falar com uma pessoa
 `;

@@ -1,0 +1,58 @@
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import { FIELDS } from '../protocol/contract.js';
+import type { ChatMessage } from '../state/messages.js';
+import { useWidget } from './context.js';
+import { HandoffLink } from './HandoffLink.js';
+
+/**
+ * The optional comment after a thumbs-down (at most `FIELDS.feedbackCommentMax` characters), with Send and Skip.
+ * Focus moves into it as it opens, and back to the thumbs-down button as it closes.
+ */
+export function FeedbackComment({ message }: { message: ChatMessage }) {
+  const { model, chatText } = useWidget();
+  const { feedback } = model;
+  const open = feedback.commenting.value === message.id;
+  const field = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    if (open) field.current?.focus();
+  }, [open]);
+  if (!open) return null;
+  const id = `askbox-comment-${message.id}`;
+  const done = (event: Event, comment?: string) => {
+    const article = (event.currentTarget as Element).closest('.msg');
+    article?.querySelector<HTMLElement>('.rate--down')?.focus();
+    if (comment === undefined) return feedback.skip();
+    void feedback.rate(message.id, 'down', comment).then((sent) => {
+      model.say(sent ? chatText.rated : chatText.feedbackFailed);
+    });
+  };
+  return (
+    <form
+      class="comment"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const comment = field.current?.value.trim() ?? '';
+        done(event, comment || undefined);
+      }}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.stopPropagation();
+        done(event);
+      }}
+    >
+      <label class="comment__label" for={id}>
+        {chatText.comment}
+      </label>
+      <input id={id} ref={field} class="composer__input" maxLength={FIELDS.feedbackCommentMax} dir="auto" />
+      <div class="notice__actions">
+        <button type="submit" class="link-button">
+          {chatText.sendComment}
+        </button>
+        <button type="button" class="link-button" onClick={(event) => done(event)}>
+          {chatText.skip}
+        </button>
+        <HandoffLink />
+      </div>
+    </form>
+  );
+}

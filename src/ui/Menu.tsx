@@ -1,0 +1,130 @@
+import type { ComponentChildren } from 'preact';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+
+/** One entry of a menu: a button, or a link (`href`: mailto:, or a page opened in a new tab). */
+export interface MenuItem {
+  label: string;
+  /** Run after the menu has closed and focus is back on its button. */
+  onSelect: () => void;
+  href?: string | undefined;
+  disabled?: boolean;
+}
+
+/** Where focus goes as the menu opens: its first item or its last (Up arrow on the button). */
+type Entry = 'first' | 'last' | null;
+
+/**
+ * A menu button (WAI-ARIA menu-button pattern): the button opens the menu with Enter, Space or Down (first item) or
+ * Up (last item); in it, the arrows move and wrap, Home and End jump, Escape closes it (only it: the panel stays
+ * open) and returns focus to the button, and Tab closes it and moves on. Focus leaving it (a tap elsewhere on a
+ * phone) closes it too. Positioned with logical properties, so it opens under the button on either side in RTL.
+ */
+export function Menu({ label, icon, items }: { label: string; icon: ComponentChildren; items: readonly MenuItem[] }) {
+  const [entry, setEntry] = useState<Entry>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const open = entry !== null;
+  const entries = () => [...(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+
+  useLayoutEffect(() => {
+    if (entry) entries()[entry === 'first' ? 0 : items.length - 1]?.focus();
+  }, [entry]);
+
+  const close = (refocus: boolean) => {
+    setEntry(null);
+    if (refocus) button.current?.focus();
+  };
+  const select = (item: MenuItem) => {
+    if (item.disabled) return;
+    close(true);
+    item.onSelect();
+  };
+
+  const onButtonKey = (event: KeyboardEvent) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    setEntry(event.key === 'ArrowDown' ? 'first' : 'last');
+  };
+  const onMenuKey = (event: KeyboardEvent) => {
+    const all = entries();
+    const at = all.indexOf(event.target as HTMLElement);
+    const move: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 };
+    const to = move[event.key];
+    if (to !== undefined) {
+      event.preventDefault();
+      all[(to + all.length) % all.length]?.focus();
+    } else if (event.key === 'Escape') {
+      // The panel's own Escape (mount/chat.ts) would close the whole panel.
+      event.stopPropagation();
+      close(true);
+    } else if (event.key === 'Tab') close(false);
+    else if (event.key === ' ' && event.target instanceof HTMLAnchorElement) {
+      // A link answers Enter by itself; in a menu, Space activates an item too.
+      event.preventDefault();
+      event.target.click();
+    }
+  };
+  const onFocusOut = (event: FocusEvent) => {
+    const next = event.relatedTarget as Node | null;
+    if (open && !(event.currentTarget as Element).contains(next)) setEntry(null);
+  };
+
+  return (
+    <div class="menu" onFocusOut={onFocusOut}>
+      <button
+        ref={button}
+        type="button"
+        class="icon-button"
+        id="askbox-menu-button"
+        aria-label={label}
+        title={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? 'askbox-menu' : undefined}
+        onClick={() => (open ? close(false) : setEntry('first'))}
+        onKeyDown={onButtonKey}
+      >
+        {icon}
+      </button>
+      {open && (
+        <div
+          ref={list}
+          id="askbox-menu"
+          class="menu__list"
+          role="menu"
+          aria-labelledby="askbox-menu-button"
+          onKeyDown={onMenuKey}
+        >
+          {items.map((item) =>
+            item.href ? (
+              <a
+                key={item.label}
+                role="menuitem"
+                class="menu__item"
+                tabIndex={-1}
+                href={item.href}
+                target={item.href.startsWith('mailto:') ? undefined : '_blank'}
+                rel="noopener"
+                onClick={() => select(item)}
+              >
+                {item.label}
+              </a>
+            ) : (
+              <button
+                key={item.label}
+                type="button"
+                role="menuitem"
+                class="menu__item"
+                tabIndex={-1}
+                aria-disabled={item.disabled ? 'true' : undefined}
+                onClick={() => select(item)}
+              >
+                {item.label}
+              </button>
+            ),
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
