@@ -7,10 +7,13 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 /**
  * The launcher's budget, gzipped (gzip -9): what every page view parses. Issue #19's goal is 10 KB; the launcher
- * is at ~11.4 KB (tag validation with every message, the page API, the loader, the panel frame and page rules; the
- * chat's English strings are in the chat file), so this holds it where it is.
+ * was held at 11.5 KiB (tag validation with every message, the page API, the loader and the panel frame). Since then,
+ * measured as the launcher before and after each: it follows the visual viewport on phones (issue 21 item 1, +126 B)
+ * and names the new-conversation limit (+7 B); it keeps page rules (issue 22 item 4, +578 B, paid for by carrying
+ * only the English it draws, −523 B); proxy URLs may carry a query (+9 B); and it hands the chat file its strings and
+ * the handoff settings (issue 23, +39 B). So 11.6 KiB holds it where it now is.
  */
-export const LAUNCHER_BUDGET = 11.5 * 1024;
+export const LAUNCHER_BUDGET = 11.6 * 1024;
 /**
  * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what later issues measured:
  * - issue 22 item 5, proof of work: 482 B (fetching the challenge, the WebCrypto solver, sending the proof and the
