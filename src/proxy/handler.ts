@@ -10,6 +10,7 @@ import { createSealer } from './seal.js';
 import { fetchStream } from './stream-fetch.js';
 import { createStreamCap } from './stream-cap.js';
 import { createValidator } from './validate.js';
+import { logPath, query, safeHost } from './request-url.js';
 import { FIELDS, ROUTES } from '../protocol/contract.js';
 import { createVisitorActions } from './visitor-actions.js';
 import { createTelemetry, type RequestTelemetry } from './telemetry.js';
@@ -358,29 +359,4 @@ function notAllowed(allow: string): Response {
   const response = refuse('methodNotAllowed');
   response.headers.set('allow', allow);
   return response;
-}
-
-/** The listed query parameters of `url`, as a query string. */
-function query(url: URL, keys: readonly string[]): string {
-  const out = new URLSearchParams();
-  for (const key of keys) {
-    const value = url.searchParams.get(key);
-    if (value !== null) out.set(key, value);
-  }
-  const text = out.toString();
-  return text ? `?${text}` : '';
-}
-
-/** The 503 of a limit store that failed or did not answer in time; the visitor may try again in a few seconds. */
-function safeHost(origin: string): string | null {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return null;
-  }
-}
-
-/** The path for a log line: stream tokens are capabilities, so they are left out. */
-function logPath(url: URL): string {
-  return url.pathname.replace(/\/stream\/[^/]*/, '/stream/:token');
 }
