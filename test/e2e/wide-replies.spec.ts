@@ -82,10 +82,10 @@ describe('code and tables in replies (Chromium)', () => {
       expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
       expect(await scroller.getAttribute('aria-label')).toBe(name);
     }
-    // From the message box back through the reply: its copy button, its source, the table, then (past its copy
-    // button) the code, each with a visible ring.
+    // From the message box back through the reply: its footer (thumbs down, thumbs up, copy), its source, the table,
+    // then (past its copy button) the code, each with a visible ring.
     await page.locator(W.input).focus();
-    for (const expected of ['button.icon-button', 'a']) {
+    for (const expected of ['button.icon-button', 'button.icon-button', 'button.icon-button', 'a']) {
       await page.keyboard.press('Shift+Tab');
       expect(await deepActive(page)).toBe(expected);
     }
