@@ -96,7 +96,8 @@ async function visitorChats(comment?: string) {
   const rated: number[] = [];
   if (comment !== undefined) {
     page.on('response', (response) => {
-      if (proxyCall(response.request().method(), new URL(response.url()))?.endsWith('/feedback')) rated.push(response.status());
+      if (proxyCall(response.request().method(), new URL(response.url()))?.endsWith('/feedback'))
+        rated.push(response.status());
     });
     await page.locator(`${W.bot} button[aria-label="${CHAT_TEXT.rateDown}"]`).click();
     await page.getByLabel(CHAT_TEXT.comment).fill(comment);

@@ -135,7 +135,9 @@ describe('WordPress plugin (hooks stubbed)', () => {
     // Activated twice, then one load with an old version; the next load finds the version current.
     const made = report.dbdelta as string[];
     expect(made).toHaveLength(3);
-    expect(made[0]).toMatch(/^CREATE TABLE wp_askbox_feedback \(\n {2}id bigint\(20\) unsigned NOT NULL AUTO_INCREMENT,/);
+    expect(made[0]).toMatch(
+      /^CREATE TABLE wp_askbox_feedback \(\n {2}id bigint\(20\) unsigned NOT NULL AUTO_INCREMENT,/,
+    );
     expect(made[0]).toContain('\n  PRIMARY KEY  (id),\n');
     expect(report.uninstalled).toEqual(['DROP TABLE IF EXISTS wp_askbox_feedback', []]);
   });
