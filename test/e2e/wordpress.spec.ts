@@ -191,4 +191,19 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
     expect(await admin.locator('table.askbox-feedback tbody tr').nth(1).locator('td').nth(2).textContent()).toBe('');
     expect(site.errors()).toEqual([]);
   }, 60_000);
+
+  it('makes its table again after an update in place, and drops it and its options on uninstall', () => {
+    const table = `global $wpdb; echo json_encode([$wpdb->get_var("SHOW TABLES LIKE 'wp_askbox_feedback'"), get_option('askbox_db_version'), get_option('askbox_settings') !== false]);`;
+    // An update in place runs no activation: as after updating from a version without the table, the next load of
+    // WordPress (here, the next PHP run) makes it.
+    const dropped = `global $wpdb; $wpdb->query('DROP TABLE wp_askbox_feedback'); update_option('askbox_db_version', '0'); ${table}`;
+    expect(JSON.parse(site.wpPhp(dropped))).toEqual([null, '0', true]);
+    expect(JSON.parse(site.wpPhp(table))).toEqual(['wp_askbox_feedback', '1', true]);
+    // Plugins → Delete, as WordPress runs it (deletion is off on this site: DISALLOW_FILE_MODS).
+    site.wpPhp(
+      `require_once ABSPATH . 'wp-admin/includes/plugin.php'; deactivate_plugins('askbox/askbox.php'); uninstall_plugin('askbox/askbox.php');`,
+    );
+    expect(JSON.parse(site.wpPhp(table))).toEqual([null, false, false]);
+    expect(site.errors()).toEqual([]);
+  }, 60_000);
 });
