@@ -145,6 +145,7 @@ const BUILT_TESTS = [
   'test/contract/php.test.ts',
   'test/contract/cross-runtime.test.ts',
   'test/unit/wordpress-plugin.test.ts',
+  'test/unit/wordpress-rules.test.ts',
   'test/unit/package-exports.test.ts',
 ];
 

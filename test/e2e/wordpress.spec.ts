@@ -11,11 +11,15 @@ import {
   setPermalinks,
   type Permalinks,
 } from '../helpers/wordpress-admin';
+import { CHAT_TEXT } from '../../src/config/chat-text';
 import { ask, launchChromium, W } from './harness';
 
 /** The simulator's API key, as the site owner pastes it into Settings → Askbox. */
 const KEY = 'wordpress-e2e-simulator-key-81f3c2';
 const TITLE = 'Shop help desk';
+/** A visitor's comment on a thumbs-down, markup included: the settings page must show it as text. */
+const COMMENT = 'Too <b>vague</b> about delivery';
+const HANDOFF = 'https://help.example/contact?from=chat&lang=en';
 
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let site: Awaited<ReturnType<typeof startWordPress>>;
@@ -54,8 +58,11 @@ function proxyCall(method: string, url: URL): string | undefined {
   return call.includes('/askbox/v1/') ? call.replace(/stream\/[^/&]+/, 'stream/:token') : undefined;
 }
 
-/** A visitor (a fresh browser) opens the first post from the home page and asks; answers what it saw. */
-async function visitorChats() {
+/**
+ * A visitor (a fresh browser) opens the first post from the home page and asks; with a `comment`, rates the reply
+ * thumbs-down with it. Answers what it saw.
+ */
+async function visitorChats(comment?: string) {
   const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -86,6 +93,18 @@ async function visitorChats() {
   await page.reload();
   await page.locator(W.panel).waitFor();
   await expect.poll(() => page.locator(W.bot).count(), { timeout: 10_000 }).toBe(1);
+  const rated: number[] = [];
+  if (comment !== undefined) {
+    page.on('response', (response) => {
+      if (proxyCall(response.request().method(), new URL(response.url()))?.endsWith('/feedback'))
+        rated.push(response.status());
+    });
+    await page.locator(`${W.bot} button[aria-label="${CHAT_TEXT.rateDown}"]`).click();
+    await page.getByLabel(CHAT_TEXT.comment).fill(comment);
+    await page.locator(`askbox-widget .comment button[type="submit"]`).click();
+    // The thumbs-down is sent at once, then again with the comment.
+    await expect.poll(() => rated, { timeout: 10_000 }).toEqual([200, 200]);
+  }
   const result = {
     postUrl: page.url(),
     html,
@@ -110,6 +129,8 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
       Title: TITLE,
       'Accent colour (#rrggbb)': '#0b57d0',
       Position: 'bottom-left',
+      'Hide on': '/checkout/*, /cart',
+      'Talk to a person: URL': HANDOFF,
     });
     // The key is kept server-side: the form shows only that one is saved.
     expect(await admin.getByLabel('Cody API key').inputValue()).toBe('');
@@ -124,7 +145,7 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
     'chats as a visitor on a post with "%s" permalinks',
     async (permalinks, postUrl, base) => {
       await setPermalinks(admin, site.url, permalinks);
-      const visit = await visitorChats();
+      const visit = await visitorChats(permalinks === 'Post name' ? COMMENT : undefined);
       expect(visit.postUrl).toMatch(postUrl);
       expect(visit.pageErrors).toEqual([]);
       expect(visit.panel).toContain(TITLE);
@@ -140,6 +161,9 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
         ]),
       );
       expect(visit.html).not.toContain(KEY);
+      // The settings page's page rules and "Talk to a person", on the widget's tag.
+      expect(visit.html).toContain('data-hide-on="/checkout/* /cart"');
+      expect(visit.html).toContain(`data-handoff-url="${HANDOFF.replace('&', '&amp;')}"`);
       // The upstream got the key from the server, and only on its API host.
       expect(upstream.records.filter((r) => r.host === 'api').every((r) => r.authorization === `Bearer ${KEY}`)).toBe(
         true,
@@ -149,4 +173,37 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
     },
     60_000,
   );
+
+  it('lists the visitor\u2019s thumbs-down with its comment on Settings \u2192 Askbox, as text', async () => {
+    await admin.goto(`${site.url}/wp-admin/options-general.php?page=askbox`);
+    const latest = admin.locator('table.askbox-feedback tbody tr').first();
+    expect(await latest.locator('td').allTextContents()).toEqual([
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      'Not helpful',
+      COMMENT,
+      expect.stringMatching(/^[\w-]+$/),
+      expect.stringMatching(/^[\w-]+$/),
+      expect.stringMatching(/^[0-9a-f]{12}$/),
+    ]);
+    // Shown as text, not markup.
+    expect(await admin.locator('table.askbox-feedback b').count()).toBe(0);
+    // The thumbs-down alone, sent first, is the row below.
+    expect(await admin.locator('table.askbox-feedback tbody tr').nth(1).locator('td').nth(2).textContent()).toBe('');
+    expect(site.errors()).toEqual([]);
+  }, 60_000);
+
+  it('makes its table again after an update in place, and drops it and its options on uninstall', () => {
+    const table = `global $wpdb; echo json_encode([$wpdb->get_var("SHOW TABLES LIKE 'wp_askbox_feedback'"), get_option('askbox_db_version'), get_option('askbox_settings') !== false]);`;
+    // An update in place runs no activation: as after updating from a version without the table, the next load of
+    // WordPress (here, the next PHP run) makes it.
+    const dropped = `global $wpdb; $wpdb->query('DROP TABLE wp_askbox_feedback'); update_option('askbox_db_version', '0'); ${table}`;
+    expect(JSON.parse(site.wpPhp(dropped))).toEqual([null, '0', true]);
+    expect(JSON.parse(site.wpPhp(table))).toEqual(['wp_askbox_feedback', '1', true]);
+    // Plugins → Delete, as WordPress runs it (deletion is off on this site: DISALLOW_FILE_MODS).
+    site.wpPhp(
+      `require_once ABSPATH . 'wp-admin/includes/plugin.php'; deactivate_plugins('askbox/askbox.php'); uninstall_plugin('askbox/askbox.php');`,
+    );
+    expect(JSON.parse(site.wpPhp(table))).toEqual([null, false, false]);
+    expect(site.errors()).toEqual([]);
+  }, 60_000);
 });

@@ -146,6 +146,16 @@ export async function startWordPress(upstream: WordPressUpstream) {
         .filter((line) => /PHP (Fatal|Parse) error|PHP \w+: .*\/plugins\/askbox\/|\[askbox\]/.test(line)),
     /** The end of PHP's stderr (requests, errors), for a failing test's report. */
     logTail: () => log.join('').slice(-4000),
+    /**
+     * Runs `code` in PHP's CLI with WordPress loaded (wp-load.php, as WP-CLI does), for what a browser cannot reach
+     * here (file changes are off: DISALLOW_FILE_MODS); answers its output.
+     */
+    wpPhp(code: string): string {
+      const load = `$_SERVER['HTTP_HOST'] = '127.0.0.1:${port}'; require ${JSON.stringify(join(root, 'wp-load.php'))};`;
+      const result = spawnSync('php', ['-d', 'display_errors=stderr', '-r', `${load} ${code}`], { encoding: 'utf8' });
+      if (result.status !== 0 || result.stderr) throw new Error(`php failed: ${result.stderr}${result.stdout}`);
+      return result.stdout;
+    },
     async close() {
       closing = true;
       stop();

@@ -33,7 +33,10 @@ describe('WordPress plugin (hooks stubbed)', () => {
       'askbox-proxy.php',
       'askbox.js',
       'askbox.php',
+      'feedback.php',
       'readme.txt',
+      'uninstall.php',
+      'widget-rules.php',
     ]);
     // The script fetches its locale packs from next to itself.
     expect(readdirSync(`${PLUGIN}/askbox-locales`)).toHaveLength(11);
@@ -55,7 +58,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
     expect(report.secret_length).toBe(64);
     expect(report.secret_kept).toBe(true);
-    expect(report.hooks).toEqual(['admin_menu', 'admin_init', 'wp_enqueue_scripts', 'rest_api_init']);
+    expect(report.hooks).toEqual(['admin_menu', 'admin_init', 'wp_enqueue_scripts', 'rest_api_init', 'plugins_loaded']);
     expect(report.page).toBe('manage_options');
     expect(report.routes).toEqual([
       { namespace: 'askbox/v1', route: '/(?P<path>.*)', methods: ['GET', 'POST'], permission: '__return_true' },
@@ -123,6 +126,83 @@ describe('WordPress plugin (hooks stubbed)', () => {
       expect(entry.kept).toBe(true);
       // The widget's own settings are still saved.
       expect(entry.title).toBe(`Title ${i}`);
+    });
+  });
+
+  it('makes its ratings table on activation and on an update in place, and drops it on uninstall', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.db_version).toBe('1');
+    // Activated twice, then one load with an old version; the next load finds the version current.
+    const made = report.dbdelta as string[];
+    expect(made).toHaveLength(3);
+    expect(made[0]).toMatch(
+      /^CREATE TABLE wp_askbox_feedback \(\n {2}id bigint\(20\) unsigned NOT NULL AUTO_INCREMENT,/,
+    );
+    expect(made[0]).toContain('\n  PRIMARY KEY  (id),\n');
+    expect(report.uninstalled).toEqual(['DROP TABLE IF EXISTS wp_askbox_feedback', []]);
+  });
+
+  it('stores each rating through the proxy’s onFeedback, the visitor as a salted hash, and fails closed', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.feedback_callable).toBe('askbox_feedback_store');
+    expect(report.feedback_insert).toEqual(['insert', 'wp_askbox_feedback', ['%s', '%s', '%s', '%s', '%s', '%s']]);
+    const row = report.feedback_last as Record<string, string>;
+    expect(row).toMatchObject({ conversation_id: 'convLast', message_id: 'msgLast', rating: 'down' });
+    expect(row.comment).toBe('Too <b>vague</b> & "long"');
+    expect(row.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(Math.abs(Date.parse(`${row.created_at}Z`) - Date.now())).toBeLessThan(60_000);
+    expect(row.visitor_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(report)).not.toContain('visitor-raw-id');
+    // A refused insert throws: the proxy answers 503 instead of losing the rating.
+    expect(report.feedback_failure).toBe('the feedback table refused the rating: disk full');
+  });
+
+  it('lists the latest 50 ratings, newest first and escaped, to managers only', () => {
+    const report = JSON.parse(run()) as Record<string, string>;
+    expect(report.feedback_query).toMatch(/ORDER BY id DESC LIMIT 50$/);
+    const rows = report.settings_page!.split('<tr><td>').slice(1);
+    expect(rows).toHaveLength(50);
+    expect(rows[0]).toContain('<td>Not helpful</td><td>Too &lt;b&gt;vague&lt;/b&gt; &amp; &quot;long&quot;</td>');
+    expect(rows[0]).toContain('<td>convLast</td><td>msgLast</td>');
+    expect(rows[1]).toContain('<td>conv52</td>');
+    expect(rows[49]).toContain('<td>conv4</td>');
+    expect(report.settings_page).not.toContain('<b>vague');
+    expect(report.settings_page_unprivileged).toBe('');
+  });
+
+  it('saves page rules, "Talk to a person" and proof of work, and puts them on the script tag, escaped', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.widget_errors).toEqual([]);
+    expect(report.widget_settings).toEqual({
+      show_on: '/help/*\n/docs/*\n/faq',
+      hide_on: '/help/private/*',
+      handoff_url: 'https://help.example/contact?from=chat&lang=en%20GB',
+      handoff_email: 'help@shop.example',
+      handoff_param: 'ticket',
+      proof_of_work: '1',
+    });
+    expect(report.widget_tag).toContain(
+      ' data-show-on="/help/* /docs/* /faq" data-hide-on="/help/private/*" data-handoff-url="https://help.example/contact?from=chat&amp;lang=en%20GB" data-handoff-email="help@shop.example" data-handoff-param="ticket" src=',
+    );
+    expect(report.widget_pow).toBe(true);
+    expect(report.no_pow).toBe(false);
+    expect(report.settings_page).toContain('name="askbox_settings[proof_of_work]"');
+    expect(report.settings_page).toContain('<label for="askbox_handoff_param">Talk to a person: URL parameter</label>');
+  });
+
+  it('refuses a pattern or handoff value the widget would refuse, names it, and keeps the previous ones', () => {
+    const [errors, kept] = (JSON.parse(run()) as { widget_refused: [string[], Record<string, string>] }).widget_refused;
+    expect(errors).toEqual([
+      'Show only on: "help" is not a path pattern such as /checkout/*',
+      'Hide on: "/shop?x" is not a path pattern such as /checkout/*',
+      'Talk to a person: email: not saved, the value is not valid',
+    ]);
+    // The handoff's three go together, as the widget drops "Talk to a person" when one is wrong.
+    expect(kept).toMatchObject({
+      show_on: '/help/*\n/docs/*\n/faq',
+      hide_on: '/help/private/*',
+      handoff_url: 'https://help.example/contact?from=chat&lang=en%20GB',
+      handoff_email: 'help@shop.example',
     });
   });
 });

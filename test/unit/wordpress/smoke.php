@@ -24,6 +24,12 @@ $secret = get_option('askbox_secret');
 $report['secret_length'] = strlen($secret);
 $report['secret_kept'] = get_option('askbox_secret') === $secret;
 $report['hooks'] = array_keys($GLOBALS['wp']['actions']);
+// The ratings table: made on activation, again on a load whose recorded version differs (an update in place).
+$report['db_version'] = get_option('askbox_db_version');
+update_option('askbox_db_version', '0');
+do_action('plugins_loaded');
+do_action('plugins_loaded');
+$report['dbdelta'] = $GLOBALS['wp']['dbdelta'];
 
 do_action('admin_menu');
 do_action('admin_init');
@@ -68,9 +74,46 @@ $report['filtered'] = [$filtered['storeDir'], $filtered['allowedOrigins']];
 update_option('askbox_settings', $saved);
 $GLOBALS['wp']['filters']['askbox_proxy_options'] = [];
 
+// The widget's page rules, "Talk to a person" and proof of work, checked with the widget's rules.
+$GLOBALS['wp']['errors'] = [];
+$widget = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => "/help/*, /docs/*\n/faq", 'hide_on' => '/help/private/*', 'handoff_url' => ' https://help.example/contact?from=chat&lang=en%20GB ', 'handoff_email' => 'help@shop.example', 'handoff_param' => 'ticket', 'proof_of_work' => '1']);
+$report['widget_errors'] = $GLOBALS['wp']['errors'];
+$report['widget_settings'] = array_intersect_key($widget, ASKBOX_WIDGET_FIELDS + ['proof_of_work' => 1]);
+update_option('askbox_settings', $widget);
+$report['widget_tag'] = apply_filters('script_loader_tag', '<script src="askbox.js"></script>', 'askbox');
+$report['widget_pow'] = askbox_proxy_options(askbox_settings())['proofOfWork'] ?? null;
+$refused = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => '/ok/*, help', 'hide_on' => '/shop?x', 'handoff_url' => 'https://new.example', 'handoff_email' => "help@shop.example?cc=evil@x.example", 'handoff_param' => 'ticket']);
+$report['widget_refused'] = [$GLOBALS['wp']['errors'], array_intersect_key($refused, ASKBOX_WIDGET_FIELDS + ['proof_of_work' => 1])];
+update_option('askbox_settings', $saved);
+$report['no_pow'] = array_key_exists('proofOfWork', askbox_proxy_options(askbox_settings()));
+
+// Ratings: the proxy's onFeedback stores them; the page lists the latest, escaped, to managers only.
+$onFeedback = askbox_proxy_options(askbox_settings())['onFeedback'];
+$report['feedback_callable'] = $onFeedback;
+for ($i = 1; $i <= 52; $i++) {
+    $onFeedback(['conversationId' => "conv$i", 'messageId' => "msg$i", 'rating' => 'up', 'visitorId' => 'visitor-raw-id']);
+}
+$onFeedback(['conversationId' => 'convLast', 'messageId' => 'msgLast', 'rating' => 'down', 'comment' => 'Too <b>vague</b> & "long"', 'visitorId' => 'visitor-raw-id']);
+$report['feedback_last'] = end($GLOBALS['wpdb']->rows);
+$report['feedback_insert'] = $GLOBALS['wpdb']->queries[0];
+$GLOBALS['wpdb']->fail = true;
+try {
+    $onFeedback(['conversationId' => 'c', 'messageId' => 'm', 'rating' => 'up', 'visitorId' => 'v']);
+    $report['feedback_failure'] = null;
+} catch (RuntimeException $error) {
+    $report['feedback_failure'] = $error->getMessage();
+}
+$GLOBALS['wpdb']->fail = false;
+
 ob_start();
 askbox_settings_page();
 $report['settings_page'] = ob_get_clean();
+$report['feedback_query'] = end($GLOBALS['wpdb']->queries);
+$GLOBALS['wp']['can'] = false;
+ob_start();
+askbox_settings_page();
+$report['settings_page_unprivileged'] = ob_get_clean();
+$GLOBALS['wp']['can'] = true;
 
 do_action('wp_enqueue_scripts');
 $report['script'] = $GLOBALS['wp']['scripts']['askbox'] ?? null;
@@ -79,4 +122,8 @@ $report['other_tag'] = apply_filters('script_loader_tag', '<script src="x.js"></
 
 do_action('rest_api_init');
 $report['routes'] = array_map(static fn ($r) => ['namespace' => $r['namespace'], 'route' => $r['route'], 'methods' => $r['args']['methods'], 'permission' => $r['args']['permission_callback']], $GLOBALS['wp']['routes']);
+// Plugins → Delete: WordPress runs uninstall.php alone.
+define('WP_UNINSTALL_PLUGIN', 'askbox/askbox.php');
+require $argv[1] . '/uninstall.php';
+$report['uninstalled'] = [end($GLOBALS['wpdb']->queries), array_keys($GLOBALS['wp']['options'])];
 echo json_encode($report, JSON_UNESCAPED_SLASHES);

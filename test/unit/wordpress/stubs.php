@@ -33,3 +33,21 @@ function esc_attr__(string $text, string $domain = 'default'): string { return e
 function untrailingslashit(string $text): string { return rtrim($text, '/\\'); }
 function wp_enqueue_script(string $handle, string $src, array $deps = [], $version = false, $args = []): void { $GLOBALS['wp']['scripts'][$handle] = compact('src', 'version', 'args'); }
 function register_rest_route(string $namespace, string $route, array $args): void { $GLOBALS['wp']['routes'][] = compact('namespace', 'route', 'args'); }
+function wp_salt(string $scheme = 'auth'): string { return 'stub-salt-' . $scheme; }
+function delete_option(string $name): bool { unset($GLOBALS['wp']['options'][$name]); return true; }
+function dbDelta($queries): array { $GLOBALS['wp']['dbdelta'][] = $queries; return []; }
+define('ARRAY_A', 'ARRAY_A');
+
+/** $wpdb over an array: insert appends a row, get_results gives them back newest first; queries are recorded. */
+$GLOBALS['wpdb'] = new class {
+    public string $prefix = 'wp_';
+    public string $last_error = '';
+    public array $rows = [];
+    public array $queries = [];
+    public bool $fail = false;
+    public function get_charset_collate(): string { return 'DEFAULT CHARACTER SET utf8mb4'; }
+    public function insert(string $table, array $data, array $format): int|false { $this->queries[] = ['insert', $table, $format]; if ($this->fail) { $this->last_error = 'disk full'; return false; } $this->rows[] = $data; return 1; }
+    public function prepare(string $query, ...$args): string { return vsprintf($query, $args); }
+    public function get_results(string $query, $output): array { $this->queries[] = $query; preg_match('/LIMIT (\d+)/', $query, $m); return array_slice(array_reverse($this->rows), 0, (int) $m[1]); }
+    public function query(string $query): int { $this->queries[] = $query; return 0; }
+};

@@ -14,6 +14,8 @@ if (!defined('ABSPATH')) {
 }
 
 require_once __DIR__ . '/askbox-proxy.php';
+require_once __DIR__ . '/feedback.php';
+require_once __DIR__ . '/widget-rules.php';
 
 const ASKBOX_PLUGIN_VERSION = '0.1.0';
 const ASKBOX_REST_NAMESPACE = 'askbox/v1';
@@ -57,10 +59,12 @@ add_action('admin_init', 'askbox_admin_init');
 add_action('wp_enqueue_scripts', 'askbox_enqueue');
 add_filter('script_loader_tag', 'askbox_script_tag', 10, 2);
 add_action('rest_api_init', 'askbox_rest_init');
+add_action('plugins_loaded', 'askbox_feedback_upgrade');
 
-/** A secret for grants, made once: conversations survive updates and restarts. */
+/** A secret for grants, made once (conversations survive updates and restarts), and the ratings table. */
 function askbox_activate(): void
 {
+    askbox_feedback_install();
     if (!get_option('askbox_secret')) {
         update_option('askbox_secret', wp_generate_password(64, false), false);
     }
@@ -76,7 +80,7 @@ function askbox_settings(): array
 {
     $saved = get_option('askbox_settings', []);
     $defaults = ['bot_id' => '', 'title' => '', 'welcome' => '', 'accent' => '', 'position' => 'bottom-right', 'theme' => 'auto', 'client_ip' => 'socket']
-        + array_fill_keys(array_keys(ASKBOX_PROXY_FIELDS + ASKBOX_LIMIT_FIELDS), '');
+        + array_fill_keys([...array_keys(ASKBOX_PROXY_FIELDS + ASKBOX_LIMIT_FIELDS + ASKBOX_WIDGET_FIELDS), 'proof_of_work'], '');
     return array_merge($defaults, is_array($saved) ? $saved : []);
 }
 
@@ -116,7 +120,9 @@ function askbox_proxy_options(array $settings): array
         },
         'limits' => $limits,
         'authorize' => static fn () => (bool) apply_filters('askbox_authorize', true),
+        'onFeedback' => 'askbox_feedback_store',
     ];
+    if ($settings['proof_of_work'] === '1') $options['proofOfWork'] = true;
     if (defined('ASKBOX_STORE_DIR')) $options['storeDir'] = (string) constant('ASKBOX_STORE_DIR');
     return (array) apply_filters('askbox_proxy_options', $options, $settings);
 }
@@ -158,7 +164,7 @@ function askbox_sanitize_settings($input): array
         'position' => ($input['position'] ?? '') === 'bottom-left' ? 'bottom-left' : 'bottom-right',
         'theme' => in_array($input['theme'] ?? '', ['light', 'dark'], true) ? $input['theme'] : 'auto',
         'client_ip' => array_key_exists((string) ($input['client_ip'] ?? ''), ASKBOX_CHOICES['client_ip'][1]) ? (string) $input['client_ip'] : 'socket',
-    ];
+    ] + askbox_sanitize_widget($input, askbox_settings());
     foreach (array_keys(ASKBOX_PROXY_FIELDS + ASKBOX_LIMIT_FIELDS) as $field) {
         $settings[$field] = sanitize_textarea_field((string) ($input[$field] ?? ''));
     }
@@ -214,9 +220,12 @@ function askbox_settings_page(): void
         }
         echo '</select></td></tr>';
     }
+    askbox_widget_rows($settings);
     echo '</table>';
     submit_button();
-    echo '</form></div>';
+    echo '</form>';
+    askbox_feedback_section();
+    echo '</div>';
 }
 
 /** The widget on every page, once a bot and a key are set. */
@@ -241,6 +250,7 @@ function askbox_script_tag(string $tag, string $handle): string
             $attributes['data-' . $field] = $settings[$field];
         }
     }
+    $attributes += askbox_widget_attributes($settings);
     $data = '';
     foreach ($attributes as $name => $value) {
         $data .= ' ' . $name . '="' . esc_attr($value) . '"';

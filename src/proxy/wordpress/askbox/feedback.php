@@ -1,0 +1,113 @@
+<?php
+/**
+ * Ratings of replies, stored by the plugin: the proxy hands each one to askbox_feedback_store (its `onFeedback`),
+ * which writes it to {prefix}askbox_feedback; Settings → Askbox lists the latest.
+ */
+
+if (!defined('ABSPATH')) {
+    exit;
+}
+
+/** The table's schema version: a site updated in place (no activation) gets the table on its next request. */
+const ASKBOX_DB_VERSION = '1';
+/** How many ratings the settings page lists, newest first. */
+const ASKBOX_FEEDBACK_LISTED = 50;
+
+function askbox_feedback_table(): string
+{
+    global $wpdb;
+    return $wpdb->prefix . 'askbox_feedback';
+}
+
+/**
+ * Creates (or updates) the table with dbDelta and records the version. dbDelta's format is strict: one column per
+ * line, two spaces after PRIMARY KEY.
+ */
+function askbox_feedback_install(): void
+{
+    global $wpdb;
+    if (!function_exists('dbDelta')) {
+        require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+    }
+    $table = askbox_feedback_table();
+    dbDelta("CREATE TABLE $table (
+  id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
+  created_at datetime NOT NULL,
+  conversation_id varchar(64) NOT NULL,
+  message_id varchar(64) NOT NULL,
+  rating varchar(8) NOT NULL,
+  comment text NULL,
+  visitor_hash char(64) NOT NULL,
+  PRIMARY KEY  (id),
+  KEY created_at (created_at)
+) {$wpdb->get_charset_collate()};");
+    update_option('askbox_db_version', ASKBOX_DB_VERSION);
+}
+
+/** On every load: an updated plugin's activation hook does not run, so the version option says what is missing. */
+function askbox_feedback_upgrade(): void
+{
+    if (get_option('askbox_db_version') !== ASKBOX_DB_VERSION) {
+        askbox_feedback_install();
+    }
+}
+
+/**
+ * The proxy's `onFeedback`: one row per rating, with the time in UTC. PRIVACY: the visitor id is kept only as an
+ * HMAC keyed with the site's salt, enough to tell one visitor's ratings apart, not to follow them elsewhere. The
+ * proxy has checked every field (ids, rating, comment length); the insert is prepared all the same. A failed insert
+ * throws, so the proxy answers 503 rather than a rating that was lost.
+ *
+ * @param array{conversationId: string, messageId: string, rating: string, comment?: string, visitorId: string} $event
+ */
+function askbox_feedback_store(array $event): void
+{
+    global $wpdb;
+    $row = [
+        'created_at' => gmdate('Y-m-d H:i:s'),
+        'conversation_id' => $event['conversationId'],
+        'message_id' => $event['messageId'],
+        'rating' => $event['rating'],
+        'comment' => $event['comment'] ?? null,
+        'visitor_hash' => hash_hmac('sha256', $event['visitorId'], wp_salt('auth')),
+    ];
+    if ($wpdb->insert(askbox_feedback_table(), $row, ['%s', '%s', '%s', '%s', '%s', '%s']) === false) {
+        throw new RuntimeException('the feedback table refused the rating: ' . $wpdb->last_error);
+    }
+}
+
+/** The latest ratings, newest first. */
+function askbox_feedback_latest(): array
+{
+    global $wpdb;
+    $table = askbox_feedback_table();
+    $rows = $wpdb->get_results($wpdb->prepare("SELECT created_at, conversation_id, message_id, rating, comment, visitor_hash FROM $table ORDER BY id DESC LIMIT %d", ASKBOX_FEEDBACK_LISTED), ARRAY_A);
+    return is_array($rows) ? $rows : [];
+}
+
+/** The settings page's list of ratings. SECURITY: every field is the visitor's or the service's text: escaped. */
+function askbox_feedback_section(): void
+{
+    echo '<h2>' . esc_html__('Ratings of replies', 'askbox') . '</h2>';
+    $rows = askbox_feedback_latest();
+    if ($rows === []) {
+        echo '<p>' . esc_html__('No ratings yet.', 'askbox') . '</p>';
+        return;
+    }
+    echo '<p>' . esc_html(sprintf(__('The latest %d, newest first. Visitors are shown as a salted hash.', 'askbox'), ASKBOX_FEEDBACK_LISTED)) . '</p>';
+    echo '<table class="widefat striped askbox-feedback"><thead><tr>';
+    foreach ([__('Time (UTC)', 'askbox'), __('Rating', 'askbox'), __('Comment', 'askbox'), __('Conversation', 'askbox'), __('Reply', 'askbox'), __('Visitor', 'askbox')] as $heading) {
+        echo '<th scope="col">' . esc_html($heading) . '</th>';
+    }
+    echo '</tr></thead><tbody>';
+    foreach ($rows as $row) {
+        $rating = $row['rating'] === 'up' ? __('Helpful', 'askbox') : __('Not helpful', 'askbox');
+        $cells = [$row['created_at'], $rating, (string) $row['comment'], $row['conversation_id'], $row['message_id'], substr((string) $row['visitor_hash'], 0, 12)];
+        echo '<tr>';
+        foreach ($cells as $cell) {
+            echo '<td>' . esc_html($cell) . '</td>';
+        }
+        echo '</tr>';
+    }
+    echo '</tbody></table>';
+}

@@ -1,0 +1,135 @@
+<?php
+/**
+ * The widget's page rules and "Talk to a person" settings: checked on save with the widget's own rules, so that a
+ * value the widget would refuse is not saved. The rules live in the widget's launcher (src/config/paths.ts) and chat
+ * file (src/config/handoff.ts), not in the wire contract: moving them there would add bytes to the launcher. Their
+ * copies below are held to the TypeScript ones by test/unit/wordpress-rules.test.ts over a table of cases.
+ */
+
+if (!defined('ABSPATH')) {
+    exit;
+}
+
+/** The settings: field => [label, help, data attribute]. */
+const ASKBOX_WIDGET_FIELDS = [
+    'show_on' => ['Show only on', 'Path patterns, one per line or separated by commas, e.g. /help/* (empty: every page). A * stands for any characters.', 'data-show-on'],
+    'hide_on' => ['Hide on', 'Path patterns of pages the chat stays off, e.g. /checkout/*; wins over "Show only on".', 'data-hide-on'],
+    'handoff_url' => ['Talk to a person: URL', 'A contact page or helpdesk (http or https), opened in a new tab.', 'data-handoff-url'],
+    'handoff_email' => ['Talk to a person: email', 'Without a URL: an address the visitor writes to, with the conversation.', 'data-handoff-email'],
+    'handoff_param' => ['Talk to a person: URL parameter', 'A query parameter the URL gets the conversation id in, e.g. ticket.', 'data-handoff-param'],
+];
+
+/**
+ * JavaScript's \s (its WhiteSpace and LineTerminator), which String.prototype.trim and the widget's splits use; PCRE's
+ * \s differs (it takes U+0085, not U+FEFF).
+ */
+const ASKBOX_JS_SPACE = '\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}';
+
+/**
+ * src/config/handoff.ts's RULES, and src/config/parse.ts's LINK for the URL. JavaScript's \w is ASCII, spelled out
+ * here; \z, not $: PHP's $ also matches before a final newline. The URL's length (≤ 2000 after the scheme) is in
+ * UTF-16 units, as JavaScript counts: see askbox_handoff_valid.
+ */
+const ASKBOX_HANDOFF_RULES = [
+    'handoff_url' => '~^https?://[^' . ASKBOX_JS_SPACE . '"\'<>\\\\]+\z~iu',
+    'handoff_email' => '~^[A-Za-z0-9_.+-]{1,64}@[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+\z~',
+    'handoff_param' => '~^[A-Za-z0-9_-]{1,64}\z~',
+];
+
+/**
+ * The patterns in `$text` and those the widget would refuse, as parsePaths (src/config/paths.ts) reads them:
+ * separated by commas or white space; each starts with / or * and holds none of ? # : ( ) { } \ (URLPattern syntax,
+ * or a query or fragment). Text that is not UTF-8 is refused whole.
+ *
+ * @return array{0: list<string>, 1: list<string>} [patterns, refused]
+ */
+function askbox_path_patterns(string $text): array
+{
+    $patterns = preg_split('/[' . ASKBOX_JS_SPACE . ',]+/u', $text, -1, PREG_SPLIT_NO_EMPTY);
+    if ($patterns === false) return [[], [$text]];
+    $refused = array_values(array_filter($patterns, static fn (string $p) => !preg_match('~^[/*]~', $p) || preg_match('~[?#:(){}\\\\]~', $p)));
+    return [$patterns, $refused];
+}
+
+/** `$value` trimmed of Unicode white space, as String.prototype.trim does; null when it is not UTF-8. */
+function askbox_trim(string $value): ?string
+{
+    return preg_replace('/^[' . ASKBOX_JS_SPACE . ']+|[' . ASKBOX_JS_SPACE . ']+\z/u', '', $value);
+}
+
+/** Whether the widget takes `$value` for the handoff setting `$field` (as its parseHandoff: trimmed first). */
+function askbox_handoff_valid(string $field, string $value): bool
+{
+    $trimmed = askbox_trim($value);
+    if ($trimmed === null || preg_match(ASKBOX_HANDOFF_RULES[$field], $trimmed) !== 1) return false;
+    if ($field !== 'handoff_url') return true;
+    // UTF-16 units: a code point beyond U+FFFF counts two.
+    $units = preg_match_all('/./su', $trimmed) + preg_match_all('/[\x{10000}-\x{10FFFF}]/u', $trimmed);
+    return $units - strlen(strstr($trimmed, '//', true) . '//') <= 2000;
+}
+
+/**
+ * The widget settings of `$input`, checked. A refused field keeps its previous value (`$previous`) and is named in a
+ * settings error; the handoff's three go together, as the widget leaves "Talk to a person" out when one is wrong.
+ * Values are taken raw, not through sanitize_text_field (which would strip a URL's %XX): the rules admit no
+ * markup-breaking character where it matters, and the output is escaped.
+ */
+function askbox_sanitize_widget(array $input, array $previous): array
+{
+    $settings = [];
+    $refused = [];
+    foreach (['show_on', 'hide_on'] as $field) {
+        [$patterns, $bad] = askbox_path_patterns((string) ($input[$field] ?? ''));
+        if ($bad === []) {
+            $settings[$field] = implode("\n", $patterns);
+        } else {
+            $settings[$field] = $previous[$field];
+            $refused[] = sprintf(__('%1$s: "%2$s" is not a path pattern such as /checkout/*', 'askbox'), ASKBOX_WIDGET_FIELDS[$field][0], implode('", "', $bad));
+        }
+    }
+    $handoff = [];
+    $handoffBad = [];
+    foreach (array_keys(ASKBOX_HANDOFF_RULES) as $field) {
+        $given = (string) ($input[$field] ?? '');
+        $value = askbox_trim($given) ?? $given;
+        if ($value !== '' && !askbox_handoff_valid($field, $value)) $handoffBad[] = ASKBOX_WIDGET_FIELDS[$field][0];
+        $handoff[$field] = $value;
+    }
+    if ($handoffBad !== []) {
+        $handoff = array_intersect_key($previous, ASKBOX_HANDOFF_RULES);
+        $refused[] = sprintf(__('%s: not saved, the value is not valid', 'askbox'), implode(', ', $handoffBad));
+    }
+    foreach ($refused as $message) {
+        add_settings_error('askbox_settings', 'askbox_widget', $message);
+    }
+    return $settings + $handoff + ['proof_of_work' => !empty($input['proof_of_work']) ? '1' : ''];
+}
+
+/** The widget's data attributes from these settings: the patterns space-separated, as the widget splits them. */
+function askbox_widget_attributes(array $settings): array
+{
+    $attributes = [];
+    foreach (ASKBOX_WIDGET_FIELDS as $field => [, , $attribute]) {
+        $value = $field === 'show_on' || $field === 'hide_on' ? str_replace("\n", ' ', $settings[$field]) : $settings[$field];
+        if ($value !== '') $attributes[$attribute] = $value;
+    }
+    return $attributes;
+}
+
+/** The settings page's rows for them. SECURITY: every value escaped. */
+function askbox_widget_rows(array $settings): void
+{
+    foreach (ASKBOX_WIDGET_FIELDS as $field => [$label, $help]) {
+        $id = 'askbox_' . $field;
+        echo '<tr><th scope="row"><label for="' . esc_attr($id) . '">' . esc_html($label) . '</label></th><td>';
+        if ($field === 'show_on' || $field === 'hide_on') {
+            echo '<textarea id="' . esc_attr($id) . '" name="askbox_settings[' . esc_attr($field) . ']" rows="2" class="regular-text">' . esc_html($settings[$field]) . '</textarea>';
+        } else {
+            echo '<input type="text" id="' . esc_attr($id) . '" name="askbox_settings[' . esc_attr($field) . ']" value="' . esc_attr($settings[$field]) . '" class="regular-text">';
+        }
+        echo '<p class="description">' . esc_html($help) . '</p></td></tr>';
+    }
+    echo '<tr><th scope="row"><label for="askbox_proof_of_work">' . esc_html__('Proof of work', 'askbox') . '</label></th><td>';
+    echo '<input type="checkbox" id="askbox_proof_of_work" name="askbox_settings[proof_of_work]" value="1"' . ($settings['proof_of_work'] === '1' ? ' checked' : '') . '>';
+    echo '<p class="description">' . esc_html__("Each new conversation costs the visitor's browser a moment of work: slows scripted abuse.", 'askbox') . '</p></td></tr>';
+}
