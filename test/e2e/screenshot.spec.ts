@@ -44,6 +44,27 @@ describe('the README screenshot', () => {
   });
 });
 
+describe('the README screenshot of a page wider than a phone', () => {
+  it('keeps the launcher in the visible corner of the screen (phone.spec measures it scrolled and zoomed)', async () => {
+    const { page, consoleErrors } = await e2e.open('/overflow.html', { width: 390, height: 844, mobile: true });
+    await page.locator(W.launcher).waitFor();
+    const box = await page.locator(W.launcher).boundingBox();
+    const view = await page.evaluate(() => ({
+      left: visualViewport!.offsetLeft,
+      top: visualViewport!.offsetTop,
+      width: visualViewport!.width,
+      height: visualViewport!.height,
+    }));
+    // Where the visitor sees it: inside the visual viewport, in its bottom corner.
+    expect(box!.x).toBeGreaterThanOrEqual(view.left);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(view.left + view.width);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(view.top + view.height);
+    expect(box!.y).toBeGreaterThan(view.top + view.height / 2);
+    expect(consoleErrors).toEqual([]);
+    await shoot(page, 'screenshot-overflow');
+  });
+});
+
 /**
  * Saves a screenshot in test/e2e/artifacts/; with ASKBOX_UPDATE_SCREENSHOT=1 (`ASKBOX_UPDATE_SCREENSHOT=1 npx vitest
  * run test/e2e/screenshot.spec.ts`) also as the README's picture, demo/<name>.png.
