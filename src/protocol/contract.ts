@@ -137,6 +137,14 @@ export const REFUSALS = /* @__PURE__ */ Object.freeze({
   proofRequired: { status: 428, message: 'Please wait a moment: the chat is getting ready.' },
   unsupportedType: { status: 415, message: 'The request body must be application/json.' },
   unreadableBody: { status: 400, message: 'The request body could not be read.' },
+  /** Node's adapter, before the proxy runs: a missing, repeated or malformed `Host`. */
+  malformedHost: { status: 400, message: 'The Host header is malformed.' },
+  /** Node's adapter: a request target no URL can be made of. */
+  malformedTarget: { status: 400, message: 'The request target is malformed.' },
+  /** PHP only: an underscore twin of the client-IP header, which PHP files under the same name. */
+  headerTwin: { status: 400, message: 'The request carries a header twin of the client address header.' },
+  /** PHP only: a body not all there within `timeouts.bodyMs`. */
+  bodyTimeout: { status: 408, message: 'The request body took too long to arrive.' },
   bodyTooLarge: { status: 413, message: 'The request body is too large.' },
   tooDeep: { status: 400, message: 'The request body is nested too deeply.' },
   notAnObject: { status: 400, message: 'The request body must be a JSON object.' },

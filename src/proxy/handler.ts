@@ -3,7 +3,7 @@ import { newVisitorId } from './grant.js';
 import { ID, resolveOptions, type ProxyContext, type ProxyLogEntry, type ProxyOptions } from './options.js';
 import { createPolicy, GRANT_HEADER, LimitStoreError } from './policy.js';
 import { noteRefusal } from './refusal.js';
-import { BASE_HEADERS, busy, field, json, passThrough, readJson, refuse } from './respond.js';
+import { BASE_HEADERS, busy, field, json, notAllowed, passThrough, readJson, refuse } from './respond.js';
 import { allowedStreamUrl, isServedHost } from './hosts.js';
 import { createProofOfWork } from './proof.js';
 import { createSealer } from './seal.js';
@@ -352,11 +352,4 @@ function focus(requested: unknown, allowed: readonly string[]): readonly string[
     requested.every((id) => typeof id === 'string' && allowed.includes(id));
   if (chosen) return requested as string[];
   return allowed.length ? allowed : undefined;
-}
-
-/** A 405 in the service's envelope, naming the methods the route takes. */
-function notAllowed(allow: string): Response {
-  const response = refuse('methodNotAllowed');
-  response.headers.set('allow', allow);
-  return response;
 }

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { ProxyHandler } from './handler.js';
 import { nodeSourceOf } from './node-fetch.js';
 import { startDeadlines, takeWatch } from './upstream.js';
-import { REFUSALS } from '../protocol/contract.js';
+import { notAllowed, refuse } from './respond.js';
 
 export { nodeFetch } from './node-fetch.js';
 
@@ -53,37 +53,23 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const HOST =
   /^(?:(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** A refusal in the service's envelope, for requests that never reach the handler. */
-function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ message }), {
-    status,
-    headers: {
-      'content-type': 'application/json',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      ...headers,
-    },
-  });
-}
-
 /** The fetch Request for a node request, or the refusal of one fetch cannot carry. */
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Response {
   const method = req.method ?? 'GET';
-  if (FORBIDDEN_METHODS.has(method.toUpperCase()))
-    return refuse(REFUSALS.methodNotAllowed.status, REFUSALS.methodNotAllowed.message, { allow: 'GET, POST, OPTIONS' });
+  if (FORBIDDEN_METHODS.has(method.toUpperCase())) return notAllowed('GET, POST, DELETE, OPTIONS');
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   // SECURITY: a malformed or repeated Host must neither rewrite the URL nor pass for another host (RFC 9112 §3.2:
   // a 400). Only HTTP/1.0 may leave it out (old health checks do); it then stands for localhost.
   const host = req.headers.host ?? (req.httpVersion === '1.0' ? 'localhost' : '');
   const hosts = req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length;
   if (hosts > 1 || host.length > 255 || !HOST.test(host) || !parseUrl(`${protocol}://${host}`))
-    return refuse(400, 'The Host header is malformed.');
+    return refuse('malformedHost');
   let target: URL;
   try {
     // An absolute-form target (`GET http://other/x HTTP/1.1`) keeps its path and query only.
     target = new URL(req.url ?? '/', 'http://localhost');
   } catch {
-    return refuse(400, 'The request target is malformed.');
+    return refuse('malformedTarget');
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {

@@ -27,6 +27,13 @@ export function refuse(name: keyof typeof REFUSALS): Response {
   return noteRefusal(fail(REFUSALS[name].status, REFUSALS[name].message), { reason: name });
 }
 
+/** A 405 in the service's envelope, naming the methods the route takes. */
+export function notAllowed(allow: string): Response {
+  const response = refuse('methodNotAllowed');
+  response.headers.set('allow', allow);
+  return response;
+}
+
 /** The 503 of a proxy that cannot take the request now (a full house, a limit store that cannot answer). */
 export function busy(): Response {
   const response = refuse('busy');

@@ -170,6 +170,22 @@ const ASKBOX_CONTRACT = [
             'status' => 400,
             'message' => 'The request body could not be read.',
         ],
+        'malformedHost' => [
+            'status' => 400,
+            'message' => 'The Host header is malformed.',
+        ],
+        'malformedTarget' => [
+            'status' => 400,
+            'message' => 'The request target is malformed.',
+        ],
+        'headerTwin' => [
+            'status' => 400,
+            'message' => 'The request carries a header twin of the client address header.',
+        ],
+        'bodyTimeout' => [
+            'status' => 408,
+            'message' => 'The request body took too long to arrive.',
+        ],
         'bodyTooLarge' => [
             'status' => 413,
             'message' => 'The request body is too large.',
@@ -486,7 +502,7 @@ function askbox_dispatch(array $c, string $method, string $path): int
     if (!str_starts_with($path, $base . '/')) return askbox_refuse('notFound');
     // SECURITY: DNS rebinding reaches a proxy under the attacker's own host name; only the site's hosts are served.
     if (!askbox_served_host($c, strtolower((string) ($_SERVER['HTTP_HOST'] ?? '')))) return askbox_refuse('wrongHost');
-    if (askbox_header_twin($c)) return askbox_send(400, ['message' => 'The request carries a header twin of the client address header.']);
+    if (askbox_header_twin($c)) return askbox_refuse('headerTwin');
     $origin = $_SERVER['HTTP_ORIGIN'] ?? null;
     $self = $c['publicHost'] ?? (string) ($_SERVER['HTTP_HOST'] ?? '');
     $parts = $origin === null ? null : parse_url($origin);
@@ -1115,7 +1131,7 @@ function askbox_read_json(array $c, $input = null): array|int
     if (!preg_match('#^application/json\s*(;|$)#i', (string) ($_SERVER['CONTENT_TYPE'] ?? ''))) return askbox_refuse('unsupportedType');
     if ((int) ($_SERVER['CONTENT_LENGTH'] ?? 0) > ASKBOX_MAX_BODY) return askbox_refuse('bodyTooLarge');
     $text = askbox_read_body($input ?? fopen('php://input', 'rb'), (int) $c['timeouts']['bodyMs']);
-    if ($text === null) return askbox_send(408, ['message' => 'The request body took too long to arrive.']);
+    if ($text === null) return askbox_refuse('bodyTimeout');
     if (strlen($text) > ASKBOX_MAX_BODY) return askbox_refuse('bodyTooLarge');
     if (askbox_json_depth($text) > ASKBOX_MAX_DEPTH) return askbox_refuse('tooDeep');
     $body = json_decode($text);
