@@ -99,6 +99,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const actions = createVisitorActions({
     policy,
     onFeedback: options.onFeedback,
+    onDelete: options.onDelete,
     log,
     redact,
     remove: async (call: Call, id: string) =>

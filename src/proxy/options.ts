@@ -79,7 +79,7 @@ export interface FeedbackEvent {
 /** One structured log line. SECURITY: never carries the key, a secret, a grant or a stream token. */
 export interface ProxyLogEntry {
   level: 'info' | 'warn' | 'error';
-  event: 'request' | 'limit' | 'limits' | 'upstream' | 'config' | 'feedback';
+  event: 'request' | 'limit' | 'limits' | 'upstream' | 'config' | 'feedback' | 'delete';
   method?: string;
   /** The path, with stream tokens replaced by `:token` and without the query. */
   path?: string;
@@ -148,6 +148,11 @@ export interface ProxyOptions {
    * Default: an `info` log line of event `feedback`. A rejection is a 503 the widget may retry.
    */
   onFeedback?: (event: FeedbackEvent) => void | Promise<void>;
+  /**
+   * Told once a visitor's conversation is deleted at the service, so that what the site keeps of it (the ratings
+   * `onFeedback` stored) goes too. A rejection is logged; the deletion at the service stands.
+   */
+  onDelete?: (event: { conversationId: string; visitorId: string }) => void | Promise<void>;
   timeouts?: Partial<Timeouts>;
   /**
    * The most reply streams this process relays at once (default: no cap); past it a new stream is refused with a

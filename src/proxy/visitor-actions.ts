@@ -13,6 +13,7 @@ interface ActionCall {
 interface Deps<C extends ActionCall> {
   policy: ReturnType<typeof createPolicy>;
   onFeedback: ((event: FeedbackEvent) => void | Promise<void>) | undefined;
+  onDelete: ((event: { conversationId: string; visitorId: string }) => void | Promise<void>) | undefined;
   log: (entry: ProxyLogEntry) => void;
   /** Keeps the key and the secrets out of a log line. */
   redact: (text: string) => string;
@@ -25,13 +26,27 @@ interface Deps<C extends ActionCall> {
  * replies. Both need the conversation's grant and spend the visitor's and the IP's `action` buckets, so neither
  * can flood the service or the site's `onFeedback`.
  */
-export function createVisitorActions<C extends ActionCall>({ policy, onFeedback, log, redact, remove }: Deps<C>) {
+export function createVisitorActions<C extends ActionCall>(deps: Deps<C>) {
+  const { policy, onFeedback, onDelete, log, redact, remove } = deps;
   return {
-    /** `DELETE conversations/{id}`: someone else's (or no) grant finds nothing, as a read does. */
+    /**
+     * `DELETE conversations/{id}`: someone else's (or no) grant finds nothing, as a read does. Once the service has
+     * deleted it, `onDelete` erases what the site keeps of it.
+     */
     async remove(call: C, id: string): Promise<Response> {
       const grant = await policy.grantFor(call.request, id);
       if (!grant) return refuse('conversationNotFound');
-      return (await policy.limit('action', call.ip, grant.visitorId)) ?? remove(call, id);
+      const refusal = await policy.limit('action', call.ip, grant.visitorId);
+      if (refusal) return refusal;
+      const response = await remove(call, id);
+      if (response.ok && onDelete) {
+        try {
+          await onDelete({ conversationId: grant.conversationId, visitorId: grant.visitorId });
+        } catch (error) {
+          log({ level: 'error', event: 'delete', message: redact(`onDelete failed: ${String(error)}`) });
+        }
+      }
+      return response;
     },
 
     /**

@@ -42,7 +42,7 @@ describe('the PHP proxy hands ratings to the site', () => {
         comment: ' Wrong ',
       }),
     });
-    return { proxy, response, id: data.id };
+    return { proxy, response, id: data.id, grant: meta.grant };
   }
 
   it('calls onFeedback with the rating, the trimmed comment and the visitor', async () => {
@@ -74,5 +74,21 @@ describe('the PHP proxy hands ratings to the site', () => {
     expect(response.status).toBe(200);
     await expect.poll(() => proxy.errors.join('')).toContain('"event":"feedback"');
     expect(proxy.errors.join('')).toContain(id);
+  });
+
+  it('calls onDelete once the service has deleted the conversation', async () => {
+    const erased = join(mkdtempSync(join(tmpdir(), 'askbox-erased-')), 'erased.jsonl');
+    const { proxy, id, grant } = await rate(
+      `['onDelete' => static function (array $event): void { file_put_contents(${JSON.stringify(erased)}, json_encode($event) . "\\n", FILE_APPEND); }]`,
+    );
+    const remove = () =>
+      fetch(`${proxy.url}/conversations/${id}`, {
+        method: 'DELETE',
+        headers: { 'x-forwarded-for': '203.0.113.251', 'x-askbox-grant': grant },
+      });
+    expect((await remove()).status).toBe(200);
+    expect((await remove()).status).toBe(404);
+    const lines = readFileSync(erased, 'utf8').trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([{ conversationId: id, visitorId: expect.any(String) }]);
   });
 });

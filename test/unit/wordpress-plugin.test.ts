@@ -157,6 +157,14 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(report.feedback_failure).toBe('the feedback table refused the rating: disk full');
   });
 
+  it('erases a deleted conversation’s ratings through the proxy’s onDelete, and no other', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.delete_callable).toBe('askbox_feedback_forget');
+    expect(report.delete_query).toEqual(['delete', 'wp_askbox_feedback', { conversation_id: 'conv2' }, ['%s']]);
+    expect(report.deleted_rows).toBe(1);
+    expect(report.conv2_left).toBe(0);
+  });
+
   it('lists the latest 50 ratings, newest first and escaped, to managers only', () => {
     const report = JSON.parse(run()) as Record<string, string>;
     expect(report.feedback_query).toMatch(/ORDER BY id DESC LIMIT 50$/);

@@ -383,6 +383,7 @@ function askbox_config(array $o): array
         }
     }
     if (isset($o['onFeedback']) && !is_callable($o['onFeedback'])) $fail('onFeedback must be a callable');
+    if (isset($o['onDelete']) && !is_callable($o['onDelete'])) $fail('onDelete must be a callable');
     $public = isset($o['publicUrl']) ? parse_url((string) $o['publicUrl']) : null;
     if ($public === false || ($public !== null && (!isset($public['scheme'], $public['host']) || !in_array(strtolower($public['scheme']), ['http', 'https'], true)))) $fail('publicUrl is not a URL');
     $upstream = rtrim((string) ($o['upstream'] ?? ASKBOX_DEFAULT_UPSTREAM), '/');
@@ -426,6 +427,7 @@ function askbox_config(array $o): array
         'authorize' => $o['authorize'] ?? null,
         'log' => $o['log'] ?? null,
         'onFeedback' => $o['onFeedback'] ?? null,
+        'onDelete' => $o['onDelete'] ?? null,
     ];
 }
 
@@ -635,14 +637,23 @@ function askbox_list_messages(array $c): int
     return askbox_forward(askbox_upstream($c, 'GET', '/messages?' . http_build_query($query), null, $c['timeouts']['connectMs']));
 }
 
-/** The visitor's own conversation, deleted at the service; someone else's (or no) grant finds nothing. */
+/** The visitor's own conversation, deleted at the service, then `onDelete`; someone else's (or no) grant finds nothing. */
 function askbox_delete(array $c, string $id): int
 {
     $grant = askbox_grant_for($c, $id);
     if ($grant === null) return askbox_refuse('conversationNotFound');
     $refused = askbox_limit($c, 'action', $grant['visitorId']);
     if ($refused !== null) return $refused;
-    return askbox_forward(askbox_upstream($c, 'DELETE', '/conversations/' . $id, null, $c['timeouts']['connectMs']));
+    $answer = askbox_upstream($c, 'DELETE', '/conversations/' . $id, null, $c['timeouts']['connectMs']);
+    // Gone at the service: what the site keeps of it (the ratings onFeedback stored) goes too.
+    if (is_array($answer) && $answer['status'] >= 200 && $answer['status'] < 300 && is_callable($c['onDelete'])) {
+        try {
+            ($c['onDelete'])(['conversationId' => $grant['conversationId'], 'visitorId' => $grant['visitorId']]);
+        } catch (Throwable $error) {
+            askbox_log($c, ['level' => 'error', 'event' => 'delete', 'message' => 'onDelete failed: ' . $error->getMessage()]);
+        }
+    }
+    return askbox_forward($answer);
 }
 
 /** A rating of a reply in a conversation the visitor holds: to `onFeedback`, else one log line; never upstream. */

@@ -108,11 +108,21 @@ $GLOBALS['wpdb']->fail = false;
 ob_start();
 askbox_settings_page();
 $report['settings_page'] = ob_get_clean();
+
 $report['feedback_query'] = end($GLOBALS['wpdb']->queries);
 $GLOBALS['wp']['can'] = false;
 ob_start();
 askbox_settings_page();
 $report['settings_page_unprivileged'] = ob_get_clean();
+
+// A visitor deleted a conversation: the proxy's onDelete erases its ratings, and only its.
+$onDelete = askbox_proxy_options(askbox_settings())['onDelete'];
+$report['delete_callable'] = $onDelete;
+$rows = count($GLOBALS['wpdb']->rows);
+$onDelete(['conversationId' => 'conv2', 'visitorId' => 'visitor-raw-id']);
+$report['delete_query'] = end($GLOBALS['wpdb']->queries);
+$report['deleted_rows'] = $rows - count($GLOBALS['wpdb']->rows);
+$report['conv2_left'] = count(array_filter($GLOBALS['wpdb']->rows, static fn ($row) => $row['conversation_id'] === 'conv2'));
 $GLOBALS['wp']['can'] = true;
 
 do_action('wp_enqueue_scripts');

@@ -50,4 +50,5 @@ $GLOBALS['wpdb'] = new class {
     public function prepare(string $query, ...$args): string { return vsprintf($query, $args); }
     public function get_results(string $query, $output): array { $this->queries[] = $query; preg_match('/LIMIT (\d+)/', $query, $m); return array_slice(array_reverse($this->rows), 0, (int) $m[1]); }
     public function query(string $query): int { $this->queries[] = $query; return 0; }
+    public function delete(string $table, array $where, array $format): int|false { $this->queries[] = ['delete', $table, $where, $format]; $before = count($this->rows); $this->rows = array_values(array_filter($this->rows, static fn ($row) => array_intersect_assoc($where, $row) !== $where)); return $before - count($this->rows); }
 };

@@ -121,6 +121,7 @@ function askbox_proxy_options(array $settings): array
         'limits' => $limits,
         'authorize' => static fn () => (bool) apply_filters('askbox_authorize', true),
         'onFeedback' => 'askbox_feedback_store',
+        'onDelete' => 'askbox_feedback_forget',
     ];
     if ($settings['proof_of_work'] === '1') $options['proofOfWork'] = true;
     if (defined('ASKBOX_STORE_DIR')) $options['storeDir'] = (string) constant('ASKBOX_STORE_DIR');

@@ -76,6 +76,18 @@ function askbox_feedback_store(array $event): void
     }
 }
 
+/**
+ * The proxy's `onDelete`: a visitor deleted their conversation at the service, so its ratings and comments go too.
+ * PRIVACY: the visitor's right to erase what they wrote covers what they wrote about the replies.
+ */
+function askbox_feedback_forget(array $event): void
+{
+    global $wpdb;
+    if ($wpdb->delete(askbox_feedback_table(), ['conversation_id' => $event['conversationId']], ['%s']) === false) {
+        throw new RuntimeException('the feedback table kept the ratings: ' . $wpdb->last_error);
+    }
+}
+
 /** The latest ratings, newest first. */
 function askbox_feedback_latest(): array
 {
