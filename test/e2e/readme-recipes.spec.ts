@@ -75,7 +75,7 @@ beforeAll(async () => {
     startNodeRecipe(RECIPES[0], 'proxy.mjs', project.dir, env).then(keep(RECIPES[0])),
     startNodeRecipe(RECIPES[1], 'express.mjs', project.dir, env).then(keep(RECIPES[1])),
     startNodeRecipe(RECIPES[2], 'fastify.mjs', project.dir, env).then(keep(RECIPES[2])),
-    startNextRecipe(project.dir, env).then(keep(RECIPES[3])),
+    startNextRecipe(project.tarball, project.dir, env).then(keep(RECIPES[3])),
     // As `.dev.vars` over the toml's [vars]: the secrets and what differs on this machine.
     startWorkerRecipe(project.dir, { ...env, ASKBOX_BOT_IDS: sandbox.botId }).then(keep(RECIPES[4])),
     // No ASKBOX_SECRET: the PHP proxy keeps one of its own in its store folder.
@@ -100,7 +100,7 @@ describe("the README's install and proxy recipes, run as written", () => {
     expect(section).toContain('Askbox is not on npm yet');
     expect(section).toContain('`npm i askbox` will do');
     expect(readmeSection('Deno and Bun')).toContain('the tests cannot run these two');
-    expect(readmeSection('Next.js (app router)')).toContain('Running `next` is too heavy for the test suite');
+    expect(readmeSection('Next.js (app router)')).toContain('The test runs this very file in Next.js 16 (`next dev`)');
   });
 
   it("walks through as the README says: step 4 passes what `npm run simulator` prints, step 5's site is the page", () => {
@@ -112,6 +112,11 @@ describe("the README's install and proxy recipes, run as written", () => {
       ASKBOX_ALLOWED_ORIGINS: 'http://localhost:8000',
     });
     expect(url.replace(':8788', '')).toBe(sandbox.apiUrl.replace(/:\d+/, ''));
+  });
+
+  it('runs the Next.js route file in Next.js itself, not in a stand-in', () => {
+    const output = running.get(RECIPES[3])?.output.join('') ?? '';
+    expect(output).toMatch(/Next\.js 16\.\d+\.\d+/);
   });
 
   // The pages chat at once (one browser, a context each): the proxies are separate processes.
@@ -136,5 +141,12 @@ describe("the README's install and proxy recipes, run as written", () => {
     expect(proxied).toEqual(expect.arrayContaining([expect.stringMatching(/^POST .*\/conversations$/)]));
     expect(errors, recipe.output.join('')).toEqual([]);
     await context.close();
+    // Every method the widget uses reaches the proxy: a deletion without a grant is its 404, not the framework's.
+    const deleted = await fetch(`${recipe.proxyUrl}/conversations/abcdefabcdef`, {
+      method: 'DELETE',
+      headers: { origin: siteOrigin },
+    });
+    expect(deleted.status, recipe.output.join('')).toBe(404);
+    expect(await deleted.json()).toEqual({ message: 'Conversation not found.' });
   });
 });

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
 import { bundleWorker } from './worker-bundle';
 import { parse } from 'smol-toml';
@@ -9,8 +9,7 @@ import { PHP_PROXY, requirePhp } from './php';
 import { freePort } from './ports';
 import { readmeBlock, readmeSection } from './readme';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const run = promisify(execFile);
 
 /** A README recipe, running: where the widget finds it, what it printed, and how to stop it. */
 export interface RunningRecipe {
@@ -69,28 +68,37 @@ export async function startNodeRecipe(heading: string, file: string, project: st
   return healthy(start(process.execPath, [file], project, { ...env, PORT: String(port) }, url), heading);
 }
 
+/** The versions a new Next.js app gets (`create-next-app`'s dependencies); next 16 accepts Node 20.9 and later. */
+const NEXT_APP = ['next@16', 'react@19', 'react-dom@19', 'typescript', '@types/react', '@types/node'];
+
 /**
- * The Next.js route handler: the README's `route.ts`, saved where it names it, imported (with tsx) by a small Node
- * server that hands each request to its exported method, as Next.js does. `next` itself is not run.
+ * The Next.js route handler in real Next.js: an app of its own beside `project` (a package.json with no `type`, as
+ * `create-next-app` writes it: Next compiles route.ts as ESM and refuses a `"type": "commonjs"` package), with the
+ * packed package and Next.js installed from the npm registry, the README's `route.ts` saved where it names it, and
+ * nothing else, run by `next dev`. TypeScript is installed up front, which `next dev` would otherwise do itself.
  */
-export async function startNextRecipe(project: string, env: RecipeEnv) {
+export async function startNextRecipe(tarball: string, project: string, env: RecipeEnv) {
   const heading = 'Next.js (app router)';
   const path = /^`(app\/[^`]+\/route\.ts)`:$/m.exec(readmeSection(heading))?.[1];
   if (!path) throw new Error(`README.md "${heading}" no longer names its route file`);
-  mkdirSync(join(project, path, '..'), { recursive: true });
-  writeFileSync(join(project, path), readmeBlock(heading, 'ts'));
-  writeFileSync(
-    join(project, 'next-server.mjs'),
-    `import http from 'node:http';
-import { toNodeListener } from 'askbox/proxy/node';
-import * as route from './${path}';
-const handler = (request) => (route[request.method] ?? (() => new Response(null, { status: 405 })))(request);
-http.createServer(toNodeListener(handler)).listen(Number(process.env.PORT));
-`,
-  );
+  const app = join(project, '..', 'my-next-app');
+  mkdirSync(join(app, path, '..'), { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'my-next-app', private: true }));
+  writeFileSync(join(app, path), readmeBlock(heading, 'ts'));
+  const installing = Date.now();
+  await run('npm', ['i', tarball, ...NEXT_APP, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app });
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}/askbox`;
-  return healthy(start(TSX, ['next-server.mjs'], project, { ...env, PORT: String(port) }, url), heading);
+  const starting = Date.now();
+  const next = start(
+    join(app, 'node_modules/.bin/next'),
+    ['dev', '--port', String(port), '--hostname', '127.0.0.1'],
+    app,
+    { ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    `http://127.0.0.1:${port}/askbox`,
+  );
+  const up = await healthy(next, heading);
+  up.output.unshift(`npm i: ${starting - installing} ms, next dev to a compiled health: ${Date.now() - starting} ms\n`);
+  return up;
 }
 
 /** The parts of the README's wrangler.toml that `wrangler dev` acts on. */
