@@ -16,6 +16,7 @@ import {
 import { startSandbox } from '../helpers/sandbox';
 import { createScratchProject, type ScratchProject } from '../helpers/scratch-project';
 import { makeWalkthroughSite, startSite, walkthroughVariables } from '../helpers/walkthrough';
+import { freePort } from '../helpers/ports';
 import { ask, launchChromium, W } from './harness';
 
 /**
@@ -33,6 +34,7 @@ const RECIPES = [
   'Next.js (app router)',
   'Cloudflare Workers',
   'PHP (shared hosting)',
+  'Watching the proxy',
 ] as const;
 
 let project: ScratchProject;
@@ -40,6 +42,7 @@ let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let site: Server;
 let siteOrigin = '';
 let browser: Browser;
+let metricsPort = 0;
 const running = new Map<string, RunningRecipe>();
 
 /** The README's install line for your site's project, as arguments to npm with the tarball's path in place. */
@@ -80,6 +83,12 @@ beforeAll(async () => {
     startWorkerRecipe(project.dir, { ...env, ASKBOX_BOT_IDS: sandbox.botId }).then(keep(RECIPES[4])),
     // No ASKBOX_SECRET: the PHP proxy keeps one of its own in its store folder.
     startPhpRecipe(project.dir, withoutSecret).then(keep(RECIPES[5])),
+    freePort()
+      .then((port) => {
+        metricsPort = port;
+        return startNodeRecipe(RECIPES[6], 'metrics.mjs', project.dir, { ...env, METRICS_PORT: String(port) });
+      })
+      .then(keep(RECIPES[6])),
   ]);
   for (const result of started) if (result.status === 'rejected') throw result.reason;
   browser = await launchChromium();
@@ -148,5 +157,16 @@ describe("the README's install and proxy recipes, run as written", () => {
     });
     expect(deleted.status, recipe.output.join('')).toBe(404);
     expect(await deleted.json()).toEqual({ message: 'Conversation not found.' });
+  });
+
+  it('counts those chats in the Prometheus scrape of the metrics recipe', async () => {
+    const scrape = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const created = new RegExp(
+      `^askbox_proxy_requests_total\\{[^}]*http_route="/askbox/conversations"[^}]*http_response_status_code="200"[^}]*\\} (\\d+)`,
+      'm',
+    ).exec(scrape);
+    expect(Number(created?.[1]), scrape).toBeGreaterThanOrEqual(1);
+    expect(scrape).toMatch(/^askbox_proxy_stream_duration_count\{[^}]*\} [1-9]/m);
+    expect(scrape).toMatch(/^askbox_proxy_streams_open\{[^}]*\} 0$/m);
   });
 });

@@ -38,8 +38,8 @@ export interface ScratchProject {
 
 /**
  * `npm pack` of this repository (after `npm run build`), then a fresh project (`npm init -y`) that installs the
- * tarball with `install` (the README's command line, without `npm`), offline. Express and Fastify, which a recipe's
- * owner adds with `npm i express`, are linked from our own node_modules.
+ * tarball with `install` (the README's command line, without `npm`), offline. Express, Fastify and the OpenTelemetry
+ * SDK packages, which a recipe's owner adds with `npm i`, are linked from our own node_modules.
  */
 export function createScratchProject(install: (tarball: string) => string[]): ScratchProject {
   for (const output of ['dist/askbox.js', 'dist/proxy/index.js', 'dist/proxy/worker.js', 'dist/types/index.d.ts'])
@@ -61,7 +61,7 @@ export function createScratchProject(install: (tarball: string) => string[]): Sc
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  for (const framework of ['express', 'fastify'])
+  for (const framework of ['express', 'fastify', '@opentelemetry/sdk-metrics', '@opentelemetry/exporter-prometheus'])
     symlinkSync(join(ROOT, 'node_modules', framework), join(dir, 'node_modules', framework), 'dir');
   return { dir, tarball };
 }
