@@ -88,6 +88,19 @@ describe('the header menu (Chromium)', () => {
     }
   });
 
+  it('has no axe violations with the menu open in forced colours, and a rating that shows it is pressed', async () => {
+    const { page } = await answered('/');
+    await page.emulateMedia({ forcedColors: 'active' });
+    await page.locator(MENU_BUTTON).click();
+    await page.locator(MENU).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    const up = page.locator(`${W.bot} button[aria-pressed]`).first();
+    await up.click();
+    await expect.poll(() => up.getAttribute('aria-pressed')).toBe('true');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it('opens inside the panel in RTL and on a phone, where a tap elsewhere closes it', async () => {
     for (const [path, options] of [
       ['/rtl.html', {}],
