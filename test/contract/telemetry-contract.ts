@@ -8,6 +8,20 @@ import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, type ContractConfig } 
 import { startUpstream } from './upstream';
 
 /** The contract's scenario, plus the service's 402 of an exhausted 30-day quota. */
+/**
+ * The refusals `exerciseProxy` makes, once each, as the attributes their count carries. A send naming a conversation
+ * the visitor holds no grant for is the service's 422 for an unknown id: `conversation_id` / `invalid`.
+ */
+export const EXERCISED_REFUSALS: readonly Record<string, unknown>[] = [
+  { [A.reason]: 'limit', [A.action]: 'conversation', [A.status]: 429 },
+  { [A.reason]: 'upstreamFailed', [A.status]: 402 },
+  { [A.reason]: 'upstreamFailed', [A.status]: 503 },
+  { [A.reason]: 'originRefused', [A.status]: 403 },
+  { [A.reason]: 'streamGone', [A.route]: '/askbox/stream/{token}' },
+  { [A.reason]: 'notFound', [A.status]: 404 },
+  { [A.reason]: 'validation', [A.field]: 'conversation_id', [A.rule]: 'invalid' },
+];
+
 export const TELEMETRY_SCENARIO: Scenario = {
   ...CONTRACT_SCENARIO,
   replies: [...(CONTRACT_SCENARIO.replies ?? []), { match: 'quota', status: 402 }],
@@ -139,14 +153,7 @@ export function defineTelemetryContract(runtime: TelemetryRuntime): void {
       expect(total(metrics, METRICS.requests)).toBe(seen.length);
 
       const refused = (match: Record<string, unknown>) => total(metrics, METRICS.refusals, match);
-      expect(refused({ [A.reason]: 'limit', [A.action]: 'conversation', [A.status]: 429 })).toBe(1);
-      expect(refused({ [A.reason]: 'upstreamFailed', [A.status]: 402 })).toBe(1);
-      expect(refused({ [A.reason]: 'upstreamFailed', [A.status]: 503 })).toBe(1);
-      expect(refused({ [A.reason]: 'originRefused', [A.status]: 403 })).toBe(1);
-      expect(refused({ [A.reason]: 'streamGone', [A.route]: '/askbox/stream/{token}' })).toBe(1);
-      expect(refused({ [A.reason]: 'notFound', [A.status]: 404 })).toBe(1);
-      // A send naming a conversation the visitor holds no grant for: the service's 422 for an unknown id.
-      expect(refused({ [A.reason]: 'validation', [A.field]: 'conversation_id', [A.rule]: 'invalid' })).toBe(1);
+      for (const match of EXERCISED_REFUSALS) expect(refused(match), JSON.stringify(match)).toBe(1);
       expect(refused({})).toBe(seen.filter((s) => s.status >= 400).length);
 
       // Six calls reached the service: two conversations, the stream send, its stream, the 402 and the 503.
