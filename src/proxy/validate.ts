@@ -37,14 +37,17 @@ export function createValidator(body: Record<string, unknown>) {
     first ??= { field, rule };
     (errors[field] ??= []).push(say(VALIDATION[rule], field, max));
   };
+  /** `string|max:n` of a value given, `max` counted in code points (characters, as the service counts them). */
+  const string = (field: string, value: unknown, max?: number): string | undefined => {
+    if (typeof value !== 'string') return void add(field, 'string');
+    if (max !== undefined && codePoints(value) > max) return void add(field, 'max', max);
+    return value;
+  };
   return {
-    /** `required|string|max:n`, `max` counted in code points (characters, as the service counts them). */
+    /** `required|string|max:n`. */
     text(field: string, max?: number): string | undefined {
       const value = body[field];
-      if (!present(value)) return void add(field, 'required');
-      if (typeof value !== 'string') return void add(field, 'string');
-      if (max !== undefined && codePoints(value) > max) return void add(field, 'max', max);
-      return value;
+      return present(value) ? string(field, value, max) : void add(field, 'required');
     },
     /**
      * `required|exists`: `exists` decides, and answers the same for an id that does not exist and one that is not
@@ -60,10 +63,7 @@ export function createValidator(body: Record<string, unknown>) {
     /** `nullable|string|max:n`: absent, null or a string of at most `max` code points. */
     optionalText(field: string, max: number): string | undefined {
       const value = body[field];
-      if (value === undefined || value === null) return undefined;
-      if (typeof value !== 'string') return void add(field, 'string');
-      if (codePoints(value) > max) return void add(field, 'max', max);
-      return value;
+      return value === undefined || value === null ? undefined : string(field, value, max);
     },
     /** `required|in:…`: one of `allowed`, else "The selected … is invalid." */
     oneOf<T extends string>(field: string, allowed: readonly T[]): T | undefined {
