@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readStylesheet } from '../helpers/stylesheet.js';
 
 // The launcher's stylesheet holds most tokens; the panel's, those only the panel reads.
-const css = ['launcher', 'panel']
-  .map((name) => readFileSync(new URL(`../../src/styles/${name}.css`, import.meta.url), 'utf8'))
-  .join('\n');
+const css = ['launcher.css', 'panel.css'].flatMap((name) => readStylesheet(name).map((file) => file.css)).join('\n');
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 /** The custom properties the rules for `selector` declare (in either stylesheet), by name (without the dashes). */
