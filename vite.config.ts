@@ -56,16 +56,34 @@ function terser(): Plugin {
   };
 }
 
+/**
+ * Names the chat file by a hash of what it finally holds: Rolldown's `[hash]` is taken before the Terser pass above,
+ * so a new Terser (or new options) would ship different bytes, and another sha384, under a name a CDN has cached.
+ */
+function contentName(name: (hash: string) => string): Plugin {
+  return {
+    name: 'askbox-content-name',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        delete bundle[chunk.fileName];
+        const hash = createHash('sha256').update(chunk.code).digest('base64url').slice(0, 8);
+        this.emitFile({ type: 'asset', fileName: name(hash), source: chunk.code });
+      }
+    },
+  };
+}
+
 const builds: Record<string, () => UserConfig> = {
   chat: () => ({
-    plugins: [terser()],
+    plugins: [terser(), contentName((hash) => `askbox-chat.${hash}.js`)],
     build: {
       emptyOutDir: true,
       target: 'es2022',
       minify: 'oxc',
       rolldownOptions: {
         input: 'src/embed-chat.ts',
-        output: { format: 'iife', entryFileNames: 'askbox-chat.[hash].js' },
+        output: { format: 'iife', entryFileNames: 'askbox-chat.js' },
       },
     },
   }),

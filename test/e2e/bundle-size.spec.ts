@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -48,6 +49,20 @@ describe('bundle budget', () => {
       expect(source, file).not.toMatch(/\bimport\s*\(|^\s*(import|export)\s|\bimport\.meta\b/m);
       expect(source, file).not.toMatch(/\beval\s*\(|new Function\s*\(/);
     }
+  });
+
+  it("ships no development assertions: Terser's pass over Oxc's output drops streaming-markdown's", () => {
+    const chat = readFileSync(`${DIST}${chatFiles[0] as string}`, 'utf8');
+    expect(chat).not.toContain('console.assert');
+  });
+
+  it('names the chat file by a hash of its final bytes, so that no build reuses a name for other bytes', () => {
+    const chat = chatFiles[0] as string;
+    const hash = createHash('sha256')
+      .update(readFileSync(`${DIST}${chat}`))
+      .digest('base64url')
+      .slice(0, 8);
+    expect(chat).toBe(`askbox-chat.${hash}.js`);
   });
 
   it('pins the chat file in the launcher by its sha384, as dist/manifest.json lists it', () => {
