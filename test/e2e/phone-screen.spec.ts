@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2E, W } from './harness';
 import { launcherCorner, PHONE, tapWidget } from './screen';
 
+/** The VirtualKeyboard API (Chromium), which TypeScript's DOM types do not carry yet. */
+type WithKeyboard = Navigator & { virtualKeyboard?: { overlaysContent: boolean; boundingRect: DOMRectReadOnly } };
+
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
 beforeAll(async () => {
@@ -126,5 +129,43 @@ describe('a phone on a right-to-left page wider than the screen', () => {
     await expect.poll(() => launcherCorner(page)).toBe('bottom-left');
     expect(await reachable(page, '.launcher')).toBe(true);
     await tapOpen(page);
+  });
+});
+
+describe('a phone whose soft keyboard overlays the page (VirtualKeyboard API)', () => {
+  it('keeps the launcher and the open panel above the keyboard, and gives the room back when it closes', async () => {
+    const { page, pageErrors } = await e2e.open('/overflow.html', PHONE);
+    await page.locator(W.launcher).waitFor();
+    // The site has opted in: the keyboard no longer shrinks the screen, the page reads its place instead.
+    await page.evaluate(() => {
+      const { virtualKeyboard } = navigator as WithKeyboard;
+      if (virtualKeyboard) virtualKeyboard.overlaysContent = true;
+    });
+    const cdp = await page.context().newCDPSession(page);
+    // Chromium's own emulation of the keyboard: navigator.virtualKeyboard.boundingRect and env(keyboard-inset-*).
+    const keyboard = (open: boolean) =>
+      cdp.send('Emulation.setVirtualKeyboardGeometryOverride', {
+        ...(open && { keyboardRect: { x: 0, y: 544, width: 390, height: 300 } }),
+      });
+    const bottom = async (selector: string) => {
+      const seen = await onScreen(page, selector);
+      return seen && seen.box.y + seen.box.height;
+    };
+    await keyboard(true);
+    expect(await page.evaluate(() => (navigator as WithKeyboard).virtualKeyboard?.boundingRect.top)).toBe(544);
+    await expect.poll(() => bottom('.launcher')).toBeLessThanOrEqual(544);
+    expect(await launcherCorner(page)).toBe('bottom-right');
+    expect(await reachable(page, '.launcher')).toBe(true);
+
+    await tapWidget(page, '.launcher');
+    await page.locator(W.welcome).waitFor();
+    await expect.poll(() => bottom('.panel')).toBe(544);
+    expect(await bottom('.composer textarea')).toBeLessThanOrEqual(544);
+    expect(await reachable(page, '.composer textarea')).toBe(true);
+    expect(await reachable(page, '.panel__header button[aria-label="Close"]')).toBe(true);
+
+    await keyboard(false);
+    await expect.poll(() => bottom('.panel')).toBe(844);
+    expect(pageErrors).toEqual([]);
   });
 });
