@@ -72,9 +72,13 @@ async function caretGeometry(page: Page) {
       range.setStart(last, end - 1);
       range.setEnd(last, end);
     }
+    let rtl = false;
     for (const el of reply.querySelectorAll('*'))
-      if (getComputedStyle(el, '::after').content.includes('▍')) el.setAttribute('data-caret', '');
-    return { lines, lastCharacter: range.getBoundingClientRect().toJSON() as Box };
+      if (getComputedStyle(el, '::after').content.includes('▍')) {
+        el.setAttribute('data-caret', '');
+        rtl = getComputedStyle(el).direction === 'rtl';
+      }
+    return { lines, lastCharacter: range.getBoundingClientRect().toJSON() as Box, rtl };
   });
   const cdp = await page.context().newCDPSession(page);
   const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
@@ -88,10 +92,12 @@ async function caretGeometry(page: Page) {
 
 /** Whether the caret sits on the last character's line, just after it, over no text. */
 async function followsLastCharacter(page: Page) {
-  const { caret, lastCharacter, lines } = await caretGeometry(page);
+  const { caret, lastCharacter, lines, rtl } = await caretGeometry(page);
   const middle = (caret.top + caret.bottom) / 2;
   const onItsLine = middle > lastCharacter.top && middle < lastCharacter.bottom;
-  const after = caret.left >= lastCharacter.right - 0.5 && caret.left - lastCharacter.right < 12;
+  const after = rtl
+    ? caret.right <= lastCharacter.left + 0.5 && lastCharacter.left - caret.right < 12
+    : caret.left >= lastCharacter.right - 0.5 && caret.left - lastCharacter.right < 12;
   const overText = lines.some(
     (line) =>
       Math.min(line.right, caret.right) - Math.max(line.left, caret.left) > 0.5 &&
@@ -100,9 +106,30 @@ async function followsLastCharacter(page: Page) {
   return { onItsLine, after, overText };
 }
 
-describe('the streaming caret follows the last character written', () => {
+/** Where the caret is checked: light, dark, phone, right to left, and messages' text at 200 %. */
+const LOOKS = [
+  { name: 'light', path: '/', options: {} },
+  { name: 'dark', path: '/left-dark.html', options: {} },
+  { name: 'phone', path: '/', options: { width: 390, height: 844, mobile: true } },
+  { name: 'RTL', path: '/rtl.html', options: {} },
+  { name: '200% text', path: '/', options: {}, fontSize: 28 },
+] as const;
+
+describe.each(LOOKS)('the streaming caret follows the last character written ($name)', (look) => {
+  /** Opens the look's page, enlarging the messages' text where it asks to. */
+  async function open() {
+    const { page } = await e2e.open(look.path, look.options);
+    if ('fontSize' in look)
+      await page.evaluate((size) => {
+        const style = document.createElement('style');
+        style.textContent = `.msg, .msg * { font-size: ${size}px !important; line-height: 1.5 !important }`;
+        document.querySelector('askbox-widget')?.shadowRoot?.append(style);
+      }, look.fontSize);
+    return page;
+  }
+
   it('in a list: after the last item, not on a line of its own', async () => {
-    const { page } = await e2e.open('/');
+    const page = await open();
     await ask(page, 'Show me a list');
     await page.locator(W.streaming, { hasText: 'Pick a plan and pa' }).waitFor();
     expect(await carets(page)).toEqual(['li: Pick a plan and pa']);
@@ -110,7 +137,7 @@ describe('the streaming caret follows the last character written', () => {
   });
 
   it('in a code block: after the code', async () => {
-    const { page } = await e2e.open('/');
+    const page = await open();
     await ask(page, 'Show me code');
     await page.locator(W.streaming, { hasText: 'npm star' }).waitFor();
     expect(await carets(page)).toEqual(['code: npm star']);
