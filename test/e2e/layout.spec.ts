@@ -77,6 +77,7 @@ const LOOKS = [
   { name: 'light', path: '/', options: {} },
   { name: 'dark', path: '/left-dark.html', options: {} },
   { name: 'phone', path: '/', options: { width: 390, height: 844, mobile: true } },
+  { name: 'phone at 2×', path: '/', options: { width: 390, height: 844, mobile: true }, pixelRatio: 2 },
   { name: 'RTL', path: '/rtl.html', options: {} },
   { name: '200% text', path: '/', options: {}, fontSize: 28 },
 ] as const;
@@ -86,6 +87,15 @@ describe('where things land (Chromium)', () => {
   for (const look of LOOKS)
     it(`keeps text, copy and rating buttons, time and sources apart: ${look.name}`, async () => {
       const { page } = await e2e.open(look.path, look.options);
+      // Two device pixels to the CSS pixel, as most phones have: where half pixels round differently.
+      if ('pixelRatio' in look)
+        await (
+          await page.context().newCDPSession(page)
+        ).send('Emulation.setDeviceMetricsOverride', {
+          ...look.options,
+          deviceScaleFactor: look.pixelRatio,
+        });
+      expect(await page.evaluate(() => window.devicePixelRatio)).toBe('pixelRatio' in look ? look.pixelRatio : 1);
       await ask(page, 'Show me the code');
       await page.locator(`${W.bot} .sources`).waitFor();
       await reveal(page, 'fontSize' in look ? look.fontSize : undefined);

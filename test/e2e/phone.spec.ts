@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
 import { startE2E, W } from './harness';
+import { type Box, launcherCorner, launcherView, launcherVisible, PHONE, rect, tapWidget } from './screen';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -10,59 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => e2e?.close());
 
-const PHONE = { width: 390, height: 844, mobile: true };
-
-/** The rounded client rect of an element inside the widget, or null when it is not rendered. */
-function rect(page: Page, selector: string) {
-  return page.evaluate((sel) => {
-    const el = document.querySelector('askbox-widget')?.shadowRoot?.querySelector(sel);
-    if (!el) return null;
-    const { x, y, width, height } = el.getBoundingClientRect();
-    return { x: Math.round(x), y: Math.round(y), width: Math.round(width), height: Math.round(height) };
-  }, selector);
-}
-
 /** Whether a rect lies wholly inside a `width`×`height` screen. */
-const inView = (r: { x: number; y: number; width: number; height: number } | null, width: number, height: number) =>
+const inView = (r: Box | null, width: number, height: number) =>
   r !== null && r.x >= 0 && r.y >= 0 && r.x + r.width <= width && r.y + r.height <= height;
-
-/** The launcher's box and the visual viewport (what the visitor sees), both in layout-viewport CSS pixels. */
-const launcherView = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.querySelector('askbox-widget')?.shadowRoot?.querySelector('.launcher');
-    const v = window.visualViewport;
-    if (!el || !v) return null;
-    const { x, y, width, height } = el.getBoundingClientRect();
-    return { x, y, width, height, vx: v.offsetLeft, vy: v.offsetTop, vw: v.width, vh: v.height, scale: v.scale };
-  });
-
-/** Which bottom quarter of the visual viewport the launcher lies wholly inside; null when it is not on screen. */
-async function launcherCorner(page: Page): Promise<'bottom-right' | 'bottom-left' | null> {
-  const l = await launcherView(page);
-  if (!l) return null;
-  const inside =
-    l.x >= l.vx && l.y >= l.vy && l.x + l.width <= l.vx + l.vw + 0.5 && l.y + l.height <= l.vy + l.vh + 0.5;
-  if (!inside || l.y < l.vy + l.vh / 2) return null;
-  return l.x > l.vx + l.vw / 2 ? 'bottom-right' : 'bottom-left';
-}
-
-/** Whether the launcher lies wholly inside the visual viewport, in its bottom-right corner. */
-const launcherVisible = async (page: Page) => (await launcherCorner(page)) === 'bottom-right';
-
-/**
- * Taps the centre of a widget element's box where it is on screen: Chromium takes touch points in the visual
- * viewport's CSS pixels (Playwright's own `tap()` misses while the page is zoomed).
- */
-async function tapWidget(page: Page, selector: string) {
-  const box = await page.evaluate((sel) => {
-    const el = document.querySelector('askbox-widget')?.shadowRoot?.querySelector(sel);
-    const v = window.visualViewport;
-    const r = el?.getBoundingClientRect();
-    return r && v && { x: r.x + r.width / 2 - v.offsetLeft, y: r.y + r.height / 2 - v.offsetTop };
-  }, selector);
-  if (!box) throw new Error(`${selector} is not on the page`);
-  await page.touchscreen.tap(box.x, box.y);
-}
 
 /** How many listeners the page's visual viewport has, read through the DevTools protocol. */
 async function viewportListeners(page: Page): Promise<number> {
@@ -162,7 +113,10 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
       // The overflowing page, its widget mirrored: the tag gets the attribute on its way to the browser.
       await page.route('**/overflow.html', async (route) => {
         const response = await route.fetch();
-        await route.fulfill({ response, body: (await response.text()).replace('<script ', `<script ${attribute} `) });
+        await route.fulfill({
+          response,
+          body: (await response.text()).replace('<script src=', `<script ${attribute} src=`),
+        });
       });
       await page.goto(new URL('/overflow.html', page.url()).href);
       await page.locator(W.launcher).waitFor();

@@ -28,11 +28,17 @@ describe('the README screenshot', () => {
 
   it.each([
     ['dark', '/', {}],
+    ['dark-accent', '/', {}],
     ['phone', '/', { width: 390, height: 844, mobile: true }],
     ['rtl', '/rtl.html', {}],
   ] as const)('shows the widget %s, as the README shows it', async (name, path, options) => {
     const { page, consoleErrors } = await e2e.open(path, options);
-    if (name === 'dark') await page.emulateMedia({ colorScheme: 'dark' });
+    if (name.startsWith('dark')) await page.emulateMedia({ colorScheme: 'dark' });
+    // A brand colour as dark as the dark theme's surface: bubbles, header and Send keep a visible edge.
+    if (name === 'dark-accent')
+      await page.evaluate(() =>
+        document.querySelector<HTMLElement>('askbox-widget')?.style.setProperty('--askbox-accent', '#1a1a2e'),
+      );
     await page.locator(W.launcher).click();
     // Opened once: on a page in another language the panel appears when its pack has come.
     await page.locator(W.panel).waitFor();

@@ -38,11 +38,15 @@ describe('a sent message looks sent', () => {
 });
 
 describe('starters while sending is held', () => {
-  it('are disabled after a 402, with the same reason as Send', async () => {
+  it.each([
+    [402, {}],
+    [429, { 'retry-after': '30' }],
+  ])('are disabled after a %i, with the same reason as Send', async (status, headers) => {
     const { page } = await e2e.open('/');
     await page.route('**/askbox/messages/stream', (route) =>
       route.fulfill({
-        status: 402,
+        status,
+        headers,
         contentType: 'application/json',
         body: JSON.stringify({ message: 'Message limit reached.' }),
       }),
