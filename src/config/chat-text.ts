@@ -21,6 +21,10 @@ export const CHAT_TEXT = /* @__PURE__ */ Object.freeze({
   sendComment: 'Send',
   skip: 'Skip',
   talkToPerson: 'Talk to a person',
+  conversations: 'Conversations',
+  back: 'Back to the chat',
+  current: 'Current',
+  noConversations: 'No conversations yet.',
 });
 
 /** The chat file's own UI strings, one per key of `CHAT_TEXT`. */

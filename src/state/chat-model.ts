@@ -1,13 +1,14 @@
 import { action, batch, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals';
-import type { ChatClient } from '../api/client.js';
+import type { ChatClient, ConversationRef } from '../api/client.js';
 import { ChatError, toChatError } from '../api/errors.js';
 import type { ApiMessage } from '../api/types.js';
-import { MAX_MESSAGE_LENGTH, messageLength, type WidgetConfig } from '../config/schema.js';
+import { MAX_MESSAGE_LENGTH, messageLength, widgetKey, type WidgetConfig } from '../config/schema.js';
 import { collapseRetries, findExchange, type StoredExchange } from './exchange.js';
 import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
 import { createOpener } from './opener.js';
 import { createRuns, type Run } from './runs.js';
 import { conversationKey, createSession } from './session.js';
+import { createConversations } from './conversations.js';
 import { createUndo } from './undo.js';
 import { createStallWatch } from './stall.js';
 import { endWaits, failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
@@ -37,6 +38,7 @@ export interface ChatModelDeps {
 export const ChatModel = createModel((deps: ChatModelDeps) => {
   const { client, config, emit, online } = deps;
   const session = createSession(deps.storage, conversationKey(config));
+  const conversations = createConversations(deps.storage, `conversations:${widgetKey(config)}`);
 
   const messages = signal<readonly ChatMessage[]>([]);
   const streaming = signal('');
@@ -130,8 +132,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     } catch (caught) {
       if (!run.live()) return;
       const err = toChatError(caught, run.signal);
-      if (err.kind === 'not_found') {
-        // The conversation was deleted upstream: start afresh rather than show an error.
+      if (err.kind === 'not_found' || err.status === 401 || err.status === 422) {
+        // Deleted upstream, or its grant expired or is not this visitor's: start afresh rather than show an error.
+        conversations.drop(stored.id);
         session.forget();
         status.value = IDLE;
       } else if (err.kind === 'aborted') {
@@ -143,7 +146,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   }
 
   // A conversation created here has no earlier history to fetch.
-  const opener = createOpener(client, config, session, () => (historyLoaded = true));
+  const opener = createOpener(client, config, session, () => (historyLoaded = true), conversations.drop);
 
   /**
    * Asks the service for a reply to `content`. `pendingUser` is the visitor's new bubble; without it, the last
@@ -165,6 +168,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       const reply = await opener.open(content, run.signal);
       if (!run.live()) return;
       accepted = true;
+      conversations.touch(reply.conversation, content);
       batch(() => {
         if (pendingUser) replace(pendingUser.id, { ...pendingUser, status: 'done' });
         if (previous) replace(previous.id, null);
@@ -313,24 +317,34 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   // Back online, that is done by itself.
   online.subscribe((up) => void (up && retryTarget.value === 'send' && retry()));
 
-  /** Empties the panel and forgets the conversation; `keep`: first keep it for Undo (else nothing comes back). */
-  function clear(keep: boolean) {
-    undo.keep(keep ? messages.value : []);
+  /** Empties the panel and shows the conversation list no more. */
+  function reset() {
     invalidate();
-    session.forget();
-    // A fresh conversation: its proof of work, if the proxy asks for one, is solved ahead.
-    opener.warm();
     batch(() => {
       messages.value = [];
       streaming.value = '';
       status.value = IDLE;
       announcement.value = null;
+      conversations.shown.value = false;
     });
+  }
+
+  /** Empties the panel and forgets the conversation; `keep`: first keep it for Undo (else nothing comes back). */
+  function clear(keep: boolean) {
+    undo.keep(keep ? messages.value : []);
+    session.forget();
+    reset();
+    // A fresh conversation: its proof of work, if the proxy asks for one, is solved ahead.
+    opener.warm();
   }
 
   const conversation = () => session.current();
   const feedback = createFeedback({ client, storage: deps.storage, config, emit, conversation });
-  const discard = () => (feedback.forget(messages.value), clear(false));
+  const discard = () => {
+    conversations.drop(conversation()?.id ?? '');
+    feedback.forget(messages.value);
+    clear(false);
+  };
   const removal = createRemoval({ client, conversation, discard });
 
   return {
@@ -378,6 +392,18 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     newConversation: action(() => clear(true)),
     /** Says `text` once through the panel's live region. */
     say: action((text: string) => void (note.value = text)),
+    conversations,
+    /** Shows the conversation list, or the conversation again. */
+    browse: action((shown: boolean) => void (conversations.shown.value = shown)),
+    /** Shows `earlier`, one of the visitor's conversations, its history loaded anew; Undo is given up. */
+    resume: action((earlier: ConversationRef) => {
+      if (earlier.id === conversation()?.id) return void (conversations.shown.value = false);
+      undo.drop();
+      session.save(earlier);
+      reset();
+      historyLoaded = false;
+      void loadHistory();
+    }),
     /** Brings back what the last "new conversation" cleared, as long as the visitor has not sent since. */
     undoNewConversation: action(() => {
       const restored = undo.restore();
