@@ -53,14 +53,14 @@ describe('the header menu (Chromium)', () => {
     expect(await page.locator(MENU_BUTTON).getAttribute('aria-label')).toBe(CHAT_TEXT.menu);
     await page.locator(MENU_BUTTON).focus();
     await page.keyboard.press('Enter');
-    expect(await focusedText(page)).toBe(CHAT_TEXT.copyConversation);
+    expect(await focusedText(page)).toBe(CHAT_TEXT.conversations);
     expect(await page.locator(MENU_BUTTON).getAttribute('aria-expanded')).toBe('true');
     await page.keyboard.press('ArrowDown');
-    expect(await focusedText(page)).toBe(CHAT_TEXT.downloadConversation);
+    expect(await focusedText(page)).toBe(CHAT_TEXT.copyConversation);
     await page.keyboard.press('End');
     expect(await focusedText(page)).toBe(CHAT_TEXT.deleteConversation);
     await page.keyboard.press('Home');
-    expect(await focusedText(page)).toBe(CHAT_TEXT.copyConversation);
+    expect(await focusedText(page)).toBe(CHAT_TEXT.conversations);
     await page.keyboard.press('ArrowUp');
     expect(await focusedText(page)).toBe(CHAT_TEXT.deleteConversation);
     await page.keyboard.press('Escape');
