@@ -109,7 +109,7 @@ export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { s
               sanitize: createSanitizer(window, config.text),
               copy: (text: string) => copyText(launcher.slot, text),
               formatTime: createTimeFormat(config.locale),
-              chatText: toChatText(config.chatLines),
+              chatText: toChatText(config.chatLines, config.input),
               handoff: parseHandoff(config.input),
               download: (name: string, text: string) => downloadText(launcher.slot, name, text),
             },

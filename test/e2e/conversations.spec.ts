@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHAT_TEXT } from '../../src/config/chat-text';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { axeViolations } from './axe';
 import { ask, deepActive, startE2E, W } from './harness';

@@ -61,7 +61,7 @@ describe('conversations: the stored list', () => {
     const good = { ...ref(1), title: 'kept', at: 5 };
     const newer = { ...ref(2), title: 'newer', at: 9 };
     const stored = [good, { ...ref(3), title: 7, at: 1 }, { id: '../x', grant: 'g', title: 't', at: 1 }, null, 'x', newer];
-    const { list, storage, ids } = setup(JSON.stringify(stored));
+    const { storage, ids } = setup(JSON.stringify(stored));
     expect(ids()).toEqual([ref(2).id, ref(1).id]);
     storage.set(KEY, '[]');
     expect(ids()).toHaveLength(2);
