@@ -12,12 +12,7 @@ type Fail = (message: string) => void;
  * from one attribute per string: `data-text-send` arrives as `textSend`, `data-text-errors-network` as
  * `textErrorsNetwork`; `single` holds those keys and their values.
  */
-export function parseText(
-  value: unknown,
-  single: Readonly<Record<string, unknown>>,
-  base: UiText,
-  fail: Fail,
-): UiText {
+export function parseText(value: unknown, single: Readonly<Record<string, unknown>>, base: UiText, fail: Fail): UiText {
   const given = fromJson(value, fail) ?? {};
   const { errors = {}, ...strings } = given;
   if (!isRecord(errors)) fail('errors must be an object of UI strings');

@@ -26,27 +26,25 @@ export function Conversations() {
         back();
       }}
     >
-      <h3 id="askbox-convos">
-        {chatText.conversations}
-      </h3>
+      <h3 id="askbox-convos">{chatText.conversations}</h3>
       {list.length > 0 ? (
         <ul aria-labelledby="askbox-convos">
-        {list.map((entry) => (
-          <li key={entry.id}>
-            <button
-              type="button"
-              class="menu__item"
-              aria-current={entry.id === current ? 'true' : undefined}
-              onClick={() => model.resume(entry)}
-            >
-              <span>{entry.title}</span>
-              <small>
-                {formatTime(entry.at)}
-                {entry.id === current && ` · ${chatText.current}`}
-              </small>
-            </button>
-          </li>
-        ))}
+          {list.map((entry) => (
+            <li key={entry.id}>
+              <button
+                type="button"
+                class="menu__item"
+                aria-current={entry.id === current ? 'true' : undefined}
+                onClick={() => model.resume(entry)}
+              >
+                <span>{entry.title}</span>
+                <small>
+                  {formatTime(entry.at)}
+                  {entry.id === current && ` · ${chatText.current}`}
+                </small>
+              </button>
+            </li>
+          ))}
         </ul>
       ) : (
         <p>{chatText.noConversations}</p>

@@ -88,9 +88,9 @@ describe('earlier conversations (Chromium, through the proxy and simulator)', ()
       expect((await titles(page))[0]).toBe(title);
       await page.locator(ENTRIES).first().click();
       await page.locator(VIEW).waitFor({ state: 'detached' });
-      await expect.poll(async () => (await stored(page)).some((entry) => entry.id.includes(title.toLowerCase()))).toBe(
-        false,
-      );
+      await expect
+        .poll(async () => (await stored(page)).some((entry) => entry.id.includes(title.toLowerCase())))
+        .toBe(false);
       // Quietly: no error notice, an empty conversation to start afresh.
       expect(await page.locator(W.alert).count()).toBe(0);
     }

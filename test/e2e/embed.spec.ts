@@ -52,7 +52,13 @@ describe('embedding on real pages', () => {
       Object.assign(script.dataset, {
         botId: old?.dataset.botId,
         proxyUrl: old?.dataset.proxyUrl,
-        text: JSON.stringify({ launcher: 'Plaudern', send: 'Senden', sendd: 'typo', errors: { htp: 'x' }, back: 'Zurück' }),
+        text: JSON.stringify({
+          launcher: 'Plaudern',
+          send: 'Senden',
+          sendd: 'typo',
+          errors: { htp: 'x' },
+          back: 'Zurück',
+        }),
         // A string of the chat file's own (issue 23), one attribute: data-text-menu.
         textMenu: 'Mehr',
         colour: 'red',

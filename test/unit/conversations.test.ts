@@ -60,13 +60,19 @@ describe('conversations: the stored list', () => {
   it('reads what storage holds once, sorted, and skips entries that are not conversations', () => {
     const good = { ...ref(1), title: 'kept', at: 5 };
     const newer = { ...ref(2), title: 'newer', at: 9 };
-    const stored = [good, { ...ref(3), title: 7, at: 1 }, { id: '../x', grant: 'g', title: 't', at: 1 }, null, 'x', newer];
+    const stored = [
+      good,
+      { ...ref(3), title: 7, at: 1 },
+      { id: '../x', grant: 'g', title: 't', at: 1 },
+      null,
+      'x',
+      newer,
+    ];
     const { storage, ids } = setup(JSON.stringify(stored));
     expect(ids()).toEqual([ref(2).id, ref(1).id]);
     storage.set(KEY, '[]');
     expect(ids()).toHaveLength(2);
-    for (const garbled of ['{oops', '{"a":1}', '42'])
-      expect(setup(garbled).list.all(), garbled).toEqual([]);
+    for (const garbled of ['{oops', '{"a":1}', '42']) expect(setup(garbled).list.all(), garbled).toEqual([]);
   });
 });
 
