@@ -11,9 +11,9 @@ import { conversationKey, createSession } from './session.js';
 import { createConversations } from './conversations.js';
 import { createUndo } from './undo.js';
 import { createStallWatch } from './stall.js';
-import { endWaits, failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
-import { createQuotaReport, type Emit } from './events.js';
-import { setupFault } from './setup-fault.js';
+import { endWaits, failureOf, IDLE, isBusy, type ChatStatus, type RetryTarget } from './status.js';
+import type { Emit } from './events.js';
+import { createFail } from './setup-fault.js';
 import { createFeedback } from './feedback.js';
 import { createRemoval } from './removal.js';
 import { createHandoff } from './handoff.js';
@@ -77,7 +77,6 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   );
 
   let historyLoaded = false;
-  const reportQuota = createQuotaReport(emit);
   const runs = createRuns();
   const { begin, invalidate } = runs;
 
@@ -86,26 +85,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     watchStall(false);
   });
 
-  /** The owner's mistakes already on the console: each is logged once per widget. */
-  const faultsLogged = new Set<string>();
-
-  /**
-   * A lost connection's failure ends by sending (or reading back) what it cut off, by itself once back online. A
-   * request the owner's setup refused (`setupFault`) is explained on the console; the visitor reads a calm sentence.
-   * `midReply`: the service had taken the message, so the proxy was reachable.
-   */
-  function fail(
-    error: ChatError,
-    retry: RetryTarget | undefined = error.kind === 'network' ? 'send' : undefined,
-    midReply = false,
-  ) {
-    const fault = midReply ? undefined : setupFault(error, online.value, config.proxyUrl, config.botId);
-    if (fault && !faultsLogged.has(fault)) console.error(`[askbox] ${fault}`);
-    if (fault) faultsLogged.add(fault);
-    status.value = { ...toFailure(error, retry), ...(fault && { setup: true }) };
-    if (error.kind === 'quota') reportQuota(error.detail ?? '');
-    else emit('error', { kind: error.kind, message: error.detail ?? error.message });
-  }
+  const fail = createFail({ config, online, status, emit });
 
   const append = (message: ChatMessage) => void (messages.value = [...messages.value, message]);
   const replace = (id: string, next: ChatMessage | null) => {
@@ -317,9 +297,17 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   // Back online, that is done by itself.
   online.subscribe((up) => void (up && retryTarget.value === 'send' && retry()));
 
-  /** Empties the panel and shows the conversation list no more. */
-  function reset() {
+  /**
+   * Empties the panel (the list shown no more) and forgets the conversation, or puts `next` in its place; `keep`:
+   * first keep it for Undo (else nothing comes back).
+   */
+  function clear(keep: boolean, next?: ConversationRef) {
+    undo.keep(keep ? messages.value : []);
     invalidate();
+    if (next) session.save(next);
+    else session.forget();
+    // A fresh conversation: its proof of work, if the proxy asks for one, is solved ahead.
+    opener.warm();
     batch(() => {
       messages.value = [];
       streaming.value = '';
@@ -329,22 +317,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     });
   }
 
-  /** Empties the panel and forgets the conversation; `keep`: first keep it for Undo (else nothing comes back). */
-  function clear(keep: boolean) {
-    undo.keep(keep ? messages.value : []);
-    session.forget();
-    reset();
-    // A fresh conversation: its proof of work, if the proxy asks for one, is solved ahead.
-    opener.warm();
-  }
-
   const conversation = () => session.current();
   const feedback = createFeedback({ client, storage: deps.storage, config, emit, conversation });
-  const discard = () => {
-    conversations.drop(conversation()?.id ?? '');
-    feedback.forget(messages.value);
-    clear(false);
-  };
+  const discard = () => (conversations.drop(conversation()?.id ?? ''), feedback.forget(messages.value), clear(false));
   const removal = createRemoval({ client, conversation, discard });
 
   return {
@@ -393,14 +368,10 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     /** Says `text` once through the panel's live region. */
     say: action((text: string) => void (note.value = text)),
     conversations,
-    /** Shows the conversation list, or the conversation again. */
-    browse: action((shown: boolean) => void (conversations.shown.value = shown)),
     /** Shows `earlier`, one of the visitor's conversations, its history loaded anew; Undo is given up. */
     resume: action((earlier: ConversationRef) => {
-      if (earlier.id === conversation()?.id) return void (conversations.shown.value = false);
-      undo.drop();
-      session.save(earlier);
-      reset();
+      if (earlier.id === conversation()?.id) return conversations.show(false);
+      clear(false, earlier);
       historyLoaded = false;
       void loadHistory();
     }),

@@ -25,8 +25,11 @@ export function createConversations(storage: KeyValueStore, key: string, now = D
   const all = () => list.value ?? (list.value = read(storage.get(key)));
   const save = (next: readonly Earlier[]) =>
     storage.set(key, JSON.stringify((list.value = next.slice(0, KEPT_CONVERSATIONS))));
+  const shown = signal(false);
   return {
-    shown: signal(false),
+    shown,
+    /** Shows the list in the panel, or the conversation again. */
+    show: (on: boolean) => void (shown.value = on),
     all,
     /** `conversation` took `question`: it moves to the top; its title stays its first question. */
     touch({ id, grant }: ConversationRef, question: string) {

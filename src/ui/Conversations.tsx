@@ -12,7 +12,7 @@ export function Conversations() {
   const view = useRef<HTMLElement>(null);
   const current = model.conversation()?.id;
   const list = model.conversations.all();
-  const back = () => model.browse(false);
+  const back = () => model.conversations.show(false);
   useLayoutEffect(() => view.current?.querySelector('button')?.focus(), []);
   return (
     <section

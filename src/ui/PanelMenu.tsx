@@ -18,7 +18,7 @@ export function PanelMenu() {
   const transcript = () => toMarkdown(model.messages.value, transcriptLabels(context));
   const handoff = useHandoffLink();
   const items: MenuItem[] = [
-    { label: chatText.conversations, onSelect: () => model.browse(true) },
+    { label: chatText.conversations, onSelect: () => model.conversations.show(true) },
     {
       label: chatText.copyConversation,
       disabled: empty,
@@ -38,7 +38,7 @@ export function PanelMenu() {
     label: chatText.deleteConversation,
     disabled: empty,
     // The question is asked in the conversation, not over the list.
-    onSelect: () => (model.browse(false), model.removal.ask()),
+    onSelect: () => (model.conversations.show(false), model.removal.ask()),
   });
   return <Menu label={chatText.menu} icon={<MoreIcon />} items={items} />;
 }

@@ -99,7 +99,7 @@ describe('conversations: in the chat model', () => {
     reply('two');
     await model.send('second');
     expect(model.conversations.all().map((e) => e.title)).toEqual(['second', 'first']);
-    model.browse(true);
+    model.conversations.show(true);
     state.history = [storedReply('first answer')];
     model.resume(model.conversations.all()[1]!);
     expect(model.conversations.shown.value).toBe(false);
@@ -133,7 +133,7 @@ describe('conversations: in the chat model', () => {
     const { model, reply, state } = setupModel();
     reply('one');
     await model.send('first');
-    model.browse(true);
+    model.conversations.show(true);
     model.resume(model.conversations.all()[0]!);
     expect([model.conversations.shown.value, texts(model), state.calls.includes('list')]).toEqual([
       false,
