@@ -1,5 +1,16 @@
+import { unknownTextKeys } from './config/chat-text.js';
 import { CHAT_EVENT } from './mount/chat-loader.js';
-import { createChat } from './mount/chat.js';
+import { createChat, type CreateChat } from './mount/chat.js';
+
+/**
+ * `createChat`, after one warning naming the text keys (`data-text-*` attributes, `data-text` keys) that no UI
+ * string has: the launcher leaves them to this file, which knows its own strings' keys.
+ */
+const create: CreateChat = (config, ...rest) => {
+  const unknown = unknownTextKeys(config.input);
+  if (unknown.length > 0) console.warn(`[askbox] Askbox has no UI strings for these text keys: ${unknown.join(', ')}`);
+  return createChat(config, ...rest);
+};
 
 /**
  * The chat file's entry (dist/askbox-chat.<hash>.js): everything behind the launcher. askbox.js loads it on the
@@ -7,4 +18,4 @@ import { createChat } from './mount/chat.js';
  * that loaded it, or to the document under loaders that hide `document.currentScript` (see `loadChat` in
  * mount/chat-loader.ts), and defines nothing else.
  */
-(document.currentScript ?? document).dispatchEvent(new CustomEvent(CHAT_EVENT, { detail: createChat }));
+(document.currentScript ?? document).dispatchEvent(new CustomEvent(CHAT_EVENT, { detail: create }));

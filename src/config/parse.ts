@@ -13,6 +13,7 @@ import {
 } from './schema.js';
 import { parsePaths } from './paths.js';
 import { parseText } from './text.js';
+import { unknownTextKeys } from './chat-text.js';
 
 /** One problem found in the input, named by its config key. */
 export interface ConfigIssue {
@@ -118,12 +119,15 @@ const SINGLE_TEXT = /^text[A-Z]/;
  * Pure: no DOM, no globals.
  */
 export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
-  return readConfig(input, env, localeText);
+  const result = readConfig(input, env, localeText);
+  result.unknown?.push(...unknownTextKeys(input));
+  return result;
 }
 
 /**
  * `parseConfig` for the script tag's launcher: the UI strings only the chat draws are "" in English until the chat
- * file completes them (`withEnglish`, config/locale.ts), so that the launcher does not carry them.
+ * file completes them (`withEnglish`, config/locale.ts), so that the launcher does not carry them; for the same
+ * reason the chat file, not the launcher, names the text keys it does not know (`unknownTextKeys`).
  */
 export function parseLauncherConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   return readConfig(input, env, launcherLocaleText);
@@ -210,7 +214,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLoc
     if (SINGLE_TEXT.test(key)) single[key] = input[key];
     else if (!Object.hasOwn(KEYS, key)) unknown.push(key);
   }
-  const uiText = parseText(input.text, single, strings.text, (message) => fail('text', message), unknown);
+  const uiText = parseText(input.text, single, strings.text, (message) => fail('text', message));
 
   if (issues.length > 0) return { issues };
   return {

@@ -7,18 +7,12 @@ const MAX_TEXT_LENGTH = 500;
 type Fail = (message: string) => void;
 
 /**
- * The UI strings: `base` (the locale's), with each valid override applied and every unknown key recorded in
- * `unknown`. Overrides come from `text` (an object, or its JSON from a `data-text` attribute) and, winning over it,
+ * The UI strings: `base` (the locale's), with each valid override applied; keys it has no string for are left to
+ * the chat file's own strings and `unknownTextKeys` (config/chat-text.ts). Overrides come from `text` (an object, or its JSON from a `data-text` attribute) and, winning over it,
  * from one attribute per string: `data-text-send` arrives as `textSend`, `data-text-errors-network` as
  * `textErrorsNetwork`; `single` holds those keys and their values.
  */
-export function parseText(
-  value: unknown,
-  single: Readonly<Record<string, unknown>>,
-  base: UiText,
-  fail: Fail,
-  unknown: string[],
-): UiText {
+export function parseText(value: unknown, single: Readonly<Record<string, unknown>>, base: UiText, fail: Fail): UiText {
   const given = fromJson(value, fail) ?? {};
   const { errors = {}, ...strings } = given;
   if (!isRecord(errors)) fail('errors must be an object of UI strings');
@@ -29,13 +23,12 @@ export function parseText(
     const error = /^errors[A-Z]/.test(name) ? lowerFirst(name.slice(6)) : undefined;
     if (error !== undefined && Object.hasOwn(base.errors, error)) errorStrings[error] = text;
     else if (Object.hasOwn(base, name) && name !== 'errors') strings[name] = text;
-    else unknown.push(key);
   }
   if (Object.keys(strings).length === 0 && Object.keys(errorStrings).length === 0) return base;
   return {
     ...base,
-    ...overrides(base, strings, 'text', fail, unknown),
-    errors: { ...base.errors, ...overrides(base.errors, errorStrings, 'text.errors', fail, unknown) },
+    ...overrides(base, strings, 'text', fail),
+    errors: { ...base.errors, ...overrides(base.errors, errorStrings, 'text.errors', fail) },
   };
 }
 
@@ -56,18 +49,12 @@ function fromJson(value: unknown, fail: Fail): Record<string, unknown> | undefin
   return undefined;
 }
 
-/** The entries of `given` that override a string of `defaults`; every other key is recorded as unknown. */
-function overrides(
-  defaults: object,
-  given: Record<string, unknown>,
-  path: string,
-  fail: Fail,
-  unknown: string[],
-): Record<string, string> {
+/** The entries of `given` that override a string of `defaults`; other keys are not for it. */
+function overrides(defaults: object, given: Record<string, unknown>, path: string, fail: Fail): Record<string, string> {
   const valid: Record<string, string> = {};
   for (const [key, value] of Object.entries(given)) {
-    // SECURITY: own keys only, so `__proto__`, `constructor` and friends are unknown keys, never lookups.
-    if (!Object.hasOwn(defaults, key)) unknown.push(`${path}.${key}`);
+    // SECURITY: own keys only, so `__proto__`, `constructor` and friends are never lookups.
+    if (!Object.hasOwn(defaults, key)) continue;
     else if (typeof value !== 'string' || !value.trim() || value.length > MAX_TEXT_LENGTH)
       fail(`${path}.${key} must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
     else valid[key] = value;

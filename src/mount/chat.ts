@@ -11,6 +11,7 @@ import { createTimeFormat } from '../render/time.js';
 import type { Emit } from '../state/events.js';
 import type { KeyValueStore } from '../state/storage.js';
 import css from '../styles/panel.css?inline';
+import conversationsCss from '../styles/conversations.css?inline';
 import { App } from '../ui/App.js';
 import { Widget } from '../ui/context.js';
 import { copyText } from './clipboard.js';
@@ -67,7 +68,7 @@ export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { s
     model,
     show(launcher, addStyles, openedFrom) {
       if (hide) return;
-      addStyles(css);
+      addStyles(css + conversationsCss);
       const phone = createPhoneFit(launcher.root);
       // Where focus goes back to when the panel closes from inside: the launcher, or without one, whatever had
       // focus when the panel opened (e.g. the page's own "Chat with us" button that called Askbox.open()).
@@ -108,7 +109,7 @@ export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { s
               sanitize: createSanitizer(window, config.text),
               copy: (text: string) => copyText(launcher.slot, text),
               formatTime: createTimeFormat(config.locale),
-              chatText: toChatText(config.chatLines),
+              chatText: toChatText(config.chatLines, config.input),
               handoff: parseHandoff(config.input),
               download: (name: string, text: string) => downloadText(launcher.slot, name, text),
             },

@@ -1,18 +1,19 @@
 import { action, batch, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals';
-import type { ChatClient } from '../api/client.js';
+import type { ChatClient, ConversationRef } from '../api/client.js';
 import { ChatError, toChatError } from '../api/errors.js';
 import type { ApiMessage } from '../api/types.js';
-import { MAX_MESSAGE_LENGTH, messageLength, type WidgetConfig } from '../config/schema.js';
+import { MAX_MESSAGE_LENGTH, messageLength, widgetKey, type WidgetConfig } from '../config/schema.js';
 import { collapseRetries, findExchange, type StoredExchange } from './exchange.js';
 import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
 import { createOpener } from './opener.js';
 import { createRuns, type Run } from './runs.js';
 import { conversationKey, createSession } from './session.js';
+import { createConversations } from './conversations.js';
 import { createUndo } from './undo.js';
 import { createStallWatch } from './stall.js';
-import { endWaits, failureOf, IDLE, isBusy, toFailure, type ChatStatus, type RetryTarget } from './status.js';
-import { createQuotaReport, type Emit } from './events.js';
-import { setupFault } from './setup-fault.js';
+import { endWaits, failureOf, IDLE, isBusy, type ChatStatus, type RetryTarget } from './status.js';
+import type { Emit } from './events.js';
+import { createFail } from './setup-fault.js';
 import { createFeedback } from './feedback.js';
 import { createRemoval } from './removal.js';
 import { createHandoff } from './handoff.js';
@@ -37,6 +38,7 @@ export interface ChatModelDeps {
 export const ChatModel = createModel((deps: ChatModelDeps) => {
   const { client, config, emit, online } = deps;
   const session = createSession(deps.storage, conversationKey(config));
+  const conversations = createConversations(deps.storage, `conversations:${widgetKey(config)}`);
 
   const messages = signal<readonly ChatMessage[]>([]);
   const streaming = signal('');
@@ -75,7 +77,6 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   );
 
   let historyLoaded = false;
-  const reportQuota = createQuotaReport(emit);
   const runs = createRuns();
   const { begin, invalidate } = runs;
 
@@ -84,26 +85,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     watchStall(false);
   });
 
-  /** The owner's mistakes already on the console: each is logged once per widget. */
-  const faultsLogged = new Set<string>();
-
-  /**
-   * A lost connection's failure ends by sending (or reading back) what it cut off, by itself once back online. A
-   * request the owner's setup refused (`setupFault`) is explained on the console; the visitor reads a calm sentence.
-   * `midReply`: the service had taken the message, so the proxy was reachable.
-   */
-  function fail(
-    error: ChatError,
-    retry: RetryTarget | undefined = error.kind === 'network' ? 'send' : undefined,
-    midReply = false,
-  ) {
-    const fault = midReply ? undefined : setupFault(error, online.value, config.proxyUrl, config.botId);
-    if (fault && !faultsLogged.has(fault)) console.error(`[askbox] ${fault}`);
-    if (fault) faultsLogged.add(fault);
-    status.value = { ...toFailure(error, retry), ...(fault && { setup: true }) };
-    if (error.kind === 'quota') reportQuota(error.detail ?? '');
-    else emit('error', { kind: error.kind, message: error.detail ?? error.message });
-  }
+  const fail = createFail({ config, online, status, emit });
 
   const append = (message: ChatMessage) => void (messages.value = [...messages.value, message]);
   const replace = (id: string, next: ChatMessage | null) => {
@@ -130,8 +112,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     } catch (caught) {
       if (!run.live()) return;
       const err = toChatError(caught, run.signal);
-      if (err.kind === 'not_found') {
-        // The conversation was deleted upstream: start afresh rather than show an error.
+      if (err.kind === 'not_found' || err.status === 401 || err.status === 422) {
+        // Deleted upstream, or its grant expired or is not this visitor's: start afresh rather than show an error.
+        conversations.drop(stored.id);
         session.forget();
         status.value = IDLE;
       } else if (err.kind === 'aborted') {
@@ -143,7 +126,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   }
 
   // A conversation created here has no earlier history to fetch.
-  const opener = createOpener(client, config, session, () => (historyLoaded = true));
+  const opener = createOpener(client, config, session, () => (historyLoaded = true), conversations.drop);
 
   /**
    * Asks the service for a reply to `content`. `pendingUser` is the visitor's new bubble; without it, the last
@@ -165,6 +148,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       const reply = await opener.open(content, run.signal);
       if (!run.live()) return;
       accepted = true;
+      conversations.touch(reply.conversation, content);
       batch(() => {
         if (pendingUser) replace(pendingUser.id, { ...pendingUser, status: 'done' });
         if (previous) replace(previous.id, null);
@@ -313,11 +297,15 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   // Back online, that is done by itself.
   online.subscribe((up) => void (up && retryTarget.value === 'send' && retry()));
 
-  /** Empties the panel and forgets the conversation; `keep`: first keep it for Undo (else nothing comes back). */
-  function clear(keep: boolean) {
+  /**
+   * Empties the panel (the list shown no more) and forgets the conversation, or puts `next` in its place; `keep`:
+   * first keep it for Undo (else nothing comes back).
+   */
+  function clear(keep: boolean, next?: ConversationRef) {
     undo.keep(keep ? messages.value : []);
     invalidate();
-    session.forget();
+    if (next) session.save(next);
+    else session.forget();
     // A fresh conversation: its proof of work, if the proxy asks for one, is solved ahead.
     opener.warm();
     batch(() => {
@@ -325,12 +313,13 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
       streaming.value = '';
       status.value = IDLE;
       announcement.value = null;
+      conversations.shown.value = false;
     });
   }
 
   const conversation = () => session.current();
   const feedback = createFeedback({ client, storage: deps.storage, config, emit, conversation });
-  const discard = () => (feedback.forget(messages.value), clear(false));
+  const discard = () => (conversations.drop(conversation()?.id ?? ''), feedback.forget(messages.value), clear(false));
   const removal = createRemoval({ client, conversation, discard });
 
   return {
@@ -378,6 +367,14 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     newConversation: action(() => clear(true)),
     /** Says `text` once through the panel's live region. */
     say: action((text: string) => void (note.value = text)),
+    conversations,
+    /** Shows `earlier`, one of the visitor's conversations, its history loaded anew; Undo is given up. */
+    resume: action((earlier: ConversationRef) => {
+      if (earlier.id === conversation()?.id) return conversations.show(false);
+      clear(false, earlier);
+      historyLoaded = false;
+      void loadHistory();
+    }),
     /** Brings back what the last "new conversation" cleared, as long as the visitor has not sent since. */
     undoNewConversation: action(() => {
       const restored = undo.restore();

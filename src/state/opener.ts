@@ -16,9 +16,16 @@ interface OpenReply {
  * The model's way of sending a message: `content` goes to the conversation in use, created with the first message
  * (then `created` is called: a new conversation has no history to load). Resolves once the service has accepted it
  * (its first reply event). A conversation in use that the service no longer knows (deleted upstream, or its grant
- * expired) is replaced by a new one, once. `warm` solves the proxy's proof of work ahead, while the visitor types.
+ * expired) is replaced by a new one, once, and `gone` is told its id. `warm` solves the proxy's proof of work ahead,
+ * while the visitor types.
  */
-export function createOpener(client: ChatClient, config: WidgetConfig, session: Session, created: () => void) {
+export function createOpener(
+  client: ChatClient,
+  config: WidgetConfig,
+  session: Session,
+  created: () => void,
+  gone: (id: string) => void,
+) {
   let proof: Promise<Proof | undefined> | undefined;
   /** Starts the next new conversation's proof of work in the background, when there is no conversation in use. */
   const warm = () => void (session.current() || (proof ??= client.prove(session.lastGrant())));
@@ -55,8 +62,9 @@ export function createOpener(client: ChatClient, config: WidgetConfig, session: 
         return { conversation, events, first: await events.next() };
       } catch (caught) {
         const err = toChatError(caught, abort);
-        const gone = err.kind === 'not_found' || (err.status === 422 && err.fields.includes('conversation_id'));
-        if (!existing || !gone) throw err;
+        const lost = err.kind === 'not_found' || (err.status === 422 && err.fields.includes('conversation_id'));
+        if (!existing || !lost) throw err;
+        gone(existing.id);
         session.forget();
       }
     }

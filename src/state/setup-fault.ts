@@ -1,4 +1,8 @@
+import type { Signal } from '@preact/signals';
 import type { ChatError } from '../api/errors.js';
+import type { WidgetConfig } from '../config/schema.js';
+import { createQuotaReport, type Emit } from './events.js';
+import { toFailure, type ChatStatus, type RetryTarget } from './status.js';
 
 /**
  * The site owner's mistake behind a refused request, worded for the console with its fix (as the self-diagnosis
@@ -12,4 +16,34 @@ export function setupFault(error: ChatError, online: boolean, proxyUrl: string, 
   if (error.kind === 'network' && online)
     return `Proxy ${proxyUrl} is unreachable (${error.message}) while online: is it up, data-proxy-url right, this site in allowedOrigins?`;
   return undefined;
+}
+
+interface FailDeps {
+  config: WidgetConfig;
+  online: Signal<boolean>;
+  status: Signal<ChatStatus>;
+  emit: Emit;
+}
+
+/**
+ * The model's way of failing: `error` goes into `status`, with what Retry repeats. A lost connection's failure ends
+ * by sending (or reading back) what it cut off, by itself once back online. A request the owner's setup refused
+ * (`setupFault`) is explained on the console, once per widget; the visitor reads a calm sentence. `midReply`: the
+ * service had taken the message, so the proxy was reachable.
+ */
+export function createFail({ config, online, status, emit }: FailDeps) {
+  const logged = new Set<string>();
+  const reportQuota = createQuotaReport(emit);
+  return (
+    error: ChatError,
+    retry: RetryTarget | undefined = error.kind === 'network' ? 'send' : undefined,
+    midReply = false,
+  ) => {
+    const fault = midReply ? undefined : setupFault(error, online.value, config.proxyUrl, config.botId);
+    if (fault && !logged.has(fault)) console.error(`[askbox] ${fault}`);
+    if (fault) logged.add(fault);
+    status.value = { ...toFailure(error, retry), ...(fault && { setup: true }) };
+    if (error.kind === 'quota') reportQuota(error.detail ?? '');
+    else emit('error', { kind: error.kind, message: error.detail ?? error.message });
+  };
 }

@@ -1,4 +1,6 @@
 import type { Ref } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import { Conversations } from './Conversations.js';
 import { ClearedNotice } from './ClearedNotice.js';
 import { DeleteConfirm } from './DeleteConfirm.js';
 import { PanelMenu } from './PanelMenu.js';
@@ -16,12 +18,19 @@ import { CloseIcon, NewIcon } from './icons.js';
 export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement>; onClose?: () => void }) {
   const { model, config } = useWidget();
   const { text } = config;
+  const browsing = model.conversations.shown.value;
+  const focusInput = () => typeof inputRef === 'object' && inputRef?.current?.focus();
+  const browsed = useRef(browsing);
+  // Back from the list (or a conversation picked in it), the message box has focus again; Delete's question takes it.
+  useLayoutEffect(() => {
+    if (browsed.current && !browsing && model.removal.state.value === 'idle') focusInput();
+    browsed.current = browsing;
+  }, [browsing]);
   const startOver = () => {
     // A delete still waiting for its confirmation was about the conversation now put away.
     model.removal.cancel();
     model.newConversation();
-    const input = typeof inputRef === 'object' ? inputRef?.current : null;
-    input?.focus();
+    focusInput();
   };
   return (
     <section
@@ -51,11 +60,17 @@ export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement
           </button>
         )}
       </div>
-      <MessageList />
-      <ClearedNotice inputRef={inputRef} />
-      <DeleteConfirm />
-      <ErrorNotice />
-      <Composer inputRef={inputRef} />
+      {browsing ? (
+        <Conversations />
+      ) : (
+        <>
+          <MessageList />
+          <ClearedNotice inputRef={inputRef} />
+          <DeleteConfirm />
+          <ErrorNotice />
+          <Composer inputRef={inputRef} />
+        </>
+      )}
     </section>
   );
 }

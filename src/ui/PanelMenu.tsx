@@ -8,7 +8,7 @@ import { MoreIcon } from './icons.js';
 const UNSAFE_NAME = /[\\/:*?"<>|]+/g;
 
 /**
- * The header's menu: the conversation copied or downloaded as Markdown, a way to a person when the site gives one,
+ * The header's menu: the visitor's conversations (see Conversations), the conversation copied or downloaded as Markdown, a way to a person when the site gives one,
  * and deleting the conversation for good (confirmed in the panel first, see DeleteConfirm).
  */
 export function PanelMenu() {
@@ -18,6 +18,7 @@ export function PanelMenu() {
   const transcript = () => toMarkdown(model.messages.value, transcriptLabels(context));
   const handoff = useHandoffLink();
   const items: MenuItem[] = [
+    { label: chatText.conversations, onSelect: () => model.conversations.show(true) },
     {
       label: chatText.copyConversation,
       disabled: empty,
@@ -33,6 +34,11 @@ export function PanelMenu() {
   ];
   if (handoff)
     items.push({ label: chatText.talkToPerson, href: handoff.href, onSelect: () => model.handoff(handoff.via) });
-  items.push({ label: chatText.deleteConversation, disabled: empty, onSelect: model.removal.ask });
+  items.push({
+    label: chatText.deleteConversation,
+    disabled: empty,
+    // The question is asked in the conversation, not over the list.
+    onSelect: () => (model.conversations.show(false), model.removal.ask()),
+  });
   return <Menu label={chatText.menu} icon={<MoreIcon />} items={items} />;
 }

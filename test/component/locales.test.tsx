@@ -31,7 +31,7 @@ function uiStrings(): string[] {
     }
   }
   for (const el of root.querySelectorAll(
-    '.msg__note, .sources__label, .sr-only, .panel__title, .link-button, .menu__item, .notice__text',
+    '.msg__note, .sources__label, .sr-only, .panel__title, .link-button, .menu__item, .notice__text, h3',
   ))
     strings.push(el.textContent?.trim() ?? '');
   return strings.filter(Boolean);
@@ -80,12 +80,20 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in 
     const chatText = toChatText(TABLES[language]!.trim().split('\n').slice(lineKeys().length));
     fireEvent.click(shadow().querySelector('[aria-haspopup="menu"]')!);
     await waitFor(() => expect(shadow().querySelector('.menu__item')).not.toBeNull());
-    fireEvent.click(shadow().querySelectorAll<HTMLElement>('.menu__item')[2]!);
+    fireEvent.click(shadow().querySelectorAll<HTMLElement>('.menu__item')[3]!);
     await waitFor(() => expect(shadow().querySelector('.confirm')).not.toBeNull());
     fireEvent.click(shadow().querySelector('[aria-haspopup="menu"]')!);
     await waitFor(() => expect(shadow().querySelector('.menu__item')).not.toBeNull());
 
     const shown = uiStrings();
+    // The conversation list, its one entry (this conversation) marked as the one in use.
+    fireEvent.click(shadow().querySelector<HTMLElement>('.menu__item')!);
+    await waitFor(() => expect(shadow().querySelector('.convos')).not.toBeNull());
+    const listed = uiStrings();
+    expect(listed).toContain(chatText.conversations);
+    expect(listed).toContain(chatText.back);
+    expect(shadow().querySelector('[aria-current] small')?.textContent).toContain(` · ${chatText.current}`);
+
     for (const key of [
       'menu',
       'copyConversation',
@@ -100,7 +108,7 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in 
     expect(shown).toContain(strings.text.retry);
     // A word both languages use ("Chat") is the language's own.
     const own = new Set(TABLES[language]!.trim().split('\n'));
-    expect(shown.filter((value) => ENGLISH.has(value) && !own.has(value))).toEqual([]);
+    expect([...shown, ...listed].filter((value) => ENGLISH.has(value) && !own.has(value))).toEqual([]);
     expect(shadow().querySelector('.askbox')?.getAttribute('lang')).toBe(language);
   });
 });

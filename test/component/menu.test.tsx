@@ -60,20 +60,25 @@ describe('the header menu', () => {
     expect(button.getAttribute('aria-haspopup')).toBe('menu');
     expect(button.getAttribute('aria-expanded')).toBe('false');
     key(button, 'ArrowDown');
-    await waitFor(() => expect(focused()?.textContent).toBe(CHAT_TEXT.copyConversation));
+    await waitFor(() => expect(focused()?.textContent).toBe(CHAT_TEXT.conversations));
     expect(button.getAttribute('aria-expanded')).toBe('true');
     expect(ui().getByRole('menu').getAttribute('aria-labelledby')).toBe(button.id);
-    expect(items()).toEqual([CHAT_TEXT.copyConversation, CHAT_TEXT.downloadConversation, CHAT_TEXT.deleteConversation]);
+    expect(items()).toEqual([
+      CHAT_TEXT.conversations,
+      CHAT_TEXT.copyConversation,
+      CHAT_TEXT.downloadConversation,
+      CHAT_TEXT.deleteConversation,
+    ]);
     key(focused()!, 'ArrowDown');
-    expect(focused()?.textContent).toBe(CHAT_TEXT.downloadConversation);
+    expect(focused()?.textContent).toBe(CHAT_TEXT.copyConversation);
     key(focused()!, 'End');
     expect(focused()?.textContent).toBe(CHAT_TEXT.deleteConversation);
     key(focused()!, 'ArrowDown');
-    expect(focused()?.textContent).toBe(CHAT_TEXT.copyConversation);
+    expect(focused()?.textContent).toBe(CHAT_TEXT.conversations);
     key(focused()!, 'ArrowUp');
     expect(focused()?.textContent).toBe(CHAT_TEXT.deleteConversation);
     key(focused()!, 'Home');
-    expect(focused()?.textContent).toBe(CHAT_TEXT.copyConversation);
+    expect(focused()?.textContent).toBe(CHAT_TEXT.conversations);
     key(focused()!, 'Escape');
     await waitFor(() => expect(ui().queryByRole('menu')).toBeNull());
     expect(focused()).toBe(button);
@@ -112,8 +117,11 @@ describe('the header menu', () => {
   it('offers nothing to copy, download or delete in an empty conversation', async () => {
     await setup(false);
     fireEvent.click(menuButton());
-    await waitFor(() => expect(ui().getAllByRole('menuitem')).toHaveLength(3));
-    for (const item of ui().getAllByRole('menuitem')) expect(item.getAttribute('aria-disabled')).toBe('true');
+    await waitFor(() => expect(ui().getAllByRole('menuitem')).toHaveLength(4));
+    const disabled = ui()
+      .getAllByRole('menuitem')
+      .map((item) => item.getAttribute('aria-disabled'));
+    expect(disabled).toEqual([null, 'true', 'true', 'true']);
     fireEvent.click(ui().getByRole('menuitem', { name: CHAT_TEXT.deleteConversation }));
     expect(ui().queryByRole('group', { name: CHAT_TEXT.deleteConfirm })).toBeNull();
   });
@@ -211,7 +219,7 @@ describe('a way to a person', () => {
   it('is nowhere when the site gives no way to a person', async () => {
     await setup();
     fireEvent.click(menuButton());
-    await waitFor(() => expect(items()).toHaveLength(3));
+    await waitFor(() => expect(items()).toHaveLength(4));
     expect(ui().queryByRole('link', { name: CHAT_TEXT.talkToPerson })).toBeNull();
   });
 });

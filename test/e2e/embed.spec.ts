@@ -52,7 +52,15 @@ describe('embedding on real pages', () => {
       Object.assign(script.dataset, {
         botId: old?.dataset.botId,
         proxyUrl: old?.dataset.proxyUrl,
-        text: JSON.stringify({ launcher: 'Plaudern', send: 'Senden', sendd: 'typo', errors: { htp: 'x' } }),
+        text: JSON.stringify({
+          launcher: 'Plaudern',
+          send: 'Senden',
+          sendd: 'typo',
+          errors: { htp: 'x' },
+          back: 'Zurück',
+        }),
+        // A string of the chat file's own (issue 23), one attribute: data-text-menu.
+        textMenu: 'Mehr',
         colour: 'red',
         cfasync: 'false',
       });
@@ -60,8 +68,13 @@ describe('embedding on real pages', () => {
     });
     await page.locator('askbox-widget').getByRole('button', { name: 'Plaudern' }).click();
     await page.locator('askbox-widget').getByRole('button', { name: 'Senden' }).waitFor();
+    await page.locator('askbox-widget').getByRole('button', { name: 'Mehr' }).click();
+    await page.locator('askbox-widget [role="menuitem"]').first().click();
+    await page.locator('askbox-widget').getByRole('button', { name: 'Zurück' }).waitFor();
+    // The launcher names what it knows is wrong; the chat file, which knows its own strings, the text keys.
     expect(consoleWarnings).toEqual([
-      '[askbox] The <script> tag has attributes Askbox does not know: data-colour, data-text key "sendd", data-text key "errors.htp"',
+      '[askbox] The <script> tag has attributes Askbox does not know: data-colour',
+      '[askbox] Askbox has no UI strings for these text keys: text.sendd, text.errors.htp',
     ]);
     expect(consoleErrors).toEqual([]);
   });

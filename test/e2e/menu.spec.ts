@@ -53,14 +53,14 @@ describe('the header menu (Chromium)', () => {
     expect(await page.locator(MENU_BUTTON).getAttribute('aria-label')).toBe(CHAT_TEXT.menu);
     await page.locator(MENU_BUTTON).focus();
     await page.keyboard.press('Enter');
-    expect(await focusedText(page)).toBe(CHAT_TEXT.copyConversation);
+    expect(await focusedText(page)).toBe(CHAT_TEXT.conversations);
     expect(await page.locator(MENU_BUTTON).getAttribute('aria-expanded')).toBe('true');
     await page.keyboard.press('ArrowDown');
-    expect(await focusedText(page)).toBe(CHAT_TEXT.downloadConversation);
+    expect(await focusedText(page)).toBe(CHAT_TEXT.copyConversation);
     await page.keyboard.press('End');
     expect(await focusedText(page)).toBe(CHAT_TEXT.deleteConversation);
     await page.keyboard.press('Home');
-    expect(await focusedText(page)).toBe(CHAT_TEXT.copyConversation);
+    expect(await focusedText(page)).toBe(CHAT_TEXT.conversations);
     await page.keyboard.press('ArrowUp');
     expect(await focusedText(page)).toBe(CHAT_TEXT.deleteConversation);
     await page.keyboard.press('Escape');
@@ -165,6 +165,54 @@ describe('the header menu (Chromium)', () => {
       held,
     );
     expect(again).toBe(404);
+  });
+
+  it('emails a person from the script tag: a mailto: with a subject and the conversation, cut to 1,800, and handoff', async () => {
+    const { page } = await e2e.open('/plain.html');
+    // The demo page's tag, with `data-handoff-email` added.
+    await page.route(`${e2e.url}/`, async (route) => {
+      const body = (await (await route.fetch()).text()).replace(
+        'data-proxy-url=',
+        'data-handoff-email="help@example.com" data-proxy-url=',
+      );
+      await route.fulfill({ body, contentType: 'text/html' });
+    });
+    await page.goto(`${e2e.url}/`);
+    await page.evaluate(() => {
+      const seen = window as unknown as { opened: string[]; handoffs: unknown[] };
+      seen.opened = [];
+      seen.handoffs = [];
+      // What the browser opens: the href of the link the visitor activates, read as the click passes the document.
+      document.addEventListener(
+        'click',
+        (event) => {
+          const link = event.composedPath().find((el): el is HTMLAnchorElement => el instanceof HTMLAnchorElement);
+          if (link) seen.opened.push(link.href);
+        },
+        true,
+      );
+      (window as unknown as { Askbox: { on(t: string, f: (d: unknown) => void): void } }).Askbox.on('handoff', (d) =>
+        seen.handoffs.push(d),
+      );
+    });
+    const question = `Which plans? ${'Tell me everything about them, in detail. '.repeat(44)}`.trim();
+    await ask(page, question);
+    await expect.poll(() => page.locator(W.bot).textContent()).toContain('two');
+    await page.locator(MENU_BUTTON).click();
+    await page.locator(item(CHAT_TEXT.talkToPerson)).click();
+    await expect.poll(() => page.evaluate('window.handoffs.length')).toBe(1);
+    const [opened] = (await page.evaluate('window.opened')) as string[];
+    const id = (await conversation(page))!.id;
+    const [head, rawBody] = opened!.split('&body=');
+    expect(head).toBe(`mailto:help@example.com?subject=${encodeURIComponent(`Northwind help (${id})`)}`);
+    expect(rawBody!.length).toBeLessThanOrEqual(1800);
+    expect(rawBody!.length).toBeGreaterThan(1700);
+    const body = decodeURIComponent(rawBody!);
+    // Cut at its start, the latest messages kept: the reply, whole.
+    expect(body.startsWith('…')).toBe(true);
+    expect(body).toMatch(/\*\*Assistant\*\* · .+\n\nWe have \*\*two\*\* plans\.\n/);
+    expect(body).not.toContain('# Northwind help');
+    expect(await page.evaluate('window.handoffs')).toEqual([{ conversationId: id, via: 'email' }]);
   });
 
   it('takes the visitor to a person: the contact page in a new tab, with the conversation id', async () => {

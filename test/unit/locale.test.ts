@@ -8,7 +8,7 @@ const { canonicalTag, LANGUAGES, LAUNCHER_TEXT, lineKeys, localeText, parsePack,
 const { parseConfig, parseLauncherConfig } = await import('../../src/config/parse');
 const { TABLES } = await import('../../src/config/locales/index');
 const { DEFAULT_TEXT, DEFAULTS } = await import('../../src/config/schema');
-const { CHAT_TEXT, toChatText } = await import('../../src/config/chat-text');
+const { CHAT_TEXT, toChatText, unknownTextKeys } = await import('../../src/config/chat-text');
 
 /** A language's table as the lines of its locale pack. */
 const lines = (language: string) => TABLES[language]?.trim().split('\n') ?? [];
@@ -240,10 +240,37 @@ describe('the launcher’s English and the chat file’s', () => {
     expect(withEnglish(launcher)).toEqual(parseConfig({ ...minimal, ...input }, env).config);
   });
 
-  it('leaves the chat’s strings to the chat file, and names the same unknown text keys', () => {
-    const { config, unknown } = parseLauncherConfig({ ...minimal, textSendd: 'x', text: '{"sendd":"y"}' });
+  it('leaves the chat’s strings to the chat file, which names the unknown text keys parseConfig names', () => {
+    const input = { ...minimal, textSendd: 'x', textMenu: 'Mehr', text: '{"sendd":"y","back":"Zurück"}' };
+    const { config, unknown } = parseLauncherConfig(input);
     expect(config?.text.send).toBe('');
     expect(config?.text.launcher).toBe('Chat');
-    expect(unknown).toEqual(parseConfig({ ...minimal, textSendd: 'x', text: '{"sendd":"y"}' }).unknown);
+    // The launcher does not know the chat file's keys (their names would cost it bytes): it names none.
+    expect(unknown).toEqual([]);
+    expect(unknownTextKeys(config!.input)).toEqual(['textSendd', 'text.sendd']);
+    expect(parseConfig(input).unknown).toEqual(['textSendd', 'text.sendd']);
+  });
+
+  it('overrides the chat file’s strings as the launcher’s: data-text-<key> over data-text, in any language', () => {
+    const input = {
+      ...minimal,
+      locale: 'de',
+      textConversations: 'Ihre Gespräche',
+      textDeleteAction: '  ',
+      text: JSON.stringify({ back: 'Zurück, bitte', conversations: 'lost', menu: 'x'.repeat(501) }).replace(
+        '{',
+        '{"__proto__":"p",',
+      ),
+    };
+    const { config } = parseLauncherConfig(input, { tables: TABLES });
+    const german = toChatText(config!.chatLines);
+    const text = toChatText(config!.chatLines, config!.input);
+    expect(text).toEqual({ ...german, conversations: 'Ihre Gespräche', back: 'Zurück, bitte' });
+    expect(toChatText([], { text: { cancel: 'Stop' } }).cancel).toBe('Stop');
+    expect(unknownTextKeys(input)).toEqual(['text.__proto__']);
+    expect(unknownTextKeys({ textErrorsNetwork: 'x', textErrorsNetwerk: 'y', text: { errors: { htp: 1 } } })).toEqual([
+      'textErrorsNetwerk',
+      'text.errors.htp',
+    ]);
   });
 });

@@ -62,4 +62,8 @@ Was war falsch? (optional)
 Senden
 Überspringen
 Mit einer Person sprechen
+Gespräche
+Zurück zum Chat
+Aktuell
+Noch keine Gespräche.
 `;

@@ -62,4 +62,8 @@ No se pudo enviar su opinión.
 Enviar
 Omitir
 Hablar con una persona
+Conversaciones
+Volver al chat
+Actual
+Aún no hay conversaciones.
 `;

@@ -62,4 +62,8 @@ Qu’est-ce qui n’allait pas ? (facultatif)
 Envoyer
 Passer
 Parler à une personne
+Vos conversations
+Retour au chat
+En cours
+Aucune conversation pour l’instant.
 `;

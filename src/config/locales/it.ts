@@ -62,4 +62,8 @@ Cosa non andava? (facoltativo)
 Invia
 Salta
 Parla con una persona
+Conversazioni
+Torna alla chat
+Attuale
+Ancora nessuna conversazione.
 `;

@@ -62,4 +62,8 @@ Wat ging er mis? (optioneel)
 Versturen
 Overslaan
 Met een persoon praten
+Gesprekken
+Terug naar de chat
+Huidig
+Nog geen gesprekken.
 `;

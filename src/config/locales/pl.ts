@@ -62,4 +62,8 @@ Co było nie tak? (opcjonalnie)
 Wyślij
 Pomiń
 Porozmawiaj z człowiekiem
+Rozmowy
+Wróć do czatu
+Bieżąca
+Brak rozmów.
 `;

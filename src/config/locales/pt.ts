@@ -62,4 +62,8 @@ O que estava errado? (opcional)
 Enviar
 Pular
 Falar com uma pessoa
+Conversas
+Voltar ao chat
+Atual
+Ainda não há conversas.
 `;

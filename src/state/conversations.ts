@@ -1,0 +1,65 @@
+import { signal } from '@preact/signals';
+import { parseConversationRef } from '../api/parse.js';
+import type { ConversationRef } from '../api/types.js';
+import type { KeyValueStore } from './storage.js';
+
+/** One of the visitor's conversations with this bot: its id and grant, first question and last activity (ms). */
+export interface Earlier extends ConversationRef {
+  title: string;
+  at: number;
+}
+
+/** How many conversations storage keeps; the least recently used go first. */
+export const KEPT_CONVERSATIONS = 20;
+
+/** The longest title kept, in characters: a list entry shows a line of it. */
+const TITLE = 100;
+
+/**
+ * The visitor's conversations with this bot, newest activity first, under `key`. Storage is read on the first look
+ * and written only once a conversation has taken a message (`touch`), never before the visitor engages. `shown`
+ * says whether the panel shows the list instead of the conversation.
+ */
+export function createConversations(storage: KeyValueStore, key: string, now = Date.now) {
+  const list = signal<readonly Earlier[] | undefined>(undefined);
+  const all = () => list.value ?? (list.value = read(storage.get(key)));
+  const save = (next: readonly Earlier[]) =>
+    storage.set(key, JSON.stringify((list.value = next.slice(0, KEPT_CONVERSATIONS))));
+  const shown = signal(false);
+  return {
+    shown,
+    /** Shows the list in the panel, or the conversation again. */
+    show: (on: boolean) => void (shown.value = on),
+    all,
+    /** `conversation` took `question`: it moves to the top; its title stays its first question. */
+    touch({ id, grant }: ConversationRef, question: string) {
+      const others = all().filter((entry) => entry.id !== id);
+      const title = all().find((entry) => entry.id === id)?.title ?? [...question].slice(0, TITLE).join('');
+      save([{ id, grant, title, at: now() }, ...others]);
+    },
+    /** Forgets `id` (deleted, or its grant refused); storage is left alone when it holds no such conversation. */
+    drop(id: string) {
+      const kept = all().filter((entry) => entry.id !== id);
+      if (kept.length < all().length) save(kept);
+    },
+  };
+}
+
+/** The stored list, checked: entries that are not `{id, grant, title, at}` are dropped, the rest newest first. */
+function read(raw: string | undefined): Earlier[] {
+  try {
+    const parsed: unknown = JSON.parse(raw ?? '[]');
+    return (Array.isArray(parsed) ? parsed : [])
+      .flatMap((entry: Partial<Earlier>) => {
+        // A valid ref means `entry` is an object.
+        const ref = parseConversationRef(entry);
+        return ref && typeof entry.title === 'string' && typeof entry.at === 'number'
+          ? [{ ...ref, title: entry.title, at: entry.at }]
+          : [];
+      })
+      .sort((a, b) => b.at - a.at);
+  } catch {
+    // A value another script garbled reads as no conversations.
+    return [];
+  }
+}
