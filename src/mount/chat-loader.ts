@@ -6,15 +6,11 @@ import type { CreateChat } from './chat.js';
  */
 export const CHAT_EVENT = 'askbox:chat';
 
-/** Why the chat file could not be loaded: its URL and a reason a site owner can act on. */
+/** Why the chat file could not be loaded: its URL and a reason a site owner can act on, in its message. */
 class ChatLoadError extends Error {
   override readonly name = 'ChatLoadError';
-  readonly url: string;
-  readonly reason: string;
   constructor(url: string, reason: string) {
     super(`The chat could not be loaded from ${url}: ${reason}`);
-    this.url = url;
-    this.reason = reason;
   }
 }
 
