@@ -59,10 +59,8 @@ export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore): Wid
       model.open = open;
       if (bubble && (tab.get(key) || open !== config.open)) tab.set(key, open ? '1' : '0');
     },
-    opensAtLoad: () => {
-      const remembered = tab.get(key);
-      return bubble && (remembered ? remembered === '1' : config.open);
-    },
+    // The remembered state, else data-open's.
+    opensAtLoad: () => bubble && (tab.get(key) ?? (config.open ? '1' : '0')) === '1',
     forget: () => tab.remove(key),
     theme: config.theme,
     system: 'light',

@@ -72,7 +72,7 @@ export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidg
     typeof source === 'function' && !deps.strings
       ? take(source)
       : (loading = Promise.all([source, deps.strings?.()]).then(
-          ([create, strings]) => take(create, strings),
+          (got) => take(...got),
           () => void model.go('failed'),
         ));
   /**
@@ -242,7 +242,7 @@ export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidg
       shadow.destroy();
     };
     paint();
-    if (model.open && !chat) frame?.loading(false);
+    if (model.open && !chat) frame.loading();
     // Inline, the panel is on screen from the start, and so the chat behind it.
     if (inline) warm();
     show();
