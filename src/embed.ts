@@ -192,24 +192,32 @@ function boot() {
     } catch {
       return void console.error(`[askbox] The ${what}'s ${prefix}target "${config.target}" is not a CSS selector`);
     }
-    const complete =
+    // A language other than English: its strings come with the chat, read from the input with the language's pack.
+    const strings =
       config.language === 'en'
         ? undefined
         : () =>
-            loadPack(new URL(`askbox-locales/${config.language}.json`, base))
-              .then(
-                (table) =>
-                  parseLauncherConfig(input, { ...env, tables: { [config.language]: table } }).config ?? config,
-              )
-              .catch((error: unknown) => {
-                console.warn(
+            loadPack(new URL(`askbox-locales/${config.language}.json`, base)).then(
+              (table) => {
+                const read = parseLauncherConfig(input, { ...env, tables: { [config.language]: table } }).config;
+                return (
+                  read && {
+                    text: read.text,
+                    title: read.title,
+                    welcome: read.welcome,
+                    placeholder: read.placeholder,
+                    chatLines: read.chatLines,
+                  }
+                );
+              },
+              (error: unknown) =>
+                void console.warn(
                   `[askbox] The ${config.language} UI strings could not be loaded, so the chat speaks English:`,
                   error,
-                );
-                return config;
-              });
+                ),
+            );
     const chat = () => loadChat(new URL(__ASKBOX_CHAT_FILE__, base).href, __ASKBOX_CHAT_INTEGRITY__, config.styleNonce);
-    const { handle, attach } = startWidget(config, { chat }, complete);
+    const { handle, attach } = startWidget(config, { chat, strings });
     try {
       attach(target);
     } catch (error) {

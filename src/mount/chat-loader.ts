@@ -6,17 +6,11 @@ import type { CreateChat } from './chat.js';
  */
 export const CHAT_EVENT = 'askbox:chat';
 
-/** Why the chat file could not be loaded: its URL and a reason a site owner can act on. */
-class ChatLoadError extends Error {
-  override readonly name = 'ChatLoadError';
-  readonly url: string;
-  readonly reason: string;
-  constructor(url: string, reason: string) {
-    super(`The chat could not be loaded from ${url}: ${reason}`);
-    this.url = url;
-    this.reason = reason;
-  }
-}
+/**
+ * Why the chat file could not be loaded, as one sentence a site owner can act on: its URL and the reason. A plain
+ * Error: nothing reads more of it than its message (the console, the self-diagnosis overlay).
+ */
+const loadError = (url: string, reason: string) => new Error(`The chat could not be loaded from ${url}: ${reason}`);
 
 /** Dispatched on document after a new failure to load the chat file, for the self-diagnosis overlay. */
 export const CHAT_FAILED = 'askbox:chat-failed';
@@ -30,7 +24,7 @@ const loads = new Map<string, Promise<CreateChat>>();
 /**
  * Loads the chat file once per page, as a classic script pinned by `integrity` (`crossorigin="anonymous"`, so that
  * the browser checks it on a CDN too) and carrying the page's nonce, after Sentry's `lazyLoadIntegration`. Resolves
- * with its `createChat`; rejects with a `ChatLoadError` saying why (a 404, an integrity mismatch, the page's CSP,
+ * with its `createChat`; rejects with an Error saying why (a 404, an integrity mismatch, the page's CSP,
  * the network), which is also logged once as a console error.
  */
 export function loadChat(url: string, integrity: string, nonce = ''): Promise<CreateChat> {
@@ -38,7 +32,8 @@ export function loadChat(url: string, integrity: string, nonce = ''): Promise<Cr
   if (!load) {
     load = inject(url, integrity, nonce).catch((error: unknown) => {
       loads.delete(url);
-      const failure = error instanceof ChatLoadError ? error : new ChatLoadError(url, String(error));
+      // Whatever went wrong, the message names the file: `inject` rejects with the reason alone.
+      const failure = loadError(url, error instanceof Error ? error.message : String(error));
       // One console error per distinct failure: a Retry that fails the same way says nothing new.
       if (!chatLoadFailures.includes(failure.message)) {
         chatLoadFailures.push(failure.message);
@@ -72,12 +67,12 @@ function inject(url: string, integrity: string, nonce: string): Promise<CreateCh
     tag.addEventListener('load', () => {
       done();
       if (made) resolve(made);
-      else reject(new ChatLoadError(url, 'it ran but is not the chat file of this version of askbox.js'));
+      else reject(new Error('it ran but is not the chat file of this version of askbox.js'));
     });
     tag.addEventListener('error', () => {
       void diagnose(url, integrity, () => blocked).then((reason) => {
         done();
-        reject(new ChatLoadError(url, reason));
+        reject(new Error(reason));
       });
     });
     tag.src = url;

@@ -19,3 +19,15 @@ export interface WidgetHandle {
   /** Aborts any reply in flight, disposes the state and removes the widget from the page. */
   destroy(): void;
 }
+
+/** A widget whose state and handle exist before it has a place on the page. */
+export interface StartedWidget {
+  handle: WidgetHandle;
+  /**
+   * Renders the widget, once, and keeps it in its place: `target` when given, else the inline mode's container
+   * (waited for) or the page's `<body>`. Throws when the page will not take it (e.g. no shadow DOM).
+   */
+  attach(target?: HTMLElement): void;
+  /** Creates the chat behind the launcher ahead of need (the launcher does so on hover and focus). */
+  warm(): void;
+}

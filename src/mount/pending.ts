@@ -7,13 +7,14 @@ import type { UiText } from '../config/schema.js';
  */
 export interface PendingFrame {
   /** Shows the loading state; `focus` moves focus into the frame (a visitor's own open, not the page's). */
-  loading(focus: boolean): void;
-  /** Replaces the loading state with the failure notice and its Retry button (focused if focus was inside). */
+  loading(focus?: boolean): void;
+  /**
+   * Replaces the loading state with the failure notice and its Retry button (focused if focus was inside); nothing
+   * when the frame is not on screen (the chat was loaded ahead of need, or the visitor closed the frame).
+   */
   failed(): void;
   /** What had focus when the frame took it: where focus goes back to once the panel closes. */
   readonly opener: Element | null;
-  /** Whether the frame is on screen. */
-  readonly shown: boolean;
   /** Takes the frame away. */
   hide(): void;
 }
@@ -61,9 +62,6 @@ export function createPendingFrame(
     get opener() {
       return opener;
     },
-    get shown() {
-      return frame.isConnected;
-    },
     loading(focus) {
       const spinner = doc.createElement('span');
       spinner.className = 'pending__spinner';
@@ -74,6 +72,7 @@ export function createPendingFrame(
       frame.focus();
     },
     failed() {
+      if (!frame.isConnected) return;
       const active = (frame.getRootNode() as Document | ShadowRoot).activeElement;
       const hadFocus = Boolean(active && frame.contains(active));
       fill('alert', text.loadFailed);

@@ -1,17 +1,16 @@
 /**
- * Follows the visitor's system colour scheme while the widget lives, calling `onChange` when it flips. A page
- * without matchMedia (or one that broke it) reads as light.
+ * Follows the visitor's system colour scheme until stopped: `onChange` hears it at once and whenever it flips. A
+ * page without matchMedia (or one that broke it) reads as light. Returns the stop function.
  */
-export function followSystemScheme(onChange: () => void) {
+export function followSystemScheme(onChange: (scheme: 'light' | 'dark') => void): () => void {
   let media: MediaQueryList | undefined;
+  const tell = () => onChange(media?.matches ? 'dark' : 'light');
   try {
     media = window.matchMedia('(prefers-color-scheme: dark)');
-    media.addEventListener('change', onChange);
+    media.addEventListener('change', tell);
   } catch {
     media = undefined;
   }
-  return {
-    current: (): 'light' | 'dark' => (media?.matches ? 'dark' : 'light'),
-    stop: () => media?.removeEventListener('change', onChange),
-  };
+  tell();
+  return () => media?.removeEventListener('change', tell);
 }

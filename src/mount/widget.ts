@@ -1,81 +1,42 @@
 import { pathAllowed } from '../config/paths.js';
-import { THEMES, widgetKey, type WidgetConfig } from '../config/schema.js';
+import { THEMES, type WidgetConfig } from '../config/schema.js';
 import type { Emit, WidgetEvents } from '../state/events.js';
 import { conversationKey } from '../state/session.js';
-import { createStorage, type KeyValueStore } from '../state/storage.js';
 import css from '../styles/launcher.css?inline';
 import { toThemeCss } from '../styles/theme.js';
-import type { Chat, ChatDeps, CreateChat } from './chat.js';
-import type { WidgetHandle } from './handle.js';
+import type { Chat, CreateChat } from './chat.js';
+import { areaStore, type ChatStrings, type WidgetDeps } from './deps.js';
+import type { StartedWidget, WidgetHandle } from './handle.js';
 import { createLauncher, type Launcher } from './launcher.js';
 import { watchNavigation } from './navigation.js';
 import { createPendingFrame, type PendingFrame } from './pending.js';
 import { keepPlaced } from './placement.js';
 import { followSystemScheme } from './scheme.js';
-import { addStyles, createShadowHost, type ShadowHost } from './shadow-host.js';
+import { addStyles, createShadowHost } from './shadow-host.js';
 import { followScreen } from './viewport.js';
-
-/** A widget whose state and handle exist before it has a place on the page. */
-export interface StartedWidget {
-  handle: WidgetHandle;
-  /**
-   * Renders the widget, once, and keeps it in its place: `target` when given, else the inline mode's container
-   * (waited for) or the page's `<body>`. Throws when the page will not take it (e.g. no shadow DOM).
-   */
-  attach(target?: HTMLElement): void;
-  /** Creates the chat behind the launcher ahead of need (the launcher does so on hover and focus). */
-  warm(): void;
-}
+import { createWidgetModel } from './widget-model.js';
 
 /** The languages the page and the visitor prefer, in order: the page's `<html lang>`, then the browser's. */
 export function pageLanguages(doc: Document): string[] {
   return [doc.documentElement.lang, ...(doc.defaultView?.navigator.languages ?? [])].filter(Boolean);
 }
 
-const toggle = ({ model }: Chat) => (model.isOpen.value ? model.close() : model.open());
-
-/**
- * Where the chat behind the launcher comes from: `createChat` itself (the ESM build imports it), or a promise of it
- * (the script tag loads the chat file on first interest; see mount/chat-loader.ts).
- */
-type ChatSource = () => CreateChat | Promise<CreateChat>;
-
-/** The chat's source, and replacements for the storage areas the widget uses by default (tests pass fakes). */
-export interface WidgetDeps extends ChatDeps {
-  chat: ChatSource;
-  /** Where the conversation is kept (default: localStorage). */
-  storage?: KeyValueStore;
-  /** Where the panel's open state is kept for the browser session (default: sessionStorage). */
-  tabStorage?: KeyValueStore;
-}
-
-/** A namespaced store over one of the page's storage areas, touched only when read or written. */
-const areaStore = (area: 'localStorage' | 'sessionStorage') => createStorage(() => window[area], 'askbox:v1:');
-
 /**
  * Starts a widget for a parsed config: its handle at once (so a page can call it straight away), its launcher when
  * `attach` is given a place. Everything behind the launcher (model, network, Preact, DOMPurify, markdown, the
  * panel's stylesheet) is created on the first sign of interest — hover or focus on the launcher, or a call that
- * needs it — so a visitor who never opens the chat costs the page next to nothing.
+ * needs it — so a visitor who never opens the chat costs the page next to nothing. Its state is a `WidgetModel`.
  *
  * On a page its rules keep it off (`showOn`, `hideOn`), the widget costs nothing: no element, no chat file, no
  * listener but the one for the page's navigation. A navigation that allows it draws it then; one that disallows it
  * takes the launcher and the panel away (the conversation stays stored, and comes back with them).
  */
-export function startWidget(
-  config: WidgetConfig,
-  deps: WidgetDeps,
-  complete?: () => Promise<WidgetConfig>,
-): StartedWidget {
-  const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
-  const tab = deps.tabStorage ?? areaStore('sessionStorage');
-  const openKey = `open:${widgetKey(config)}`;
+export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidget {
   const inline = config.mode === 'inline';
-  // True while the widget opens itself at load (data-open, or the remembered state): that is no engagement.
-  let restoring = false;
+  const model = createWidgetModel(config, deps.tabStorage ?? areaStore('sessionStorage'));
+  const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
   const emit: Emit = (type, detail) => {
-    // The open state is stored from the visitor's first open or close on, never before (privacy), for the session.
-    if ((type === 'open' || type === 'close') && !restoring) tab.set(openKey, type === 'open' ? '1' : '0');
+    if (type === 'open' || type === 'close') model.setOpen(type === 'open');
     for (const listener of listeners.get(type) ?? []) {
       try {
         (listener as (d: typeof detail) => void)(detail);
@@ -86,77 +47,46 @@ export function startWidget(
     }
   };
   const store = deps.storage ?? areaStore('localStorage');
-  let theme = config.theme;
   let launcher: Launcher | undefined;
   let frame: PendingFrame | undefined;
-  /** True from an open asked for before the chat was there until the chat opens or the visitor closes the frame. */
-  let waiting = false;
-  let shadow: ShadowHost | undefined;
+  /** Adds the panel's stylesheet next to the launcher's: once per drawing, however many chats `reset()` makes. */
+  let addSheet: ((css: string) => void) | undefined;
+  /** Takes the drawing off the page, with every listener it added. */
+  let undraw: (() => void) | undefined;
   let chat: Chat | undefined;
+  /** `createChat` with the config in the UI's language: at hand once the model's chat is ready. */
+  let make: (() => Chat) | undefined;
+  /** The chat's load under way, or the last one: it never rejects, and leaves the model's chat ready or failed. */
+  let loading: Promise<void> | undefined;
   let destroyed = false;
-  let unplace: (() => void) | undefined;
   /** Whether the page rules allow the widget on the page's current path. */
   let allowed = pathAllowed(config, location.pathname);
-  let system: ReturnType<typeof followSystemScheme> | undefined;
-  const paintScheme = () => launcher?.setScheme(theme === 'auto' ? (system?.current() ?? 'light') : theme);
-
-  // The panel's stylesheet goes in once per widget, however many chats `reset()` makes.
-  let styled = false;
-  const show = () => {
-    const root = shadow?.root;
-    if (chat && launcher && root)
-      chat.show(
-        launcher,
-        (sheet) => {
-          if (!styled) addStyles(root, sheet, config.styleNonce);
-          styled = true;
-        },
-        frame?.opener,
-      );
+  const paint = () => launcher?.setScheme(model.scheme());
+  const show = () => launcher && addSheet && chat?.show(launcher, addSheet, frame?.opener);
+  const take = (create: CreateChat, strings?: ChatStrings) => {
+    // The strings join the config when the chat is created: the widget keeps one config.
+    make = () => create({ ...config, ...strings }, emit, { client: deps.client, storage: store });
+    model.go('ready');
   };
+  const load = (source = deps.chat()) =>
+    typeof source === 'function' && !deps.strings
+      ? take(source)
+      : (loading = Promise.all([source, deps.strings?.()]).then(
+          (got) => take(...got),
+          () => void model.go('failed'),
+        ));
   /**
-   * Opens the panel. `engaged` is false when the widget opens itself (inline, `data-open`, the remembered state):
-   * nothing for the open state to remember then.
+   * Runs `action` on the chat, creating it first if need be; a failure to start is one console error. A chat the
+   * widget opens itself (inline, `data-open`, the remembered state) is created open, so that it draws open and focus
+   * stays where it is; the visitor's own open comes after the first draw, and moves focus in.
    */
-  const openChat = ({ model }: Chat, engaged: boolean) => {
-    restoring = !engaged;
-    model.open();
-    restoring = false;
-  };
-  /** The complete config (with the UI strings of a language other than English) and `createChat`, once both are in. */
-  let ready: { full: WidgetConfig; make: CreateChat } | undefined;
-  let preparing: Promise<{ full: WidgetConfig; make: CreateChat }> | undefined;
-  const prepare = () => {
-    if (ready) return ready;
-    const source = deps.chat();
-    if (!complete && typeof source === 'function') return (ready = { full: config, make: source });
-    // A failed load is tried again on the next call (Retry, or a later open).
-    preparing ??= Promise.all([complete?.() ?? config, source]).then(
-      ([full, make]) => (ready = { full, make }),
-      (error: unknown) => {
-        preparing = undefined;
-        throw error;
-      },
-    );
-    return preparing;
-  };
-  /**
-   * Runs `action` on the chat, creating it first if need be; a failure to start is one console error. A `quiet`
-   * action (the widget opening itself) runs before the new chat is first drawn, so that it draws open and focus
-   * stays where it is; any other after, so that the panel opening moves focus in.
-   */
-  const run = <T>(action: (loaded: Chat) => T, loaded?: NonNullable<typeof ready>, quiet = false): T | undefined => {
-    if (destroyed || !allowed) return undefined;
+  const run = <T>(action: (loaded: Chat) => T, itself = false): T | undefined => {
     try {
-      if (!chat && loaded) {
-        const made = loaded.make(loaded.full, emit, { client: deps.client, storage: store });
-        chat = made;
+      if (!chat && make && !destroyed && allowed) {
+        chat = make();
         frame?.hide();
-        // Inline, the panel is open from its first frame: nothing to announce, and focus stays where it is.
-        if (inline) openChat(made, false);
-        const result = quiet ? action(made) : undefined;
+        if (itself || inline) chat.model.open();
         show();
-        if (quiet) return result;
       }
       return chat && action(chat);
     } catch (error) {
@@ -165,72 +95,62 @@ export function startWidget(
     }
   };
   /**
-   * `run`, at once when the chat and its config are at hand, else once they have come (the chat file, the UI strings
-   * of a language other than English); calls made meanwhile run in order. `opening` shows the panel's frame with a
-   * loading state meanwhile, and the failure notice if the chat file cannot be loaded (the loader logs why).
+   * `run`, at once when the model's chat is ready, else once its load ends (calls made meanwhile run in order). An
+   * `opening` call opens the panel's frame meanwhile, loading, then the failure notice with Retry if the load fails
+   * (the loader logs why); closed meanwhile, the chat is created but does not open. Off the page, nothing.
    */
-  const use = <T>(
-    action: (loaded: Chat) => T,
-    opening?: { focus: boolean; quiet?: boolean },
-  ): T | undefined | Promise<T | undefined> => {
-    // Off this page (page rules), calls do nothing: the widget is not here.
+  const use = <T>(action: (loaded: Chat) => T, opening?: { focus: boolean; itself?: boolean }) => {
     if (destroyed || !allowed) return undefined;
-    if (chat) return run(action);
-    const got = prepare();
-    if (!(got instanceof Promise)) return run(action, got, opening?.quiet);
+    if (model.go('loading')) load();
+    if (model.chat === 'ready') return run(action, opening?.itself);
     if (opening || inline) {
-      waiting = true;
-      frame?.loading(Boolean(opening?.focus));
+      model.open = true;
+      frame?.loading(opening?.focus);
       launcher?.setOpen(true);
     }
-    return got.then(
-      (loaded) => {
-        // Closed while it loaded: the chat is created, but does not open.
-        const wanted = !opening || waiting;
-        if (opening) waiting = false;
-        return run(wanted ? action : () => undefined, loaded, opening?.quiet);
-      },
-      () => {
-        if (frame?.shown) frame.failed();
-        return undefined;
-      },
+    return loading?.then(() =>
+      model.chat === 'failed'
+        ? frame?.failed()
+        : run(!opening || model.open ? action : () => undefined, opening?.itself),
     );
   };
-
   const warm = () => void use(() => undefined);
   const open = (engaged: boolean) =>
-    use((loaded) => openChat(loaded, engaged), { focus: engaged && !inline, quiet: !engaged });
+    use((loaded) => loaded.model.open(), { focus: engaged && !inline, itself: !engaged });
   /** Closes the frame shown while the chat loads: a load that completes later then opens nothing. */
   const closeFrame = () => {
-    waiting = false;
+    model.open = false;
     frame?.hide();
     launcher?.setOpen(false);
+  };
+  /** Takes the widget off the page: the chat and every element and listener but the navigation's. */
+  const remove = () => {
+    chat?.destroy();
+    chat = undefined;
+    model.open = false;
+    undraw?.();
+    undraw = addSheet = launcher = frame = undefined;
   };
 
   const handle: WidgetHandle = {
     open: () => void open(true),
     // An inline panel is part of the page: it does not close.
-    close: () => void (inline || (chat ? chat.model.close() : waiting && closeFrame())),
-    toggle: () => {
-      if (inline) return;
-      if (chat) return void toggle(chat);
-      if (waiting) return closeFrame();
-      void open(true);
-    },
+    close: () => void (inline || (chat ? chat.model.close() : closeFrame())),
+    toggle: () => void (inline || (model.open ? handle.close() : open(true))),
     send: async (text) => {
       if (typeof text !== 'string') return void console.error('[askbox] send() takes the message text as a string');
       await use(
-        async ({ model }) => {
-          model.open();
-          await model.send(text);
+        async (loaded) => {
+          loaded.model.open();
+          await loaded.model.send(text);
         },
         { focus: false },
       );
     },
     setTheme: (next) => {
       if (!THEMES.includes(next)) return void console.error(`[askbox] setTheme() takes one of ${THEMES.join(', ')}`);
-      theme = next;
-      paintScheme();
+      model.theme = next;
+      paint();
     },
     on: (type, listener) => {
       const set = listeners.get(type) ?? new Set();
@@ -244,87 +164,64 @@ export function startWidget(
       chat = undefined;
       if (wasOpen && !inline) emit('close', undefined);
       store.remove(conversationKey(config));
-      tab.remove(openKey);
+      model.forget();
       // A frame waiting for the chat file goes too: the open it waited for belonged to the visitor now gone.
       closeFrame();
-      if (inline && shadow) warm();
+      if (inline && launcher) warm();
     },
     destroy: () => {
       if (destroyed) return;
       destroyed = true;
-      stopWatching?.();
+      stopRules?.();
       remove();
       listeners.clear();
     },
   };
   /** Opens the panel as it was: within the session the visitor's last choice wins over data-open. */
-  const restore = () => {
-    const remembered = tab.get(openKey);
-    if (!inline && (remembered ? remembered === '1' : config.open)) void open(false);
-  };
-  /** Takes the widget off the page: the chat and every element and listener but the navigation's. */
-  const remove = () => {
-    chat?.destroy();
-    chat = undefined;
-    waiting = false;
-    styled = false;
-    system?.stop();
-    unplace?.();
-    shadow?.destroy();
-    system = unplace = shadow = launcher = frame = undefined;
-  };
-  /** Draws the widget in its place; set by `attach`. */
-  let place: (() => void) | undefined;
-  let stopWatching: (() => void) | undefined;
+  const restore = () => void (model.opensAtLoad() && open(false));
+  let stopRules: (() => void) | undefined;
+  let attached = false;
   restore();
   return {
     handle,
     warm,
     attach: (target) => {
-      if (destroyed || place) return;
+      if (destroyed || attached) return;
+      attached = true;
       const doc = target?.ownerDocument ?? document;
       const view = doc.defaultView ?? window;
       if (config.showOn.length + config.hideOn.length > 0)
-        stopWatching = watchNavigation(view, () => {
+        stopRules = watchNavigation(view, () => {
           if (allowed === pathAllowed(config, view.location.pathname)) return;
           allowed = !allowed;
-          if (allowed) {
-            place?.();
-            restore();
-          } else remove();
+          if (!allowed) return remove();
+          draw(doc, target);
+          restore();
         });
-      place = () => drawIn(doc, target);
-      if (allowed) place();
+      if (allowed) draw(doc, target);
     },
   };
 
-  /** Builds the launcher, its frame and the shadow host in `doc`, and keeps them in `target` or their place. */
-  function drawIn(doc: Document, target?: HTMLElement) {
-    system = followSystemScheme(paintScheme);
-    launcher = createLauncher(doc, config, {
-      onPress: handle.toggle,
-      onWarm: warm,
-    });
-    paintScheme();
-    frame = createPendingFrame(
-      launcher.root,
-      launcher.slot,
-      { title: config.title, text: config.text },
-      {
-        onClose: () => {
-          closeFrame();
-          launcher?.button.focus();
-        },
-        onRetry: () => void open(true),
+  /** Draws the launcher and its frame in `doc`, kept in `target` or their place, and shows the chat if it is there. */
+  function draw(doc: Document, target?: HTMLElement) {
+    launcher = createLauncher(doc, config, { onPress: handle.toggle, onWarm: warm });
+    frame = createPendingFrame(launcher.root, launcher.slot, config, {
+      onClose: () => {
+        closeFrame();
+        launcher?.button.focus();
       },
-    );
-    if (waiting) frame.loading(false);
-    shadow = createShadowHost(doc, {
+      onRetry: () => void open(true),
+    });
+    const shadow = createShadowHost(doc, {
       css: css + toThemeCss(config),
       nonce: config.styleNonce,
       content: launcher.root,
     });
     const selector = !target && inline ? config.target : undefined;
+    const stopScheme = followSystemScheme((scheme) => {
+      model.system = scheme;
+      paint();
+    });
     const stopFollowing = followScreen(launcher.root);
     const stopPlacing = keepPlaced(
       shadow.host,
@@ -333,10 +230,19 @@ export function startWidget(
       () =>
         console.error(`[askbox] data-target "${selector}" matches no element yet: the chat appears once one is added`),
     );
-    unplace = () => {
-      stopPlacing();
-      stopFollowing();
+    let styled = false;
+    addSheet = (sheet) => {
+      if (!styled) addStyles(shadow.root, sheet, config.styleNonce);
+      styled = true;
     };
+    undraw = () => {
+      stopScheme();
+      stopFollowing();
+      stopPlacing();
+      shadow.destroy();
+    };
+    paint();
+    if (model.open && !chat) frame.loading();
     // Inline, the panel is on screen from the start, and so the chat behind it.
     if (inline) warm();
     show();

@@ -1,0 +1,25 @@
+import type { WidgetConfig } from '../config/schema.js';
+import { createStorage, type KeyValueStore } from '../state/storage.js';
+import type { ChatDeps, CreateChat } from './chat.js';
+
+/** The settings a locale pack fills: the script tag's launcher loads them with the chat, for a language not English. */
+export type ChatStrings = Pick<WidgetConfig, 'text' | 'title' | 'welcome' | 'placeholder' | 'chatLines'>;
+
+/** Where the chat comes from, and replacements for the storage areas the widget uses by default (tests pass fakes). */
+export interface WidgetDeps extends ChatDeps {
+  /**
+   * `createChat` itself (the ESM build imports it), or a promise of it (the script tag loads the chat file on first
+   * interest; see mount/chat-loader.ts).
+   */
+  chat: () => CreateChat | Promise<CreateChat>;
+  /** The UI strings of a language other than English, loaded with the chat (none: the config's are complete). */
+  strings?: () => Promise<ChatStrings | undefined>;
+  /** Where the conversation is kept (default: localStorage). */
+  storage?: KeyValueStore;
+  /** Where the panel's open state is kept for the browser session (default: sessionStorage). */
+  tabStorage?: KeyValueStore;
+}
+
+/** A namespaced store over one of the page's storage areas, touched only when read or written. */
+export const areaStore = (area: 'localStorage' | 'sessionStorage'): KeyValueStore =>
+  createStorage(() => window[area], 'askbox:v1:');

@@ -1,0 +1,70 @@
+import { widgetKey, type Theme, type WidgetConfig } from '../config/schema.js';
+import type { KeyValueStore } from '../state/storage.js';
+
+/**
+ * Where the chat behind the launcher is: not asked for yet, on its way (the chat file, and the strings of a language
+ * other than English), at hand, or failed to load.
+ */
+export type ChatPhase = 'cold' | 'loading' | 'ready' | 'failed';
+
+/**
+ * The chat's transitions: the phases each phase may move to. Interest (hover, focus, an open, Retry) moves a cold or
+ * failed chat to loading, and its load ends ready or failed; any other move changes nothing: a second hover while the
+ * chat loads asks for nothing more, and a ready chat stays ready (`reset()` makes a new chat from what was loaded).
+ */
+export const CHAT_TRANSITIONS: Readonly<Record<ChatPhase, readonly ChatPhase[]>> = {
+  cold: ['loading'],
+  loading: ['ready', 'failed'],
+  failed: ['loading'],
+  ready: [],
+};
+
+/** A widget's state before and beside its chat: the chat's phase, the panel's open state, the colour scheme. */
+export interface WidgetModel {
+  readonly chat: ChatPhase;
+  /** Moves the chat to `phase` if `CHAT_TRANSITIONS` allows it; whether it did (so `loading` says to start a load). */
+  go(phase: ChatPhase): boolean;
+  /** Whether the panel is open, or asked to open while the chat loads (the loading frame stands in for it). */
+  open: boolean;
+  /**
+   * The panel opened or closed (the chat's `open` and `close` events). Remembered for the session from the first
+   * one that departs from the page's own choice (`data-open`) on, never before (privacy); an inline panel is always
+   * open, so nothing is remembered for it.
+   */
+  setOpen(open: boolean): void;
+  /** Whether the panel opens itself at load: the visitor's last choice within the session, else `data-open`. */
+  opensAtLoad(): boolean;
+  /** Forgets the remembered open state (`reset()`: the visitor is gone). */
+  forget(): void;
+  theme: Theme;
+  /** The visitor's system colour scheme (`prefers-color-scheme`), which the `auto` theme follows. */
+  system: 'light' | 'dark';
+  /** The scheme the widget is drawn in. */
+  scheme(): 'light' | 'dark';
+}
+
+/**
+ * Creates a widget's model; `tab` keeps the open state for the browser session (sessionStorage). Plain state with
+ * no subscriptions: the launcher carries no signals library, and the widget repaints after each change it makes.
+ */
+export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore): WidgetModel {
+  const key = `open:${widgetKey(config)}`;
+  const bubble = config.mode === 'bubble';
+  const model: WidgetModel = {
+    chat: 'cold',
+    go: (phase) =>
+      CHAT_TRANSITIONS[model.chat].includes(phase) && Boolean(((model as { chat: ChatPhase }).chat = phase)),
+    open: false,
+    setOpen: (open) => {
+      model.open = open;
+      if (bubble && (tab.get(key) || open !== config.open)) tab.set(key, open ? '1' : '0');
+    },
+    // The remembered state, else data-open's.
+    opensAtLoad: () => bubble && (tab.get(key) ?? (config.open ? '1' : '0')) === '1',
+    forget: () => tab.remove(key),
+    theme: config.theme,
+    system: 'light',
+    scheme: () => (model.theme === 'auto' ? model.system : model.theme),
+  };
+  return model;
+}
