@@ -30,6 +30,7 @@ describe('axe-core in Chromium, shadow root included', () => {
     ['on a phone', 'auto', 'light', '/plain.html', { width: 390, height: 844, mobile: true }],
     ['on an Arabic page, right to left', 'auto', 'light', '/rtl.html', {}],
     ['in forced colours', 'auto', 'light', '/plain.html', { forcedColors: true }],
+    ['in forced colours on a dark system', 'auto', 'dark', '/plain.html', { forcedColors: true }],
   ] as const)('finds no violation in any state, %s', async (_name, theme, system, path, options) => {
     const { forcedColors, ...size } = { forcedColors: false, ...options };
     const { page } = await e2e.open(path, size);

@@ -117,6 +117,12 @@ describe('earlier conversations (Chromium, through the proxy and simulator)', ()
     }
     await page.emulateMedia({ forcedColors: 'active' });
     expect(await axeViolations(page), 'forced colours').toEqual([]);
+    // A dark system with forced colours gives the widget's dark theme a dark forced palette.
+    await page.evaluate(() => (window as unknown as { Askbox: { setTheme(t: string): void } }).Askbox.setTheme('auto'));
+    await page.emulateMedia({ colorScheme: 'dark', forcedColors: 'active' });
+    // The widget follows the system's scheme from a media-query listener: let it redraw first.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    expect(await axeViolations(page), 'forced colours, dark').toEqual([]);
     // The conversation in use keeps its mark where colours are forced: a border, not a tint.
     const mark = await page
       .locator(`${ENTRIES}[aria-current]`)
