@@ -85,8 +85,9 @@ describe('proof of work: checking a proof', () => {
       claim: (key, ttlMs, now) => (claims.push(ttlMs), memory.claim(key, ttlMs, now)),
     };
     const { pow, clock } = setup(store);
-    const proof = await solved(signed());
-    const expiresMs = proof.challenge.parameters.expiresAt * 1000;
+    const expiresAt = Math.floor(Date.now() / 1000) + 60;
+    const proof = await solved(signed({ expiresAt }));
+    const expiresMs = expiresAt * 1000;
     clock.now = expiresMs;
     expect((await pow.check(proof))?.status).toBe(REFUSED);
     clock.now = expiresMs - 1000;
