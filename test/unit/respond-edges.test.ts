@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passThrough, readJson, readText } from '../../src/proxy/respond';
+import { field, passThrough, readJson, readText } from '../../src/proxy/respond';
 
 /** What the proxy passes on of a service answer's `Retry-After`. */
 async function retryAfter(status: number, value: string): Promise<string | null> {
@@ -56,5 +56,13 @@ describe('request bodies at their size limit', () => {
       });
       expect(((await readJson(request)) as Response).status, body).toBe(400);
     }
+  });
+});
+
+describe('fields of untrusted JSON', () => {
+  it('reads own keys of plain objects only, not the properties of a string or a list', () => {
+    expect(field({ data: { id: 'c1' } }, 'data', 'id')).toBe('c1');
+    expect(field('text', 'length')).toBeUndefined();
+    expect(field(['a'], 'length')).toBeUndefined();
   });
 });
