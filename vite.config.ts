@@ -175,8 +175,11 @@ function localePacks(): Plugin {
 const mutating = process.env.STRYKER === '1';
 const BUILT_TESTS = [
   'test/contract/workerd.test.ts',
+  'test/contract/workerd-telemetry.test.ts',
   'test/contract/php.test.ts',
+  'test/contract/php-*.test.ts',
   'test/contract/cross-runtime.test.ts',
+  'test/contract/defaults.test.ts',
   'test/unit/wordpress-plugin.test.ts',
   'test/unit/wordpress-rules.test.ts',
   'test/unit/package-exports.test.ts',

@@ -20,6 +20,9 @@ function newest(dir: string): number {
  * that read dist/ at the same time; `npm test` builds first.)
  */
 export function freshBuild(output: string): string {
+  // Stryker's sandbox copies src/ with new times, so every build looks stale there: name the real fault instead.
+  if (process.env.STRYKER === '1')
+    throw new Error(`${output}: a test that reads dist/ runs under Stryker; list it in BUILT_TESTS (vite.config.ts)`);
   const file = join(ROOT, output);
   if (!existsSync(file)) throw new Error(`${output} is missing: run \`npm run build\` first (npm test does)`);
   if (statSync(file).mtimeMs < newest(join(ROOT, 'src')))

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { STORE_SIZES } from '../../src/protocol/contract';
 import { createGrants, fromBase64Url, toBase64Url } from '../../src/proxy/grant';
 import { createSealer } from '../../src/proxy/seal';
 
@@ -47,6 +48,10 @@ describe('grants', () => {
     ['empty', ''],
     ['five parts', signed(['g1', 'conv', 'bot', 'visitor']).replace(/\.[^.]*$/, '')],
     ['seven parts', signed(['g1', 'conv', 'bot', 'visitor', String(NOW / 1000 + 60), 'extra'])],
+    [
+      'a valid grant with a part appended',
+      `${signed(['g1', 'conv', 'bot', 'visitor', String(NOW / 1000 + 60)])}.${'A'.repeat(43)}`,
+    ],
     ['another version', signed(['g2', 'conv', 'bot', 'visitor', String(NOW / 1000 + 60)])],
     [
       'a part with a dot-free but foreign character',
@@ -70,6 +75,25 @@ describe('grants', () => {
     ['another secret', signed(['g1', 'conv', 'bot', 'visitor', String(NOW / 1000 + 60)], 'another-secret-0123456789')],
   ])('refuse %s without throwing', async (_name, token) => {
     await expect(createGrants([SECRET], () => NOW).verify(token)).resolves.toBeNull();
+  });
+
+  it(`remember the last ${STORE_SIZES.verifiedGrants} valid grants, and forget the oldest first`, async () => {
+    const grants = createGrants([SECRET], () => NOW);
+    const tokens = await Promise.all(
+      Array.from({ length: STORE_SIZES.verifiedGrants + 1 }, (_, i) =>
+        grants.sign({ ...GRANT, conversationId: `conv${String(i).padStart(7, '0')}` }),
+      ),
+    );
+    for (const token of tokens) await grants.verify(token);
+    const verify = vi.spyOn(crypto.subtle, 'verify');
+    try {
+      expect(await grants.verify(tokens[1]!)).not.toBeNull();
+      expect(verify).not.toHaveBeenCalled();
+      expect(await grants.verify(tokens[0]!)).not.toBeNull();
+      expect(verify).toHaveBeenCalledTimes(1);
+    } finally {
+      verify.mockRestore();
+    }
   });
 
   it('verify with any listed secret and sign with the first', async () => {

@@ -76,6 +76,11 @@ describe('private and loopback hosts', () => {
     ['224.0.0.1', true],
     ['223.255.255.255', false],
     ['8.8.8.8', false],
+    // Each private range needs its first byte, not only its second.
+    ['8.64.0.1', false],
+    ['8.254.0.1', false],
+    ['8.16.0.1', false],
+    ['8.168.0.1', false],
     ['localhost', true],
     ['LOCALHOST.', true],
     ['api.localhost', true],
@@ -93,6 +98,9 @@ describe('private and loopback hosts', () => {
     ['[fec0::1]', false],
     ['[2001:db8::1]', false],
     ['example.com', false],
+    // Names whose tail reads as a private IPv6 group: only a bracketed literal is read as IPv6.
+    ['afc00.example', false],
+    ['xfe80.example', false],
   ])('%s is private: %s', (host, expected) => {
     expect(isPrivateHost(host)).toBe(expected);
   });
@@ -110,6 +118,7 @@ describe('served hosts', () => {
     ['127.0.0.1:3000', true],
     ['127.1.2.3', true],
     ['[::1]:8080', true],
+    ['localhost.:8787', true],
     ['128.0.0.1', false],
     ['10.0.0.1', false],
     ['localhost.evil.example', false],
@@ -173,6 +182,8 @@ describe('stream URLs', () => {
     ['https://evilstream.example/t', false],
     ['https://x.stream.example/t', false],
     ['javascript:alert(1)', false],
+    // A blob: URL carries the origin it was made on, the service's here: still no http(s).
+    ['blob:https://api.example/0b1d', false],
     ['http://[bad', false],
   ])('%s may be fetched: %s', (url, expected) => {
     expect(Boolean(allowedStreamUrl(url, 'https://api.example/api/v1', HOSTS))).toBe(expected);
