@@ -42,6 +42,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
 
   const messages = signal<readonly ChatMessage[]>([]);
   const streaming = signal('');
+  /** Whether no text of the reply in flight has come yet: the log shows the typing dots meanwhile. */
+  const silent = computed(() => streaming.value === '');
   const status = signal<ChatStatus>(IDLE);
   const isOpen = signal(false);
   const draft = signal('');
@@ -325,6 +327,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   return {
     messages,
     streaming,
+    silent,
     note,
     feedback,
     removal,
