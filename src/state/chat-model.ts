@@ -82,10 +82,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const runs = createRuns();
   const { begin, invalidate } = runs;
 
-  effect(() => () => {
-    invalidate();
-    watchStall(false);
-  });
+  effect(() => () => (invalidate(), watchStall(false)));
 
   const fail = createFail({ config, online, status, emit });
 

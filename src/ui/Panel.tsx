@@ -15,7 +15,13 @@ import { CloseIcon, NewIcon } from './icons.js';
  * button closes, and Escape (see mount/chat.ts); inline (no `onClose`) it is a region of the page. The header is a plain element, not
  * `<header>`: inside a dialog it would still count as a second `banner` landmark on many pages.
  */
-export function Panel({ inputRef, onClose }: { inputRef: RefObject<HTMLTextAreaElement | null>; onClose?: () => void }) {
+export function Panel({
+  inputRef,
+  onClose,
+}: {
+  inputRef: RefObject<HTMLTextAreaElement | null>;
+  onClose?: () => void;
+}) {
   const { model, config } = useWidget();
   const { text } = config;
   const browsing = model.conversations.shown.value;
