@@ -74,8 +74,21 @@ function contentName(name: (hash: string) => string): Plugin {
   };
 }
 
+/**
+ * The chat file's JSX as `h(type, props, ...children)` calls (Preact's `createElement`) rather than the automatic
+ * runtime's `jsx(type, {...props, children})`, whose module it then leaves out: the same elements, 256 B less
+ * gzipped. Only `.tsx` files go through this transform (its `h` import would clash in mount/chat.ts); Rolldown
+ * compiles the `.ts` files as before, to the same bytes. Tests and the ESM build keep tsconfig's automatic runtime.
+ */
+const CLASSIC_JSX: UserConfig['oxc'] = {
+  include: /\.tsx$/,
+  jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' },
+  jsxInject: "import { h, Fragment } from 'preact'",
+};
+
 const builds: Record<string, () => UserConfig> = {
   chat: () => ({
+    oxc: CLASSIC_JSX,
     plugins: [terser(), contentName((hash) => `askbox-chat.${hash}.js`)],
     build: {
       emptyOutDir: true,
@@ -221,9 +234,10 @@ const bench: TestProjectConfiguration = {
 
 export default defineConfig(({ mode }) => {
   // Vitest and knip load this file in modes of their own: no build then.
-  const { define, plugins, build: options } = builds[mode]?.() ?? {};
+  const { define, plugins, build: options, oxc } = builds[mode]?.() ?? {};
   return {
     define: { __ASKBOX_VERSION__: JSON.stringify(version), ...define },
+    oxc,
     css,
     build: options,
     plugins,

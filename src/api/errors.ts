@@ -16,16 +16,17 @@ const RETRYABLE: ReadonlySet<ChatErrorKind> = new Set(['network', 'http', 'rate_
 
 /** The one error type the API layer throws; every failure is mapped to it exactly once. */
 export class ChatError extends Error {
+  // `declare`: set once in the constructor, not defined as undefined first (the bundle's bytes).
   override readonly name = 'ChatError';
-  readonly kind: ChatErrorKind;
-  readonly status: number | undefined;
+  declare readonly kind: ChatErrorKind;
+  declare readonly status: number | undefined;
   /** The service's own `message` (e.g. the 402 quota text or a 422 rule), safe to show as plain text. */
-  readonly detail: string | undefined;
+  declare readonly detail: string | undefined;
   /** The input fields a 422 names (the keys of its `errors`). */
-  readonly fields: readonly string[];
+  declare readonly fields: readonly string[];
   /** Seconds to wait before trying again, from a 429's `Retry-After`. */
-  readonly retryAfter: number | undefined;
-  readonly retryable: boolean;
+  declare readonly retryAfter: number | undefined;
+  declare readonly retryable: boolean;
 
   constructor(
     kind: ChatErrorKind,

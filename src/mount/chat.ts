@@ -89,14 +89,15 @@ export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { s
       const onConnection = () => void (online.value = view?.navigator.onLine !== false);
       onConnection();
       for (const type of CONNECTION) view?.addEventListener(type, onConnection);
-      const returnFocus = () =>
+      // Closed from inside (Escape, the close button), focus goes back to the launcher or where it came from.
+      const close = () => {
+        model.close();
         (launcher.button.isConnected ? launcher.button : (opener as HTMLElement | null))?.focus();
+      };
       // Escape closes the panel wherever focus is in the widget, the launcher included (the self-diagnosis overlay
       // keeps its own Escape to itself).
       const onEscape = (event: KeyboardEvent) => {
-        if (event.key !== 'Escape' || !model.isOpen.value || config.mode !== 'bubble') return;
-        model.close();
-        returnFocus();
+        if (event.key === 'Escape' && model.isOpen.value && config.mode === 'bubble') close();
       };
       launcher.root.addEventListener('keydown', onEscape);
       render(
@@ -114,7 +115,7 @@ export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { s
               download: (name: string, text: string) => downloadText(launcher.slot, name, text),
             },
           },
-          h(App, { returnFocus }),
+          h(App, { close }),
         ),
         launcher.slot,
       );

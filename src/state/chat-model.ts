@@ -42,6 +42,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
 
   const messages = signal<readonly ChatMessage[]>([]);
   const streaming = signal('');
+  /** Whether no text of the reply in flight has come yet: the log shows the typing dots meanwhile. */
+  const silent = computed(() => streaming.value === '');
   const status = signal<ChatStatus>(IDLE);
   const isOpen = signal(false);
   const draft = signal('');
@@ -80,10 +82,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const runs = createRuns();
   const { begin, invalidate } = runs;
 
-  effect(() => () => {
-    invalidate();
-    watchStall(false);
-  });
+  effect(() => () => (invalidate(), watchStall(false)));
 
   const fail = createFail({ config, online, status, emit });
 
@@ -325,6 +324,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   return {
     messages,
     streaming,
+    silent,
     note,
     feedback,
     removal,

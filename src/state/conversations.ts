@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import { parseConversationRef } from '../api/parse.js';
 import type { ConversationRef } from '../api/types.js';
-import type { KeyValueStore } from './storage.js';
+import { parseJson, type KeyValueStore } from './storage.js';
 
 /** One of the visitor's conversations with this bot: its id and grant, first question and last activity (ms). */
 export interface Earlier extends ConversationRef {
@@ -47,19 +47,14 @@ export function createConversations(storage: KeyValueStore, key: string, now = D
 
 /** The stored list, checked: entries that are not `{id, grant, title, at}` are dropped, the rest newest first. */
 function read(raw: string | undefined): Earlier[] {
-  try {
-    const parsed: unknown = JSON.parse(raw ?? '[]');
-    return (Array.isArray(parsed) ? parsed : [])
-      .flatMap((entry: Partial<Earlier>) => {
-        // A valid ref means `entry` is an object.
-        const ref = parseConversationRef(entry);
-        return ref && typeof entry.title === 'string' && typeof entry.at === 'number'
-          ? [{ ...ref, title: entry.title, at: entry.at }]
-          : [];
-      })
-      .sort((a, b) => b.at - a.at);
-  } catch {
-    // A value another script garbled reads as no conversations.
-    return [];
-  }
+  const parsed = parseJson(raw);
+  return (Array.isArray(parsed) ? parsed : [])
+    .flatMap((entry: Partial<Earlier>) => {
+      // A valid ref means `entry` is an object.
+      const ref = parseConversationRef(entry);
+      return ref && typeof entry.title === 'string' && typeof entry.at === 'number'
+        ? [{ ...ref, title: entry.title, at: entry.at }]
+        : [];
+    })
+    .sort((a, b) => b.at - a.at);
 }

@@ -5,7 +5,7 @@ import { widgetKey, type WidgetConfig } from '../config/schema.js';
 import type { RATINGS } from '../protocol/contract.js';
 import type { Emit } from './events.js';
 import type { ChatMessage } from './messages.js';
-import type { KeyValueStore } from './storage.js';
+import { parseJson, type KeyValueStore } from './storage.js';
 
 /** A visitor's rating of a reply. */
 export type Rating = (typeof RATINGS)[number];
@@ -100,12 +100,8 @@ export function createFeedback({ client, storage, config, emit, conversation }: 
 /** The stored ratings, checked: anything but `{id: 'up' | 'down'}` entries is dropped. */
 function read(raw: string | undefined): Record<string, Rating> {
   const ratings: Record<string, Rating> = {};
-  try {
-    const parsed: unknown = JSON.parse(raw ?? '{}');
-    if (typeof parsed !== 'object' || parsed === null) return ratings;
-    for (const [id, value] of Object.entries(parsed)) if (value === 'up' || value === 'down') ratings[id] = value;
-  } catch {
-    // A value another script garbled reads as no ratings.
-  }
+  // `Object()`: what is not an object (nothing stored, garbled) has no entries that are ratings.
+  for (const [id, value] of Object.entries(Object(parseJson(raw))))
+    if (value === 'up' || value === 'down') ratings[id] = value;
   return ratings;
 }

@@ -1,7 +1,7 @@
 import type { ConversationRef } from '../api/client.js';
 import { parseConversationRef } from '../api/parse.js';
 import { widgetKey, type WidgetConfig } from '../config/schema.js';
-import type { KeyValueStore } from './storage.js';
+import { parseJson, type KeyValueStore } from './storage.js';
 
 /** Where a widget's conversation is stored: one key per bot, proxy and instance. */
 export const conversationKey = (config: WidgetConfig): string => `conversation:${widgetKey(config)}`;
@@ -32,7 +32,7 @@ export function createSession(storage: KeyValueStore, key: string): Session {
       read = true;
       const raw = storage.get(key);
       if (raw === undefined) return undefined;
-      conversation = parseStored(raw);
+      conversation = parseConversationRef(parseJson(raw));
       // A value without a valid grant (stored by an older widget, or tampered with) is dropped, so the visitor
       // starts afresh instead of meeting a 404.
       if (!conversation) storage.remove(key);
@@ -52,14 +52,4 @@ export function createSession(storage: KeyValueStore, key: string): Session {
     },
     lastGrant: () => grant,
   };
-}
-
-/** A stored `{id, grant}`, checked; undefined for anything else (an older widget stored the bare id). */
-function parseStored(raw: string): ConversationRef | undefined {
-  try {
-    return parseConversationRef(JSON.parse(raw));
-    // Stryker disable next-line BlockStatement: an emptied catch returns undefined all the same.
-  } catch {
-    return undefined;
-  }
 }

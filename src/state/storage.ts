@@ -25,3 +25,12 @@ export function createStorage(getStorage: () => Storage | undefined, namespace: 
     remove: (key) => void attempt((s) => s.removeItem(namespace + key)),
   };
 }
+
+/** A stored value read as JSON; undefined for none, or for what is not JSON (another script garbled it). */
+export function parseJson(raw: string | undefined): unknown {
+  try {
+    return JSON.parse(raw ?? '');
+  } catch {
+    return undefined;
+  }
+}

@@ -5,10 +5,10 @@ import { useWidget } from './context.js';
 
 /**
  * The panel and the live region, rendered next to the plain-DOM launcher. Focus moves into the composer when the
- * panel opens and back out (`returnFocus`: to the launcher, or where it came from) when it closes from inside
- * (Escape, the close button), as in any well-behaved dialog.
+ * panel opens and back out (`close`: to the launcher, or where it came from) when it closes from inside (Escape,
+ * the close button), as in any well-behaved dialog.
  */
-export function App({ returnFocus }: { returnFocus: () => void }) {
+export function App({ close }: { close: () => void }) {
   const { model, config } = useWidget();
   const open = model.isOpen.value;
   const input = useRef<HTMLTextAreaElement>(null);
@@ -20,14 +20,9 @@ export function App({ returnFocus }: { returnFocus: () => void }) {
     wasOpen.current = open;
   }, [open]);
 
-  const closeFromPanel = () => {
-    model.close();
-    returnFocus();
-  };
-
   return (
     <>
-      {open && <Panel inputRef={input} onClose={config.mode === 'bubble' ? closeFromPanel : undefined} />}
+      {open && <Panel inputRef={input} onClose={config.mode === 'bubble' ? close : undefined} />}
       <Announcer />
     </>
   );

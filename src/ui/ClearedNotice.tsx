@@ -1,17 +1,17 @@
-import type { Ref } from 'preact';
+import type { RefObject } from 'preact';
 import { useWidget } from './context.js';
 
 /**
  * "Conversation cleared. Undo", after the visitor started a new conversation, until they send again: one click
  * on "new conversation" never loses a conversation for good. The status role announces it.
  */
-export function ClearedNotice({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
+export function ClearedNotice({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement | null> }) {
   const { model, config } = useWidget();
   const cleared = model.cleared.value;
   const undo = () => {
     model.undoNewConversation();
     // The button goes away with the notice: focus goes back to the message box rather than to the page.
-    if (typeof inputRef === 'object') inputRef?.current?.focus();
+    inputRef.current?.focus();
   };
   return (
     <div class="notice notice--info" role="status">

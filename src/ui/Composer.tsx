@@ -1,4 +1,4 @@
-import type { Ref } from 'preact';
+import type { RefObject } from 'preact';
 import { useLayoutEffect, useMemo } from 'preact/hooks';
 import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH, messageLength } from '../config/schema.js';
 import { useWidget } from './context.js';
@@ -10,7 +10,7 @@ import { SendIcon, StopIcon } from './icons.js';
  * left to the IME. Over-long text is kept, never truncated: the counter, on its own line under the box so the box
  * keeps its width, says in words that the message is too long, and sending waits.
  */
-export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
+export function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement | null> }) {
   const { model, config } = useWidget();
   const { text } = config;
   const draft = model.draft.value;
@@ -27,7 +27,7 @@ export function Composer({ inputRef }: { inputRef: Ref<HTMLTextAreaElement> }) {
   // CSP; style attributes in markup are not). The height is border-box, so it adds the borders scrollHeight leaves
   // out; without them every line past the first scrolls by 2px.
   useLayoutEffect(() => {
-    const el = typeof inputRef === 'object' ? inputRef?.current : null;
+    const el = inputRef.current;
     if (!el) return;
     el.style.height = 'auto';
     el.style.height = `${el.scrollHeight + el.offsetHeight - el.clientHeight}px`;

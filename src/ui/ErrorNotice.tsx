@@ -77,14 +77,16 @@ export function ErrorNotice() {
   const sentence = errorText(shown, text, config.locale);
   return (
     <div id="askbox-limit" class={`notice notice--${shown.error.kind}`} role={left ? 'status' : 'alert'}>
-      {left ? (
-        <p class="notice__text">
-          <span aria-hidden="true">{errorText(shown, text, config.locale, left)}</span>
-          <span class="sr-only">{sentence}</span>
-        </p>
-      ) : (
-        <p class="notice__text">{sentence}</p>
-      )}
+      <p class="notice__text">
+        {left ? (
+          <>
+            <span aria-hidden="true">{errorText(shown, text, config.locale, left)}</span>
+            <span class="sr-only">{sentence}</span>
+          </>
+        ) : (
+          sentence
+        )}
+      </p>
       <div class="notice__actions">
         {retryTarget && retryTarget !== 'reply' && (
           <button type="button" class="link-button" onClick={thenFocusComposer(model.retry)}>

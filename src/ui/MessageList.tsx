@@ -1,4 +1,4 @@
-import { useComputed, useSignal, useSignalEffect } from '@preact/signals';
+import { useSignal, useSignalEffect } from '@preact/signals';
 import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ChatMessage } from '../state/messages.js';
@@ -41,7 +41,8 @@ export function MessageList() {
   const messages = model.messages.value;
   const status = model.status.value.type;
   const stalled = model.stalled.value;
-  const waiting = useComputed(() => model.streaming.value === '').value;
+  // Not the text itself: a stream's chunks do not re-render the whole log.
+  const waiting = model.silent.value;
   const last = messages.at(-1);
   const hidden = Math.max(0, messages.length - shown);
 

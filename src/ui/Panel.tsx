@@ -1,4 +1,4 @@
-import type { Ref } from 'preact';
+import type { RefObject } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { Conversations } from './Conversations.js';
 import { ClearedNotice } from './ClearedNotice.js';
@@ -15,11 +15,17 @@ import { CloseIcon, NewIcon } from './icons.js';
  * button closes, and Escape (see mount/chat.ts); inline (no `onClose`) it is a region of the page. The header is a plain element, not
  * `<header>`: inside a dialog it would still count as a second `banner` landmark on many pages.
  */
-export function Panel({ inputRef, onClose }: { inputRef: Ref<HTMLTextAreaElement>; onClose?: () => void }) {
+export function Panel({
+  inputRef,
+  onClose,
+}: {
+  inputRef: RefObject<HTMLTextAreaElement | null>;
+  onClose?: () => void;
+}) {
   const { model, config } = useWidget();
   const { text } = config;
   const browsing = model.conversations.shown.value;
-  const focusInput = () => typeof inputRef === 'object' && inputRef?.current?.focus();
+  const focusInput = () => inputRef.current?.focus();
   const browsed = useRef(browsing);
   // Back from the list (or a conversation picked in it), the message box has focus again; Delete's question takes it.
   useLayoutEffect(() => {

@@ -28,7 +28,5 @@ export const Widget = createContext<WidgetContext | null>(null);
 
 /** The enclosing widget's model and config. */
 export function useWidget(): WidgetContext {
-  const value = useContext(Widget);
-  if (!value) throw new Error('Askbox components must be rendered inside <Widget.Provider>');
-  return value;
+  return useContext(Widget)!;
 }
