@@ -25,9 +25,16 @@ export const LAUNCHER_BUDGET = 11.6 * 1024;
  * - issue 22 items 3 and 4: 1,039 B, measured as the total before and after each: proxy URLs with a query (WordPress's
  *   plain permalinks) 37 B, and page rules 1,002 B, of which 424 B are the cost of the launcher carrying only the
  *   English it draws (the chat file carries the rest with their keys, which the launcher still needs for the packs
- *   and `data-text-*`) and 578 B the rules themselves, most of them in the launcher.
+ *   and `data-text-*`) and 578 B the rules themselves, most of them in the launcher;
+ * - issue 23's last items, 250 B. Measured on each branch, they cost the chat file 1,107 B: the conversations list
+ *   707 B, `data-text-*` for the chat file's own strings 371 B (156 B of it naming unknown text keys) and 29 B of
+ *   model split. The same session saved 288 B of chat file by merging the split stylesheet and running Terser over
+ *   Oxc, 408 B in the chat code (JSX compiled to `h()` calls, one JSON reader for storage, smaller components) and
+ *   74 B of launcher (Terser over Oxc −90 B, the launcher model −16 B, issue 21's phone screen +24 B, merge noise
+ *   +8 B). Launcher and chat file went from 54,525 B to 54,841 B, 239 B past the budget before; 11 B more allow for
+ *   the chat file's name inside the launcher, which changes with the chat file's bytes.
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 3929 + 1039;
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 3929 + 1039 + 250;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
