@@ -1,7 +1,7 @@
 import { pathAllowed } from '../config/paths.js';
 import { THEMES, type WidgetConfig } from '../config/schema.js';
 import type { Emit, WidgetEvents } from '../state/events.js';
-import { conversationKey } from '../state/session.js';
+import { storageKey, VISITOR_KEYS } from '../state/session.js';
 import css from '../styles/launcher.css?inline';
 import { toThemeCss } from '../styles/theme.js';
 import type { Chat, CreateChat } from './chat.js';
@@ -163,7 +163,8 @@ export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidg
       chat?.destroy();
       chat = undefined;
       if (wasOpen && !inline) emit('close', undefined);
-      store.remove(conversationKey(config));
+      // The conversation, the list of earlier ones and the ratings: the next visitor on this device sees none.
+      for (const kind of VISITOR_KEYS) store.remove(storageKey(kind, config));
       model.forget();
       // A frame waiting for the chat file goes too: the open it waited for belonged to the visitor now gone.
       closeFrame();

@@ -2,12 +2,12 @@ import { action, batch, computed, createModel, effect, signal, type ReadonlySign
 import type { ChatClient, ConversationRef } from '../api/client.js';
 import { ChatError, toChatError } from '../api/errors.js';
 import type { ApiMessage } from '../api/types.js';
-import { MAX_MESSAGE_LENGTH, messageLength, widgetKey, type WidgetConfig } from '../config/schema.js';
+import { MAX_MESSAGE_LENGTH, messageLength, type WidgetConfig } from '../config/schema.js';
 import { collapseRetries, findExchange, type StoredExchange } from './exchange.js';
 import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
 import { createOpener } from './opener.js';
 import { createRuns, type Run } from './runs.js';
-import { conversationKey, createSession } from './session.js';
+import { createSession, storageKey } from './session.js';
 import { createConversations } from './conversations.js';
 import { createUndo } from './undo.js';
 import { createStallWatch } from './stall.js';
@@ -37,8 +37,8 @@ export interface ChatModelDeps {
  */
 export const ChatModel = createModel((deps: ChatModelDeps) => {
   const { client, config, emit, online } = deps;
-  const session = createSession(deps.storage, conversationKey(config));
-  const conversations = createConversations(deps.storage, `conversations:${widgetKey(config)}`);
+  const session = createSession(deps.storage, storageKey('conversation', config));
+  const conversations = createConversations(deps.storage, storageKey('conversations', config));
 
   const messages = signal<readonly ChatMessage[]>([]);
   const streaming = signal('');

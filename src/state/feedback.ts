@@ -1,10 +1,11 @@
 import { signal } from '@preact/signals';
 import type { ChatClient } from '../api/client.js';
 import type { ConversationRef } from '../api/types.js';
-import { widgetKey, type WidgetConfig } from '../config/schema.js';
+import type { WidgetConfig } from '../config/schema.js';
 import type { RATINGS } from '../protocol/contract.js';
 import type { Emit } from './events.js';
 import type { ChatMessage } from './messages.js';
+import { storageKey } from './session.js';
 import { parseJson, type KeyValueStore } from './storage.js';
 
 /** A visitor's rating of a reply. */
@@ -31,7 +32,7 @@ export const isRateable = (message: ChatMessage): boolean =>
  * retry gets through. Storage is read on the first look at a rating, never before the visitor engages.
  */
 export function createFeedback({ client, storage, config, emit, conversation }: Deps) {
-  const key = `ratings:${widgetKey(config)}`;
+  const key = storageKey('ratings', config);
   const ratings = signal<Readonly<Record<string, Rating>> | undefined>(undefined);
   /** Replies whose last rating is on its way (`sending`) or did not get through (`failed`). */
   const sending = signal<Readonly<Record<string, 'sending' | 'failed'>>>({});

@@ -3,8 +3,12 @@ import { parseConversationRef } from '../api/parse.js';
 import { widgetKey, type WidgetConfig } from '../config/schema.js';
 import { parseJson, type KeyValueStore } from './storage.js';
 
-/** Where a widget's conversation is stored: one key per bot, proxy and instance. */
-export const conversationKey = (config: WidgetConfig): string => `conversation:${widgetKey(config)}`;
+/** What a widget keeps of its visitor in storage: the conversation in use, the earlier ones and the ratings. */
+export const VISITOR_KEYS = ['conversation', 'conversations', 'ratings'] as const;
+
+/** Where a widget keeps `kind`: one key per bot, proxy and instance. */
+export const storageKey = (kind: (typeof VISITOR_KEYS)[number], config: WidgetConfig): string =>
+  `${kind}:${widgetKey(config)}`;
 
 /** The visitor's conversation with one bot, kept in storage so it survives reloads. */
 export interface Session {

@@ -163,6 +163,7 @@ describe('several widgets on one page', () => {
     expect(await axeViolations(page)).toEqual([]);
     expect(await storedKeys(page)).toEqual([
       `askbox:v1:conversation:${DEMO_BOT_ID}@/askbox#sales`,
+      `askbox:v1:conversations:${DEMO_BOT_ID}@/askbox#sales`,
       `askbox:v1:open:${DEMO_BOT_ID}@/askbox#sales`,
     ]);
 
@@ -216,6 +217,13 @@ describe('reset() and destroy()', () => {
     const { page } = await e2e.open('/plain.html');
     await ask(page, 'How do returns work?');
     await page.locator(W.bot, { hasText: 'Returns are free' }).waitFor();
+    // Rated, so storage holds the conversation, the list of conversations and the ratings: all three must go.
+    await page.locator(`${W.bot} .rate--up`).click();
+    await expect
+      .poll(() => storedKeys(page))
+      .toEqual(
+        ['conversation', 'conversations', 'open', 'ratings'].map((kind) => `askbox:v1:${kind}:${DEMO_BOT_ID}@/askbox`),
+      );
     await page.evaluate("window.closes = 0; window.Askbox.on('close', () => closes++); window.Askbox.reset()");
     await page.locator(W.panel).waitFor({ state: 'detached' });
     expect(await page.evaluate('window.closes')).toBe(1);
