@@ -32,9 +32,11 @@ export const LAUNCHER_BUDGET = 11.6 * 1024;
  *   Oxc, 408 B in the chat code (JSX compiled to `h()` calls, one JSON reader for storage, smaller components) and
  *   74 B of launcher (Terser over Oxc −90 B, the launcher model −16 B, issue 21's phone screen +24 B, merge noise
  *   +8 B). Launcher and chat file went from 54,525 B to 54,841 B, 239 B past the budget before; 11 B more allow for
- *   the chat file's name inside the launcher, which changes with the chat file's bytes.
+ *   the chat file's name inside the launcher, which changes with the chat file's bytes;
+ * - `reset()` forgetting the list of conversations and the ratings too, from one list of what a widget keeps of its
+ *   visitor: 38 B (launcher 22 B, chat file 16 B), measured before and after.
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 3929 + 1039 + 250;
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 3929 + 1039 + 250 + 38;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
