@@ -54,8 +54,6 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     if (!limits) return null;
     const checks: BucketCheck[] = [];
     const ipKey = (name: keyof typeof BUCKET_KEYS) => BUCKET_KEYS[name].replace('{ip}', ip);
-    const visitorKey = (name: keyof typeof BUCKET_KEYS, visitor: string) =>
-      BUCKET_KEYS[name].replace('{visitor}', visitor);
     if (action === 'message') {
       checks.push(
         bucket(ipKey('ipMessages'), limits.ipMessages),
@@ -113,6 +111,11 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     );
 
   return { grantFor, visitorOf, mint, limit, firstUse, guard: withinDeadline };
+}
+
+/** A visitor's bucket key; IP keys are built apart, so no key is ever built from a missing visitor. */
+function visitorKey(name: keyof typeof BUCKET_KEYS, visitor: string): string {
+  return BUCKET_KEYS[name].replace('{visitor}', visitor);
 }
 
 function bucket(key: string, rate: Rate): BucketCheck {
