@@ -42,7 +42,7 @@ function refill(state: BucketState | undefined, check: BucketCheck, now: number)
 
 /** Milliseconds until a bucket holding `tokens` has one whole token again (0 when it has one now). */
 function waitFor(tokens: number, check: BucketCheck): number {
-  return tokens >= 1 ? 0 : Math.ceil(((1 - tokens) / check.refillPerSecond) * 1000);
+  return Math.ceil((Math.max(0, 1 - tokens) / check.refillPerSecond) * 1000);
 }
 
 /** How long a bucket's state matters: after this many milliseconds untouched it is full again and can be dropped. */
@@ -83,7 +83,9 @@ export function createMemoryStore(maxBuckets: number = STORE_SIZES.buckets): Lim
       claims.delete(key);
       claims.set(key, now + ttlMs);
       for (const [old, expiry] of claims) {
-        if (expiry > now && claims.size <= maxBuckets) break;
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: a spent claim answers true, kept or dropped.
+        const expired = expiry <= now;
+        if (!expired && claims.size <= maxBuckets) break;
         claims.delete(old);
       }
       return true;

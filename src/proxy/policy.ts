@@ -53,24 +53,23 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     const limits = options.limits;
     if (!limits) return null;
     const checks: BucketCheck[] = [];
-    const key = (name: keyof typeof BUCKET_KEYS) =>
-      BUCKET_KEYS[name].replace('{ip}', ip).replace('{visitor}', visitorId ?? '');
+    const ipKey = (name: keyof typeof BUCKET_KEYS) => BUCKET_KEYS[name].replace('{ip}', ip);
     if (action === 'message') {
       checks.push(
-        bucket(key('ipMessages'), limits.ipMessages),
-        daily(key('ipMessagesPerDay'), limits.ipMessagesPerDay),
+        bucket(ipKey('ipMessages'), limits.ipMessages),
+        daily(ipKey('ipMessagesPerDay'), limits.ipMessagesPerDay),
       );
       if (visitorId)
         checks.push(
-          bucket(key('visitorMessages'), limits.visitorMessages),
-          daily(key('visitorMessagesPerDay'), limits.visitorMessagesPerDay),
+          bucket(visitorKey('visitorMessages', visitorId), limits.visitorMessages),
+          daily(visitorKey('visitorMessagesPerDay', visitorId), limits.visitorMessagesPerDay),
         );
     } else if (action === 'conversation') {
-      checks.push(bucket(key('ipConversations'), limits.ipConversations));
-      if (visitorId) checks.push(bucket(key('visitorConversations'), limits.visitorConversations));
+      checks.push(bucket(ipKey('ipConversations'), limits.ipConversations));
+      if (visitorId) checks.push(bucket(visitorKey('visitorConversations', visitorId), limits.visitorConversations));
     } else {
-      checks.push(bucket(key('ipActions'), limits.ipActions));
-      if (visitorId) checks.push(bucket(key('visitorActions'), limits.visitorActions));
+      checks.push(bucket(ipKey('ipActions'), limits.ipActions));
+      if (visitorId) checks.push(bucket(visitorKey('visitorActions', visitorId), limits.visitorActions));
     }
     const waitMs = await withinDeadline(options.store.take(checks, options.now()));
     if (waitMs <= 0) return null;
@@ -112,6 +111,11 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     );
 
   return { grantFor, visitorOf, mint, limit, firstUse, guard: withinDeadline };
+}
+
+/** A visitor's bucket key; IP keys are built apart, so no key is ever built from a missing visitor. */
+function visitorKey(name: keyof typeof BUCKET_KEYS, visitor: string): string {
+  return BUCKET_KEYS[name].replace('{visitor}', visitor);
 }
 
 function bucket(key: string, rate: Rate): BucketCheck {

@@ -189,9 +189,12 @@ describe('limit store: memory only', () => {
     const store = createMemoryStore(2);
     expect(await store.claim('a', 1000, T0)).toBe(true);
     expect(await store.claim('b', 1000, T0)).toBe(true);
+    // Two claims are within a bound of two: both are held.
+    expect(await store.claim('a', 1000, T0)).toBe(false);
     expect(await store.claim('c', 1000, T0)).toBe(true);
-    // `a` was forgotten to keep the bound; `b` and `c` are still held.
+    // `a` was forgotten to keep the bound (a forgotten claim is the lenient side); `b` and `c` are still held.
     expect(await store.claim('c', 1000, T0)).toBe(false);
+    expect(await store.claim('a', 1000, T0)).toBe(true);
     expect(await store.claim('a', 1000, T0 + 1000)).toBe(true);
   });
 
@@ -201,6 +204,8 @@ describe('limit store: memory only', () => {
     expect(await store.take([a], T0)).toBe(0);
     expect(await store.take([a], T0)).toBeGreaterThan(0);
     await store.take([bucket('b', 1, 1)], T0);
+    // Two buckets are within a bound of two: `a` is still empty.
+    expect(await store.take([a], T0)).toBeGreaterThan(0);
     await store.take([bucket('c', 1, 1)], T0);
     expect(await store.take([a], T0)).toBe(0);
   });
