@@ -79,6 +79,17 @@ describe('conversations: the stored list', () => {
 const setupModel = (storage: KeyValueStore = createMemoryStorage()) => createTestModel({}, storage);
 const texts = (model: ReturnType<typeof setupModel>['model']) => model.messages.value.map((m) => m.text);
 
+/** A model that asked "first" (answered "one"), started a new conversation and asked "second" (answered "two"). */
+async function twoConversations() {
+  const test = setupModel();
+  test.reply('one');
+  await test.model.send('first');
+  test.model.newConversation();
+  test.reply('two');
+  await test.model.send('second');
+  return test;
+}
+
 describe('conversations: in the chat model', () => {
   it('stores nothing before the first message, then the conversation with its first question', async () => {
     const storage = createMemoryStorage();
@@ -92,12 +103,7 @@ describe('conversations: in the chat model', () => {
   });
 
   it('keeps the old conversation through "new conversation", switches back to it, and Undo still returns', async () => {
-    const { model, reply, state } = setupModel();
-    reply('one');
-    await model.send('first');
-    model.newConversation();
-    reply('two');
-    await model.send('second');
+    const { model, state } = await twoConversations();
     expect(model.conversations.all().map((e) => e.title)).toEqual(['second', 'first']);
     model.conversations.show(true);
     state.history = [storedReply('first answer')];
@@ -117,12 +123,7 @@ describe('conversations: in the chat model', () => {
     ['a grant refused (422)', new ChatError('http', 'Invalid', { status: 422 })],
     ['an expired grant (401)', new ChatError('auth', 'Unauthorized', { status: 401 })],
   ])('drops a conversation whose history is refused, quietly: %s', async (_, error) => {
-    const { model, reply, state } = setupModel();
-    reply('one');
-    await model.send('first');
-    model.newConversation();
-    reply('two');
-    await model.send('second');
+    const { model, state } = await twoConversations();
     state.historyError = error;
     model.resume(model.conversations.all()[1]!);
     await vi.waitFor(() => expect(model.conversations.all().map((e) => e.title)).toEqual(['second']));
