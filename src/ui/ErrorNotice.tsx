@@ -87,7 +87,7 @@ export function ErrorNotice() {
           sentence
         )}
       </p>
-      <div class="notice__actions">
+      <div class="actions">
         {retryTarget && retryTarget !== 'reply' && (
           <button type="button" class="link-button" onClick={thenFocusComposer(model.retry)}>
             {text.retry}

@@ -78,7 +78,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         time
       ) : (
         // The reply's footer row: its time and copy button side by side, whatever the font size.
-        <div class="msg__footer">
+        <div class="msg__foot">
           {time}
           <CopyButton label={text.copyReply} text={() => message.text} />
           {isRateable(message) && <RateButtons message={message} />}
