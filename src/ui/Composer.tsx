@@ -65,12 +65,7 @@ export function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement
         </p>
       )}
       {busy && !loading ? (
-        <button
-          type="button"
-          class="icon-button send"
-          aria-label={text.stop}
-          onClick={thenFocusComposer(model.stop)}
-        >
+        <button type="button" class="icon-button send" aria-label={text.stop} onClick={thenFocusComposer(model.stop)}>
           <StopIcon />
         </button>
       ) : (

@@ -40,9 +40,7 @@ export function FeedbackComment({ message }: { message: ChatMessage }) {
         done(event);
       }}
     >
-      <label for={id}>
-        {chatText.comment}
-      </label>
+      <label for={id}>{chatText.comment}</label>
       <input id={id} ref={field} class="input" maxLength={FIELDS.feedbackCommentMax} dir="auto" />
       <div class="actions">
         <button type="submit" class="link-button">

@@ -90,8 +90,8 @@ describe('right to left (Chromium, Arabic page)', () => {
     expect(await page.locator('askbox-widget .askbox').getAttribute('dir')).toBe('ltr');
     expect((launcher?.x ?? 0) + (launcher?.width ?? 0)).toBe(1000 - 20);
     await page.locator(W.launcher).click();
-    expect(
-      await page.locator('askbox-widget .send .icon').evaluate((el) => getComputedStyle(el).transform),
-    ).toBe('none');
+    expect(await page.locator('askbox-widget .send .icon').evaluate((el) => getComputedStyle(el).transform)).toBe(
+      'none',
+    );
   });
 });
