@@ -7,6 +7,7 @@ import {
   STREAM_TIMEOUT_RANGE,
   THEMES,
   type Direction,
+  type LocalePack,
   type Mode,
   type Position,
   type WidgetConfig,
@@ -29,7 +30,7 @@ export type ParseResult =
   | { config: WidgetConfig; unknown: string[]; issues?: undefined }
   | { config?: undefined; unknown?: undefined; issues: ConfigIssue[] };
 
-/** Every config key, once (but `language` and `chatLines`, which follow from `locale`, and `input`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
+/** Every config key, once (but `language` and `pack`, which follow from `locale`, and `input`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
 const KEYS = {
   botId: true,
   proxyUrl: true,
@@ -68,7 +69,7 @@ const KEYS = {
   debug: true,
   showOn: true,
   hideOn: true,
-} as const satisfies Record<Exclude<keyof WidgetConfig, 'language' | 'chatLines' | 'input'> | HandoffKey, true>;
+} as const satisfies Record<Exclude<keyof WidgetConfig, 'language' | 'pack' | 'input'> | HandoffKey, true>;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
@@ -99,8 +100,8 @@ type Input = Readonly<Record<string, unknown>>;
 export interface ConfigEnv {
   /** The page's and the visitor's languages, in order of preference. */
   languages?: readonly string[];
-  /** Tables of UI strings by language (see config/locales), as far as they are at hand. */
-  tables?: Readonly<Record<string, string>>;
+  /** Locale packs by language (see config/locales), as far as they are at hand. */
+  tables?: Readonly<Record<string, LocalePack>>;
   /** Inline mode has its container without a selector (the `<askbox-chat>` element, or `mount()`'s target). */
   inlineTarget?: boolean;
 }
@@ -112,8 +113,8 @@ const SINGLE_TEXT = /^text[A-Z]/;
  * Validates raw configuration — `data-*` attribute strings from the script tag or typed values from `mount()` —
  * and collects every issue at once, so a site owner fixes the tag in one go.
  * - The UI speaks `locale` when given, else the first of `env.languages` (the page's and the browser's, in order
- *   of preference) Askbox has strings for, else English; its strings come from `env.tables` (without its table,
- *   only the launcher's labels are in that language).
+ *   of preference) Askbox has strings for, else English; its strings come from `env.tables` (without its pack,
+ *   only the launcher's name is in that language).
  * - `text` overrides any UI string (an object, or its JSON from a `data-text` attribute), and `textSend` (from
  *   `data-text-send`) one string; strings not given keep the locale's.
  * Pure: no DOM, no globals.
@@ -133,7 +134,7 @@ export function parseLauncherConfig(input: Input, env: ConfigEnv = {}): ParseRes
   return readConfig(input, env, launcherLocaleText);
 }
 
-function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLocaleText): ParseResult {
+function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText): ParseResult {
   const { languages = [], tables = {} } = env;
   const issues: ConfigIssue[] = [];
   const fail: Fail = (key, message) => void issues.push({ key, message });
@@ -177,8 +178,8 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLoc
   if (requested && !canonicalTag(requested))
     fail('locale', `"${requested}" is not a language tag (e.g. "de" or "pt-BR")`);
   const locale = resolveLocale(requested, languages);
-  const table = tables[locale.language];
-  const strings = readLocale(locale.language, table?.trim().split('\n'));
+  const pack = tables[locale.language] ?? {};
+  const strings = readLocale(locale.language, pack);
   const dir = oneOf(input.dir, DIRECTIONS, locale.dir, 'dir', fail);
 
   // The lengths of the wire contract's WIDGET_RULES, held to them by test/unit/widget-rules.test.ts.
@@ -242,7 +243,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLoc
       stream: stream !== false,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
-      chatLines: strings.chatLines,
+      pack,
       starters: offered,
       locale: locale.tag,
       language: locale.language,
