@@ -115,12 +115,15 @@ export function localeText(language: string, pack: LocalePack = {}): LocaleText 
 }
 
 /**
- * `localeText` as the script tag's launcher reads it, before any pack: the strings it draws (`LAUNCHER_TEXT`), the
- * chat's own left to the chat file (`localize`, config/chat-text.ts), which reads them from the pack it loads with.
+ * `localeText` as the script tag's launcher reads it, before any pack: the strings it draws (`LAUNCHER_TEXT`), its
+ * name in the language, and the English defaults of the settings; the chat file resolves the rest (`localize`,
+ * config/chat-text.ts) from the pack it loads with.
  */
 export function launcherLocaleText(language: string): LocaleText {
-  // The chat file completes the UI strings (`localize`); until then the launcher's config holds the ones it draws.
-  return readPack(LAUNCHER_TEXT as unknown as UiText, language, {});
+  const { title, welcome, placeholder } = DEFAULTS;
+  const text = { ...LAUNCHER_TEXT, launcher: LAUNCHER[language] ?? LAUNCHER_TEXT.launcher };
+  // The launcher's config holds only the strings it draws; the chat file completes them when it is created.
+  return { text: text as unknown as UiText, title, welcome, placeholder };
 }
 
 function readPack(english: UiText, language: string, pack: LocalePack): LocaleText {
