@@ -27,7 +27,7 @@ export const PACK_KEYS: readonly string[] = [
 ];
 
 /** A source table's lines as a locale pack: each line under its key (`PACK_KEYS`). */
-export const toPack = (table: string): LocalePack =>
+const toPack = (table: string): LocalePack =>
   Object.fromEntries(
     table
       .trim()
