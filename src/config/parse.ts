@@ -154,14 +154,10 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const accent = colour(input.accent, 'accent', fail);
   const accentText = colour(input.accentText, 'accentText', fail);
 
-  const open = bool(input.open);
-  if (open === undefined) fail('open', 'must be "true" or "false"');
-  const launcher = input.launcher === undefined ? DEFAULTS.launcher : bool(input.launcher);
-  if (launcher === undefined) fail('launcher', 'must be "true" or "false"');
-  const stream = input.stream === undefined ? DEFAULTS.stream : bool(input.stream);
-  if (stream === undefined) fail('stream', 'must be "true" or "false"');
-  const debug = bool(input.debug);
-  if (debug === undefined) fail('debug', 'must be "true" or "false"');
+  const open = flag(input.open, false, 'open', fail);
+  const launcher = flag(input.launcher, DEFAULTS.launcher, 'launcher', fail);
+  const stream = flag(input.stream, DEFAULTS.stream, 'stream', fail);
+  const debug = flag(input.debug, false, 'debug', fail);
 
   const documentIds = list(input.documentIds);
   const badId = documentIds.find((id) => !ID.test(id));
@@ -227,8 +223,8 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
       welcome,
       placeholder,
       position,
-      open: open === true,
-      launcher: launcher !== false,
+      open,
+      launcher,
       launcherLabel,
       accent,
       accentText,
@@ -240,7 +236,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
       limitLinkText,
       input,
       streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
-      stream: stream !== false,
+      stream,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
       pack,
@@ -254,7 +250,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
       zIndex,
       offsetX: offsetX ?? DEFAULTS.offsetX,
       offsetY: offsetY ?? DEFAULTS.offsetY,
-      debug: debug === true,
+      debug,
       showOn,
       hideOn,
     },
@@ -271,11 +267,14 @@ function colour(value: unknown, key: keyof WidgetConfig, fail: Fail): string | u
   return given;
 }
 
-function bool(value: unknown): boolean | undefined {
-  if (value === undefined || value === null || value === false || value === 'false') return false;
+/** A true/false setting: `fallback` when absent, after a `fail` for anything but a boolean or its attribute text. */
+function flag(value: unknown, fallback: boolean, key: keyof WidgetConfig, fail: Fail): boolean {
+  if (value === undefined) return fallback;
+  if (value === null || value === false || value === 'false') return false;
   // A bare `data-open` attribute reads as "" and means true, like a boolean HTML attribute.
   if (value === true || value === '' || value === 'true') return true;
-  return undefined;
+  fail(key, 'must be "true" or "false"');
+  return fallback;
 }
 
 function list(value: unknown): string[] {
