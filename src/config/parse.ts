@@ -126,9 +126,11 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
 }
 
 /**
- * `parseConfig` for the script tag's launcher: the UI strings only the chat draws are "" in English until the chat
- * file completes them (`withEnglish`, config/locale.ts), so that the launcher does not carry them; for the same
- * reason the chat file, not the launcher, names the text keys it does not know (`unknownTextKeys`).
+ * `parseConfig` for the script tag's launcher: its config holds only the UI strings the launcher draws (and the
+ * site's overrides of those); the chat file resolves every string when it is created (`localize`,
+ * config/chat-text.ts), from the overrides, the locale pack that comes with it, and English, so that the launcher
+ * carries neither the strings nor their names. For the same reason the chat file, not the launcher, names the text
+ * keys it does not know (`unknownTextKeys`).
  */
 export function parseLauncherConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   return readConfig(input, env, launcherLocaleText);
