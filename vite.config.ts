@@ -164,18 +164,19 @@ function debugOverlay(): Plugin {
 }
 
 /**
- * dist/askbox-locales/<language>.json: each language's UI strings as a JSON array of lines, fetched by the script-tag
- * bundle from next to itself when the page or visitor speaks that language (see src/embed.ts).
+ * dist/askbox-locales/<language>.json: each language's locale pack, its UI strings as a JSON object keyed by name
+ * (`{"send": "Senden", "errors.network": "Keine Verbindung.", …}`, see src/config/locales), fetched by the
+ * script-tag bundle from next to itself when the page or visitor speaks that language (see src/embed.ts).
  */
 function localePacks(): Plugin {
   return {
     name: 'askbox-locale-packs',
     generateBundle() {
-      for (const [language, table] of Object.entries(TABLES))
+      for (const [language, pack] of Object.entries(TABLES))
         this.emitFile({
           type: 'asset',
           fileName: `askbox-locales/${language}.json`,
-          source: JSON.stringify(table.trim().split('\n')),
+          source: JSON.stringify(pack),
         });
     },
   };

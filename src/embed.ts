@@ -1,4 +1,5 @@
 import { parsePack } from './config/locale.js';
+import type { LocalePack } from './config/schema.js';
 import { parseLauncherConfig } from './config/parse.js';
 import { defineElement, elementInput } from './mount/element.js';
 import { chatLoadFailures, loadChat } from './mount/chat-loader.js';
@@ -68,12 +69,12 @@ function attributeOf(key: string, prefix = 'data-'): string {
  * A locale pack: the UI strings of one language, fetched next to this script on the visitor's first sign of
  * interest, so that the script carries one language (English) and each page pays for at most one more.
  */
-async function loadPack(url: URL): Promise<string> {
+async function loadPack(url: URL): Promise<LocalePack> {
   const response = await fetch(url, { credentials: 'omit' });
   if (!response.ok) throw new Error(`${url.href} answered ${response.status}`);
-  const lines = parsePack(await response.json());
-  if (!lines) throw new Error(`${url.href} is not an Askbox locale pack`);
-  return lines.join('\n');
+  const pack = parsePack(await response.json());
+  if (!pack) throw new Error(`${url.href} is not an Askbox locale pack`);
+  return pack;
 }
 
 /**
@@ -174,8 +175,7 @@ function boot() {
    * destroy it; nothing when it did not start (one console error says why) or joined a live widget.
    */
   function start(input: Record<string, unknown>, what: string, prefix: string, target?: HTMLElement) {
-    const env = { languages, inlineTarget: Boolean(target) };
-    const parsed = parseLauncherConfig(input, env);
+    const parsed = parseLauncherConfig(input, { languages, inlineTarget: Boolean(target) });
     const named = (key: string) => attributeOf(key, prefix);
     if (parsed.issues) {
       const lines = parsed.issues.map((issue) => `\n  - ${named(issue.key)} ${issue.message}`);
@@ -192,24 +192,13 @@ function boot() {
     } catch {
       return void console.error(`[askbox] The ${what}'s ${prefix}target "${config.target}" is not a CSS selector`);
     }
-    // A language other than English: its strings come with the chat, read from the input with the language's pack.
+    // A language other than English: its pack comes with the chat, which reads its strings by name when created.
     const strings =
       config.language === 'en'
         ? undefined
         : () =>
             loadPack(new URL(`askbox-locales/${config.language}.json`, base)).then(
-              (table) => {
-                const read = parseLauncherConfig(input, { ...env, tables: { [config.language]: table } }).config;
-                return (
-                  read && {
-                    text: read.text,
-                    title: read.title,
-                    welcome: read.welcome,
-                    placeholder: read.placeholder,
-                    chatLines: read.chatLines,
-                  }
-                );
-              },
+              (pack) => ({ pack }),
               (error: unknown) =>
                 void console.warn(
                   `[askbox] The ${config.language} UI strings could not be loaded, so the chat speaks English:`,

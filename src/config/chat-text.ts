@@ -1,9 +1,10 @@
-import { DEFAULT_TEXT } from './schema.js';
+import { packString } from './locale.js';
+import { DEFAULT_TEXT, type LocalePack, type WidgetConfig } from './schema.js';
 
 /**
  * The strings of the panel's header menu and what it leads to (feedback, export, delete, a way to a person). They
- * live in the chat file, not in the launcher: a locale table carries them as its last lines, after `lineKeys()`'s,
- * and the launcher hands those lines on untouched (`WidgetConfig.chatLines`).
+ * live in the chat file, not in the launcher: a locale pack carries them by name, which the launcher hands on
+ * untouched (`WidgetConfig.pack`).
  */
 export const CHAT_TEXT = /* @__PURE__ */ Object.freeze({
   menu: 'More actions',
@@ -47,23 +48,64 @@ function textObject(input: Readonly<Record<string, unknown>>): Record<string, un
 const attribute = (key: string) => `text${key[0]!.toUpperCase()}${key.slice(1)}`;
 
 /**
- * The strings of `lines` (a locale table's last lines, in the order of `CHAT_TEXT`'s keys), English where missing,
- * each overridden as the launcher's strings are (config/text.ts): by `input.text` (an object, or its JSON) and,
- * winning over it, by one attribute per string (`data-text-delete-action` arrives as `textDeleteAction`). An
- * override must be a non-empty string of at most 500 characters; anything else is passed over.
+ * `english`'s strings, each by its key from the site's override, else from `pack`, else from `held` (a config's
+ * strings: the launcher holds those it draws, "" elsewhere), else `english`'s own. An override
+ * comes from one attribute per string (`data-text-delete-action` arrives as `textDeleteAction`,
+ * `data-text-errors-network` as `textErrorsNetwork`), else from `given` (`input.text`, or its `errors`). The config's
+ * parser has checked each (a non-empty string of at most 500 characters) and refused the config otherwise, so only
+ * its type is checked here. An error sentence's key in a pack is `errors.<kind>`.
  */
-export function toChatText(lines: readonly string[], input: Readonly<Record<string, unknown>> = {}): ChatText {
-  const given = textObject(input);
+function resolve<T extends object>(
+  english: T,
+  held: object,
+  pack: LocalePack,
+  input: Readonly<Record<string, unknown>>,
+  given: Record<string, unknown>,
+  errors = false,
+): T {
   const text: Record<string, string> = {};
-  Object.keys(CHAT_TEXT).forEach((key, index) => {
+  for (const [key, fallback] of Object.entries(english)) {
+    const name = attribute(key);
     // SECURITY: own keys only, never a lookup on a prototype.
-    const value = input[attribute(key)] ?? (Object.hasOwn(given, key) ? given[key] : undefined);
+    const value =
+      input[errors ? name.replace('text', 'textErrors') : name] ?? (Object.hasOwn(given, key) && given[key]);
     text[key] =
-      typeof value === 'string' && value.trim() && value.length <= 500
+      typeof value === 'string'
         ? value
-        : lines[index]?.trim() || CHAT_TEXT[key as keyof ChatText];
-  });
-  return text as ChatText;
+        : (packString(pack, errors ? `errors.${key}` : key) ??
+          ((held as Record<string, string | undefined>)[key] || fallback));
+  }
+  return text as T;
+}
+
+/** The chat file's own strings: `pack`'s by name, English where it has none, as `input` overrides them. */
+export function toChatText(pack: LocalePack, input: Readonly<Record<string, unknown>> = {}): ChatText {
+  return resolve(CHAT_TEXT, {}, pack, input, textObject(input));
+}
+
+/**
+ * `config` with every UI string resolved, when the chat is created: the site's override, else the language's pack
+ * (`config.pack`, which the launcher loads with the chat), else what the config holds (the launcher's own strings),
+ * else English. `title`, `welcome` and `placeholder` likewise: the site's, else the pack's. So the config is parsed
+ * once, and the strings follow from it and the pack.
+ */
+export function localize(config: WidgetConfig): WidgetConfig {
+  const { input, pack, text } = config;
+  const given = textObject(input);
+  // The site's own (a non-empty `data-title`…), else the pack's.
+  const setting = (key: 'title' | 'welcome' | 'placeholder') =>
+    (typeof input[key] === 'string' && (input[key] as string).trim() && config[key]) ||
+    (packString(pack, key) ?? config[key]);
+  return {
+    ...config,
+    title: setting('title'),
+    welcome: setting('welcome'),
+    placeholder: setting('placeholder'),
+    text: {
+      ...resolve(DEFAULT_TEXT, text, pack, input, given),
+      errors: resolve(DEFAULT_TEXT.errors, text.errors, pack, input, Object(given.errors), true),
+    },
+  };
 }
 
 /**

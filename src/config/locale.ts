@@ -1,4 +1,4 @@
-import { DEFAULT_TEXT, DEFAULTS, type UiText, type WidgetConfig } from './schema.js';
+import { DEFAULT_TEXT, DEFAULTS, type LocalePack, type UiText } from './schema.js';
 
 /** A language's UI strings, and the defaults of the settings visitors read (title, welcome, placeholder). */
 export interface LocaleText {
@@ -6,21 +6,25 @@ export interface LocaleText {
   title: string;
   welcome: string;
   placeholder: string;
-  /** The lines past `lineKeys()`'s: the chat file's strings (config/chat-text.ts). */
-  chatLines: readonly string[];
 }
 
 /**
- * A locale pack as fetched: its lines when it is a table of at least the expected strings, else undefined. Lines past
- * `lineKeys()`'s are the chat file's own strings (config/chat-text.ts), handed on as they are.
+ * A locale pack as fetched, checked at the boundary: an object of non-empty strings of at most 500 characters, else
+ * undefined. Its keys are not checked against a list (the launcher carries none, for its bytes): strings are read
+ * by name and own key only (`packString`), so a key no string has is never read, and `__proto__` is just a key.
  */
-export function parsePack(value: unknown): string[] | undefined {
-  return Array.isArray(value) &&
-    value.length >= lineKeys().length &&
-    value.every((line) => typeof line === 'string' && line.trim() && line.length <= 500)
-    ? value
+export function parsePack(value: unknown): LocalePack | undefined {
+  return value &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.values(value).every((line) => typeof line === 'string' && line.trim() && line.length <= 500)
+    ? (value as LocalePack)
     : undefined;
 }
+
+/** The string `pack` has for `key`, without spaces around it; undefined for none. SECURITY: own keys only. */
+export const packString = (pack: LocalePack, key: string): string | undefined =>
+  (Object.hasOwn(pack, key) && pack[key]?.trim()) || undefined;
 
 /** The language the UI speaks, and the tag dates and numbers are formatted for (`de-CH` keeps its region). */
 export interface Locale {
@@ -49,61 +53,20 @@ const LAUNCHER: Readonly<Record<string, string>> = {
 };
 
 /**
- * The English the launcher draws itself (its name, the unread count, the frame shown while the chat file loads);
- * every other string is "" here and comes with the chat file (`withEnglish`), so that a page view which never opens
- * the chat does not carry it. Its keys, in this order, are the lines of a locale pack (`lineKeys`); the locale test
- * holds keys and strings to `DEFAULT_TEXT`'s.
+ * The English the launcher draws itself (its name, the unread count, the frame shown while the chat file loads).
+ * Every other string comes with the chat file (config/chat-text.ts, `localize`), by name from the language's pack or
+ * in English, so that a page view which never opens the chat carries neither the strings nor their names. The locale
+ * test holds these to `DEFAULT_TEXT`'s.
  */
-export const LAUNCHER_TEXT: UiText = {
+export const LAUNCHER_TEXT = {
   launcher: 'Chat',
   close: 'Close',
-  newConversation: '',
-  send: '',
-  stop: '',
-  inputLabel: '',
-  conversationLabel: '',
-  jumpToLatest: '',
-  sources: '',
-  thinking: '',
-  stopped: '',
   retry: 'Retry',
-  dismiss: '',
-  replyFailed: '',
-  flagged: '',
-  you: '',
-  assistant: '',
-  tooLong: '',
-  rateLimitWait: '',
-  conversationLimitWait: '',
-  copyReply: '',
-  copyCode: '',
-  copied: '',
-  starters: '',
-  cleared: '',
-  undo: '',
-  limitReached: '',
-  limitContact: '',
-  stillWorking: '',
-  code: '',
-  table: '',
   unread: '{count} unread',
   loading: 'Loading…',
   loadFailed: 'The chat could not be loaded.',
-  waiting: '',
-  errors: { config: '', auth: '', network: '', http: '', rate_limit: '', stream: '', not_found: '' },
-};
-
-/** The keys a table's lines fill, in order: the UI strings, the error sentences, then the visitor-facing settings. */
-export function lineKeys(): string[] {
-  const { errors, ...strings } = LAUNCHER_TEXT;
-  return [
-    ...Object.keys(strings),
-    ...Object.keys(errors).map((key) => `errors.${key}`),
-    'title',
-    'welcome',
-    'placeholder',
-  ];
-}
+  errors: {},
+} as const;
 
 /** A language tag's language, script and region, the rest (variants, extensions) left aside. */
 const TAG = /^([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|\d{3}))?(?=(?:-[a-z\d]{1,8})*$)/i;
@@ -144,45 +107,37 @@ export function resolveLocale(requested: string | undefined, languages: readonly
 }
 
 /**
- * The strings of `language` from `lines`, its table (a locale pack). Without them, English but for the launcher's
- * name, which every language has at hand.
+ * The strings of `language` from `pack`, its locale pack. Without it, English but for the launcher's name, which
+ * every language has at hand.
  */
-export function localeText(language: string, lines: readonly string[] = []): LocaleText {
-  return readTable(DEFAULT_TEXT, language, lines);
+export function localeText(language: string, pack: LocalePack = {}): LocaleText {
+  return readPack(DEFAULT_TEXT, language, pack);
 }
 
 /**
- * `localeText` as the script tag's launcher reads it: English only where the launcher draws it (`LAUNCHER_TEXT`),
- * the chat's own strings "" until the chat file completes them (`withEnglish`) or the language's pack fills them.
+ * `localeText` as the script tag's launcher reads it, before any pack: the strings it draws (`LAUNCHER_TEXT`), its
+ * name in the language, and the English defaults of the settings; the chat file resolves the rest (`localize`,
+ * config/chat-text.ts) from the pack it loads with.
  */
-export function launcherLocaleText(language: string, lines: readonly string[] = []): LocaleText {
-  return readTable(LAUNCHER_TEXT, language, lines);
+export function launcherLocaleText(language: string): LocaleText {
+  const { title, welcome, placeholder } = DEFAULTS;
+  const text = { ...LAUNCHER_TEXT, launcher: LAUNCHER[language] ?? LAUNCHER_TEXT.launcher };
+  // The launcher's config holds only the strings it draws; the chat file completes them when it is created.
+  return { text: text as unknown as UiText, title, welcome, placeholder };
 }
 
-/** `config` with each UI string still "" (see `LAUNCHER_TEXT`) in English: the chat file's part of the defaults. */
-export function withEnglish(config: WidgetConfig): WidgetConfig {
-  const { errors, ...strings } = DEFAULT_TEXT;
-  return { ...config, text: { ...fill(strings, from(config.text)), errors: fill(errors, from(config.text.errors)) } };
-}
-
-/** A lookup of the strings `given` holds: "" reads as none. */
-const from = (given: object) => (key: string) => (given as Record<string, string>)[key] || undefined;
-
-function readTable(english: UiText, language: string, lines: readonly string[]): LocaleText {
-  const keys = lineKeys();
-  const get = (key: string) =>
-    lines[keys.indexOf(key)]?.trim() || (key === 'launcher' ? LAUNCHER[language] : undefined);
+function readPack(english: UiText, language: string, pack: LocalePack): LocaleText {
+  const get = (key: string) => packString(pack, key) ?? (key === 'launcher' ? LAUNCHER[language] : undefined);
   const { errors, ...strings } = english;
   return {
     text: language === 'en' ? english : { ...fill(strings, get), errors: fill(errors, get, 'errors.') },
     title: get('title') ?? DEFAULTS.title,
     welcome: get('welcome') ?? DEFAULTS.welcome,
     placeholder: get('placeholder') ?? DEFAULTS.placeholder,
-    chatLines: lines.slice(keys.length),
   };
 }
 
-/** `defaults` with each string `get` has a line for replaced. */
+/** `defaults` with each string `get` has replaced. */
 function fill<T extends Record<string, string>>(defaults: T, get: (key: string) => string | undefined, prefix = ''): T {
   const filled: Record<string, string> = { ...defaults };
   for (const key of Object.keys(defaults)) filled[key] = get(prefix + key) ?? filled[key]!;

@@ -7,6 +7,7 @@ import {
   STREAM_TIMEOUT_RANGE,
   THEMES,
   type Direction,
+  type LocalePack,
   type Mode,
   type Position,
   type WidgetConfig,
@@ -29,7 +30,7 @@ export type ParseResult =
   | { config: WidgetConfig; unknown: string[]; issues?: undefined }
   | { config?: undefined; unknown?: undefined; issues: ConfigIssue[] };
 
-/** Every config key, once (but `language` and `chatLines`, which follow from `locale`, and `input`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
+/** Every config key, once (but `language` and `pack`, which follow from `locale`, and `input`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
 const KEYS = {
   botId: true,
   proxyUrl: true,
@@ -68,7 +69,7 @@ const KEYS = {
   debug: true,
   showOn: true,
   hideOn: true,
-} as const satisfies Record<Exclude<keyof WidgetConfig, 'language' | 'chatLines' | 'input'> | HandoffKey, true>;
+} as const satisfies Record<Exclude<keyof WidgetConfig, 'language' | 'pack' | 'input'> | HandoffKey, true>;
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
@@ -99,8 +100,8 @@ type Input = Readonly<Record<string, unknown>>;
 export interface ConfigEnv {
   /** The page's and the visitor's languages, in order of preference. */
   languages?: readonly string[];
-  /** Tables of UI strings by language (see config/locales), as far as they are at hand. */
-  tables?: Readonly<Record<string, string>>;
+  /** Locale packs by language (see config/locales), as far as they are at hand. */
+  tables?: Readonly<Record<string, LocalePack>>;
   /** Inline mode has its container without a selector (the `<askbox-chat>` element, or `mount()`'s target). */
   inlineTarget?: boolean;
 }
@@ -112,8 +113,8 @@ const SINGLE_TEXT = /^text[A-Z]/;
  * Validates raw configuration — `data-*` attribute strings from the script tag or typed values from `mount()` —
  * and collects every issue at once, so a site owner fixes the tag in one go.
  * - The UI speaks `locale` when given, else the first of `env.languages` (the page's and the browser's, in order
- *   of preference) Askbox has strings for, else English; its strings come from `env.tables` (without its table,
- *   only the launcher's labels are in that language).
+ *   of preference) Askbox has strings for, else English; its strings come from `env.tables` (without its pack,
+ *   only the launcher's name is in that language).
  * - `text` overrides any UI string (an object, or its JSON from a `data-text` attribute), and `textSend` (from
  *   `data-text-send`) one string; strings not given keep the locale's.
  * Pure: no DOM, no globals.
@@ -125,15 +126,17 @@ export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
 }
 
 /**
- * `parseConfig` for the script tag's launcher: the UI strings only the chat draws are "" in English until the chat
- * file completes them (`withEnglish`, config/locale.ts), so that the launcher does not carry them; for the same
- * reason the chat file, not the launcher, names the text keys it does not know (`unknownTextKeys`).
+ * `parseConfig` for the script tag's launcher: its config holds only the UI strings the launcher draws (and the
+ * site's overrides of those); the chat file resolves every string when it is created (`localize`,
+ * config/chat-text.ts), from the overrides, the locale pack that comes with it, and English, so that the launcher
+ * carries neither the strings nor their names. For the same reason the chat file, not the launcher, names the text
+ * keys it does not know (`unknownTextKeys`).
  */
 export function parseLauncherConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   return readConfig(input, env, launcherLocaleText);
 }
 
-function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLocaleText): ParseResult {
+function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText): ParseResult {
   const { languages = [], tables = {} } = env;
   const issues: ConfigIssue[] = [];
   const fail: Fail = (key, message) => void issues.push({ key, message });
@@ -153,14 +156,10 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLoc
   const accent = colour(input.accent, 'accent', fail);
   const accentText = colour(input.accentText, 'accentText', fail);
 
-  const open = bool(input.open);
-  if (open === undefined) fail('open', 'must be "true" or "false"');
-  const launcher = input.launcher === undefined ? DEFAULTS.launcher : bool(input.launcher);
-  if (launcher === undefined) fail('launcher', 'must be "true" or "false"');
-  const stream = input.stream === undefined ? DEFAULTS.stream : bool(input.stream);
-  if (stream === undefined) fail('stream', 'must be "true" or "false"');
-  const debug = bool(input.debug);
-  if (debug === undefined) fail('debug', 'must be "true" or "false"');
+  const open = flag(input.open, false, 'open', fail);
+  const launcher = flag(input.launcher, DEFAULTS.launcher, 'launcher', fail);
+  const stream = flag(input.stream, DEFAULTS.stream, 'stream', fail);
+  const debug = flag(input.debug, false, 'debug', fail);
 
   const documentIds = list(input.documentIds);
   const badId = documentIds.find((id) => !ID.test(id));
@@ -177,8 +176,8 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLoc
   if (requested && !canonicalTag(requested))
     fail('locale', `"${requested}" is not a language tag (e.g. "de" or "pt-BR")`);
   const locale = resolveLocale(requested, languages);
-  const table = tables[locale.language];
-  const strings = readLocale(locale.language, table?.trim().split('\n'));
+  const pack = tables[locale.language] ?? {};
+  const strings = readLocale(locale.language, pack);
   const dir = oneOf(input.dir, DIRECTIONS, locale.dir, 'dir', fail);
 
   // The lengths of the wire contract's WIDGET_RULES, held to them by test/unit/widget-rules.test.ts.
@@ -226,8 +225,8 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLoc
       welcome,
       placeholder,
       position,
-      open: open === true,
-      launcher: launcher !== false,
+      open,
+      launcher,
       launcherLabel,
       accent,
       accentText,
@@ -239,10 +238,10 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLoc
       limitLinkText,
       input,
       streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
-      stream: stream !== false,
+      stream,
       styleNonce: text(input.styleNonce) || undefined,
       text: uiText,
-      chatLines: strings.chatLines,
+      pack,
       starters: offered,
       locale: locale.tag,
       language: locale.language,
@@ -253,7 +252,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof launcherLoc
       zIndex,
       offsetX: offsetX ?? DEFAULTS.offsetX,
       offsetY: offsetY ?? DEFAULTS.offsetY,
-      debug: debug === true,
+      debug,
       showOn,
       hideOn,
     },
@@ -270,11 +269,14 @@ function colour(value: unknown, key: keyof WidgetConfig, fail: Fail): string | u
   return given;
 }
 
-function bool(value: unknown): boolean | undefined {
-  if (value === undefined || value === null || value === false || value === 'false') return false;
+/** A true/false setting: `fallback` when absent, after a `fail` for anything but a boolean or its attribute text. */
+function flag(value: unknown, fallback: boolean, key: keyof WidgetConfig, fail: Fail): boolean {
+  if (value === undefined) return fallback;
+  if (value === null || value === false || value === 'false') return false;
   // A bare `data-open` attribute reads as "" and means true, like a boolean HTML attribute.
   if (value === true || value === '' || value === 'true') return true;
-  return undefined;
+  fail(key, 'must be "true" or "false"');
+  return fallback;
 }
 
 function list(value: unknown): string[] {

@@ -1,3 +1,10 @@
+/**
+ * A locale pack: one language's strings by name. A UI string's key as in `text` (`send`), an error sentence's as
+ * `errors.<kind>` (`errors.network`), then `title`, `welcome`, `placeholder` and the chat file's own strings
+ * (`menu`, config/chat-text.ts). A key it lacks reads in English.
+ */
+export type LocalePack = Readonly<Record<string, string>>;
+
 /** Where the launcher sits. */
 export type Position = 'bottom-right' | 'bottom-left';
 /** Colour scheme; `auto` follows the visitor's `prefers-color-scheme`. */
@@ -110,8 +117,11 @@ export interface WidgetConfig {
   /** Nonce for the `<style>` fallback on pages with a strict CSP. */
   styleNonce: string | undefined;
   text: UiText;
-  /** The locale's strings for the chat file's own UI (config/chat-text.ts), as lines; empty: English. */
-  chatLines: readonly string[];
+  /**
+   * The language's locale pack (config/locale.ts): its strings by name, which the chat file resolves when it is
+   * created (`localize`, config/chat-text.ts); {} when none is at hand (English, or the launcher before it loads one).
+   */
+  pack: LocalePack;
   /** The BCP 47 tag dates and numbers are formatted for; the UI strings are its language's (else English). */
   locale: string;
   /** The language of the UI strings: a supported one, else `en`. */

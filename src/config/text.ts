@@ -7,10 +7,12 @@ const MAX_TEXT_LENGTH = 500;
 type Fail = (message: string) => void;
 
 /**
- * The UI strings: `base` (the locale's), with each valid override applied; keys it has no string for are left to
- * the chat file's own strings and `unknownTextKeys` (config/chat-text.ts). Overrides come from `text` (an object, or its JSON from a `data-text` attribute) and, winning over it,
- * from one attribute per string: `data-text-send` arrives as `textSend`, `data-text-errors-network` as
- * `textErrorsNetwork`; `single` holds those keys and their values.
+ * The UI strings: `base` (the locale's), with each valid override of one of its keys applied. Overrides come from
+ * `text` (an object, or its JSON from a `data-text` attribute) and, winning over it, from one attribute per string:
+ * `data-text-send` arrives as `textSend`, `data-text-errors-network` as `textErrorsNetwork`; `single` holds those
+ * keys and their values. Every override is checked, of a key `base` has or not: the launcher's `base` holds only the
+ * strings it draws, and does not carry the names of the others, which the chat file reads itself (`localize`,
+ * config/chat-text.ts) and names when unknown (`unknownTextKeys`).
  */
 export function parseText(value: unknown, single: Readonly<Record<string, unknown>>, base: UiText, fail: Fail): UiText {
   const given = fromJson(value, fail) ?? {};
@@ -20,9 +22,9 @@ export function parseText(value: unknown, single: Readonly<Record<string, unknow
   for (const [key, text] of Object.entries(single)) {
     // `textSend` → `send`; `textErrorsNetwork` → `errors.network`.
     const name = lowerFirst(key.slice(4));
-    const error = /^errors[A-Z]/.test(name) ? lowerFirst(name.slice(6)) : undefined;
-    if (error !== undefined && Object.hasOwn(base.errors, error)) errorStrings[error] = text;
-    else if (Object.hasOwn(base, name) && name !== 'errors') strings[name] = text;
+    // A bare `textErrors` names no string: `unknownTextKeys` warns of it.
+    if (/^errors[A-Z]/.test(name)) errorStrings[lowerFirst(name.slice(6))] = text;
+    else if (name !== 'errors') strings[name] = text;
   }
   if (Object.keys(strings).length === 0 && Object.keys(errorStrings).length === 0) return base;
   return {
@@ -49,15 +51,14 @@ function fromJson(value: unknown, fail: Fail): Record<string, unknown> | undefin
   return undefined;
 }
 
-/** The entries of `given` that override a string of `defaults`; other keys are not for it. */
+/** The entries of `given` that override a string of `defaults`, after a `fail` for each that is not a UI string. */
 function overrides(defaults: object, given: Record<string, unknown>, path: string, fail: Fail): Record<string, string> {
   const valid: Record<string, string> = {};
   for (const [key, value] of Object.entries(given)) {
-    // SECURITY: own keys only, so `__proto__`, `constructor` and friends are never lookups.
-    if (!Object.hasOwn(defaults, key)) continue;
-    else if (typeof value !== 'string' || !value.trim() || value.length > MAX_TEXT_LENGTH)
+    if (typeof value !== 'string' || !value.trim() || value.length > MAX_TEXT_LENGTH)
       fail(`${path}.${key} must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
-    else valid[key] = value;
+    // SECURITY: own keys only, so `__proto__`, `constructor` and friends are never lookups.
+    else if (Object.hasOwn(defaults, key)) valid[key] = value;
   }
   return valid;
 }

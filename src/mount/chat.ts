@@ -1,8 +1,7 @@
 import { effect, signal } from '@preact/signals';
 import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
-import { withEnglish } from '../config/locale.js';
-import { toChatText } from '../config/chat-text.js';
+import { localize, toChatText } from '../config/chat-text.js';
 import { parseHandoff } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { ChatModel, type ChatModelInstance } from '../state/chat-model.js';
@@ -46,8 +45,8 @@ export interface Chat {
  * first sign of interest; the ESM build imports it.
  */
 export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { storage: KeyValueStore }): Chat {
-  // The script tag's launcher leaves the chat's English strings to this file (see LAUNCHER_TEXT).
-  const config = withEnglish(given);
+  // The UI strings, resolved now: the script tag's launcher holds only those it draws (see LAUNCHER_TEXT).
+  const config = localize(given);
   // Set from the panel's window once shown; the model sends what the connection held back when it returns.
   const online = signal(true);
   const model = new ChatModel({
@@ -110,7 +109,7 @@ export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { s
               sanitize: createSanitizer(window, config.text),
               copy: (text: string) => copyText(launcher.slot, text),
               formatTime: createTimeFormat(config.locale),
-              chatText: toChatText(config.chatLines, config.input),
+              chatText: toChatText(config.pack, config.input),
               handoff: parseHandoff(config.input),
               download: (name: string, text: string) => downloadText(launcher.slot, name, text),
             },

@@ -2,8 +2,11 @@ import type { WidgetConfig } from '../config/schema.js';
 import { createStorage, type KeyValueStore } from '../state/storage.js';
 import type { ChatDeps, CreateChat } from './chat.js';
 
-/** The settings a locale pack fills: the script tag's launcher loads them with the chat, for a language not English. */
-export type ChatStrings = Pick<WidgetConfig, 'text' | 'title' | 'welcome' | 'placeholder' | 'chatLines'>;
+/**
+ * The locale pack of a language not English, which the script tag's launcher loads with the chat: the chat resolves
+ * its strings by name when it is created (`localize`, config/chat-text.ts).
+ */
+export type ChatStrings = Pick<WidgetConfig, 'pack'>;
 
 /** Where the chat comes from, and replacements for the storage areas the widget uses by default (tests pass fakes). */
 export interface WidgetDeps extends ChatDeps {
@@ -12,7 +15,7 @@ export interface WidgetDeps extends ChatDeps {
    * interest; see mount/chat-loader.ts).
    */
   chat: () => CreateChat | Promise<CreateChat>;
-  /** The UI strings of a language other than English, loaded with the chat (none: the config's are complete). */
+  /** The locale pack of a language other than English, loaded with the chat (none: English, or the config's own). */
   strings?: () => Promise<ChatStrings | undefined>;
   /** Where the conversation is kept (default: localStorage). */
   storage?: KeyValueStore;

@@ -1,6 +1,6 @@
 import { fireEvent, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LANGUAGES, lineKeys, localeText } from '../../src/config/locale';
+import { LANGUAGES, localeText } from '../../src/config/locale';
 import { TABLES } from '../../src/config/locales/index';
 import { parseConfig } from '../../src/config/parse';
 import { CHAT_TEXT, toChatText } from '../../src/config/chat-text';
@@ -58,7 +58,7 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in 
     });
     widget.attach(document.body);
     handle = widget.handle;
-    const strings = localeText(language, TABLES[language]!.trim().split('\n'));
+    const strings = localeText(language, TABLES[language]);
     const launcher = shadow().querySelector('.launcher')!;
     expect(launcher.getAttribute('aria-label')).toBe(strings.text.launcher);
 
@@ -77,7 +77,7 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in 
     await waitFor(() => expect(shadow().querySelector('.msg--failed')).not.toBeNull());
 
     // The header menu, open, and the delete confirmation (issue 23).
-    const chatText = toChatText(TABLES[language]!.trim().split('\n').slice(lineKeys().length));
+    const chatText = toChatText(TABLES[language]!);
     fireEvent.click(shadow().querySelector('[aria-haspopup="menu"]')!);
     await waitFor(() => expect(shadow().querySelector('.menu__item')).not.toBeNull());
     fireEvent.click(shadow().querySelectorAll<HTMLElement>('.menu__item')[3]!);
@@ -107,7 +107,7 @@ describe.each(LANGUAGES.filter((language) => language !== 'en'))('the widget in 
     expect(shown).toContain(strings.text.sources);
     expect(shown).toContain(strings.text.retry);
     // A word both languages use ("Chat") is the language's own.
-    const own = new Set(TABLES[language]!.trim().split('\n'));
+    const own = new Set(Object.values(TABLES[language]!));
     expect([...shown, ...listed].filter((value) => ENGLISH.has(value) && !own.has(value))).toEqual([]);
     expect(shadow().querySelector('.askbox')?.getAttribute('lang')).toBe(language);
   });

@@ -52,6 +52,12 @@ describe('bundle budget', () => {
     expect(launcher + chat).toBeLessThanOrEqual(TOTAL_BUDGET);
   });
 
+  it('carries the names of only the UI strings the launcher draws: packs are read by name, in the chat file', () => {
+    const launcher = readFileSync(`${DIST}askbox.js`, 'utf8');
+    for (const name of ['newConversation', 'jumpToLatest', 'conversationLimitWait', 'not_found', 'deleteConfirm'])
+      expect(launcher, name).not.toContain(name);
+  });
+
   it('ships two classic scripts: no module syntax, no dynamic import, no eval', () => {
     for (const file of ['askbox.js', ...chatFiles]) {
       const source = readFileSync(`${DIST}${file}`, 'utf8');

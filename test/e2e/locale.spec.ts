@@ -60,4 +60,31 @@ describe('a German page', () => {
     await page.locator(W.input).press('Enter');
     await page.locator(`${W.bot} strong`).waitFor();
   });
+
+  it('refuses a pack that is not an object of strings (the old array of lines) with the same warning', async () => {
+    const { page, consoleWarnings } = await e2e.open('/de.html');
+    await page.route('**/askbox-locales/de.json', (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify(['Chat', 'Schließen']) }),
+    );
+    await page.locator(W.launcher).click();
+    await page.locator(W.panel).waitFor();
+    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Ask us anything');
+    expect(consoleWarnings).toEqual([expect.stringContaining('The de UI strings could not be loaded')]);
+  });
+
+  it('reads a pack by name: reordered, and without a key (that one reads in English)', async () => {
+    const { page, consoleWarnings } = await e2e.open('/de.html');
+    await page.route('**/askbox-locales/de.json', async (route) => {
+      const { title: _title, ...pack } = (await (await route.fetch()).json()) as Record<string, string>;
+      await route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify(Object.fromEntries(Object.entries(pack).reverse())),
+      });
+    });
+    await page.locator(W.launcher).click();
+    await page.locator(W.panel).waitFor();
+    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Ask us anything');
+    expect(await page.locator(W.input).getAttribute('placeholder')).toBe('Ihre Frage…');
+    expect(consoleWarnings).toEqual([]);
+  });
 });

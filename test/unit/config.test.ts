@@ -157,10 +157,14 @@ describe('parseConfig', () => {
       const { config, unknown } = parseConfig({
         ...minimal,
         colour: 'red',
-        text: JSON.parse('{"sendd":"x","__proto__":{"send":"owned"},"toString":"x","errors":{"htp":"x"}}'),
+        text: JSON.parse('{"sendd":"x","__proto__":"owned","toString":"x","errors":{"htp":"x"}}'),
       });
       expect(unknown).toEqual(['colour', 'text.sendd', 'text.__proto__', 'text.toString', 'text.errors.htp']);
       expect(config?.text).toEqual(DEFAULT_TEXT);
+      // Every override is checked, known key or not (the launcher carries no list of keys): an object is no string.
+      const hostile = parseConfig({ ...minimal, text: JSON.parse('{"__proto__":{"send":"owned"}}') });
+      expect(hostile.issues).toEqual([{ key: 'text', message: expect.stringContaining('text.__proto__ must be') }]);
+      expect(({} as Record<string, unknown>).send).toBeUndefined();
     });
 
     it.each([

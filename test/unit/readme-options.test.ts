@@ -16,10 +16,10 @@ describe('README: every setting of the tag, with its default', () => {
   const { config } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox' });
 
   it('has a row for every config key (the nonce as `nonce`, the UI strings as `data-text`)', () => {
-    // `language` and `chatLines` follow from `locale`; the element and mount() take the same keys.
+    // `language` and `pack` follow from `locale`; the element and mount() take the same keys.
     // `input` carries the settings the chat file reads itself: the handoff's (issue 23).
     const keys = [
-      ...Object.keys(config ?? {}).filter((key) => !['language', 'chatLines', 'input'].includes(key)),
+      ...Object.keys(config ?? {}).filter((key) => !['language', 'pack', 'input'].includes(key)),
       'handoffUrl',
       'handoffEmail',
       'handoffParam',

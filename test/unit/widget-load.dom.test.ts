@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { localize } from '../../src/config/chat-text';
 import { parseConfig } from '../../src/config/parse';
 import { createChat, type CreateChat } from '../../src/mount/chat';
 import type { ChatStrings } from '../../src/mount/deps';
@@ -52,8 +53,7 @@ describe('startWidget(): the chat behind the launcher', () => {
   });
 
   it('creates the chat with the one config and the strings loaded with it, or English when they fail', async () => {
-    const { text, chatLines, placeholder } = config();
-    const strings: ChatStrings = { text, chatLines, placeholder, title: 'Hilfe', welcome: 'Hallo' };
+    const strings: ChatStrings = { pack: { title: 'Hilfe', welcome: 'Hallo' } };
     for (const [loaded, title] of [
       [strings, 'Hilfe'],
       [undefined, 'Ask us anything'],
@@ -68,7 +68,8 @@ describe('startWidget(): the chat behind the launcher', () => {
       });
       widget.warm();
       await vi.waitFor(() => expect(loads.made).toHaveLength(1));
-      expect([loads.made[0]?.title, loads.made[0]?.accent]).toEqual([title, '#112233']);
+      // The pack joins the one config; the chat reads its strings from it when it is created.
+      expect([localize(loads.made[0]!).title, loads.made[0]?.accent]).toEqual([title, '#112233']);
       widget.handle.destroy();
     }
   });

@@ -1,4 +1,4 @@
-/** Spanish (español): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
+/** Spanish (español): one string per line, under the keys of PACK_KEYS (./index.ts), in order, kept short. */
 export const es = `
 Chat
 Cerrar

@@ -1,4 +1,4 @@
-/** Italian (italiano): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
+/** Italian (italiano): one string per line, under the keys of PACK_KEYS (./index.ts), in order, kept short. */
 export const it = `
 Chat
 Chiudi

@@ -1,4 +1,4 @@
-/** Japanese (日本語): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
+/** Japanese (日本語): one string per line, under the keys of PACK_KEYS (./index.ts), in order, kept short. */
 export const ja = `
 チャット
 閉じる

@@ -1,4 +1,4 @@
-/** Simplified Chinese (简体中文): one string per line, in the order of lineKeys() (../locale.ts), kept short. */
+/** Simplified Chinese (简体中文): one string per line, under the keys of PACK_KEYS (./index.ts), in order, kept short. */
 export const zh = `
 聊天
 关闭
