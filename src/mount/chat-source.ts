@@ -1,0 +1,47 @@
+import type { WidgetConfig } from '../config/schema.js';
+import type { Emit } from '../state/events.js';
+import type { KeyValueStore } from '../state/storage.js';
+import type { Chat, CreateChat } from './chat.js';
+import type { ChatStrings, WidgetDeps } from './deps.js';
+import type { WidgetModel } from './widget-model.js';
+
+/** Where a widget's chat comes from: the chat file (and a language's strings), loaded once, then `make`. */
+export interface ChatSource {
+  /**
+   * Starts the load if the model's chat is cold or failed (a ready chat stays ready), and returns the load under way,
+   * or the last one: it never rejects, and leaves the model's chat ready or failed. Nothing when `createChat` was
+   * at hand at once (the ESM build), which makes the chat ready there and then.
+   */
+  load(): Promise<void> | undefined;
+  /** Creates a chat, with the strings loaded joined to the config: set once the model's chat is ready. */
+  make?: () => Chat;
+}
+
+/** Creates a widget's chat source; the chat is created with `emit` and keeps its conversation in `store`. */
+export function createChatSource(
+  config: WidgetConfig,
+  deps: WidgetDeps,
+  model: WidgetModel,
+  emit: Emit,
+  store: KeyValueStore,
+): ChatSource {
+  let loading: Promise<void> | undefined;
+  const take = (create: CreateChat, strings?: ChatStrings) => {
+    // The strings join the config when the chat is created: the widget keeps one config.
+    source.make = () => create({ ...config, ...strings }, emit, { client: deps.client, storage: store });
+    model.go('ready');
+  };
+  const source: ChatSource = {
+    load: () => {
+      const given = model.go('loading') && deps.chat();
+      if (typeof given === 'function' && !deps.strings) take(given);
+      else if (given)
+        loading = Promise.all([given, deps.strings?.()]).then(
+          (got) => take(...got),
+          () => void model.go('failed'),
+        );
+      return loading;
+    },
+  };
+  return source;
+}

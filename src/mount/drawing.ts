@@ -1,0 +1,91 @@
+import type { WidgetConfig } from '../config/schema.js';
+import css from '../styles/launcher.css?inline';
+import { toThemeCss } from '../styles/theme.js';
+import type { Chat } from './chat.js';
+import type { WidgetHandle } from './handle.js';
+import { createLauncher, type Launcher } from './launcher.js';
+import { createPendingFrame, type PendingFrame } from './pending.js';
+import { keepPlaced } from './placement.js';
+import { followSystemScheme } from './scheme.js';
+import { addStyles, createShadowHost } from './shadow-host.js';
+import { followScreen } from './viewport.js';
+import type { WidgetModel } from './widget-model.js';
+
+/** The widget on a page: its launcher, and the frame that stands in for the panel while the chat loads. */
+export interface Drawing {
+  launcher: Launcher;
+  frame: PendingFrame;
+  /** Shows `chat`'s panel in the launcher's slot, in place of the frame; its stylesheet joins the launcher's once. */
+  show(chat: Chat): void;
+  /** Repaints the launcher in the model's scheme (after a change of theme). */
+  paint(): void;
+  /** Takes the drawing off the page, with every listener it added. */
+  undraw(): void;
+}
+
+/**
+ * What the drawing's controls do: the launcher's press `toggle`s the panel and its hover or focus `warm`s the chat;
+ * the frame's close button `close`s the frame, and its Retry `open`s the panel again.
+ */
+export interface DrawingHandlers extends Pick<WidgetHandle, 'toggle' | 'open' | 'close'> {
+  warm(): void;
+}
+
+/**
+ * Draws the launcher and its frame in `doc`, in a shadow root kept in `target`, or else in the inline mode's
+ * container (waited for) or the page's `<body>`, painted in the model's scheme and following the system's.
+ */
+export function drawWidget(
+  doc: Document,
+  target: HTMLElement | undefined,
+  config: WidgetConfig,
+  model: WidgetModel,
+  handlers: DrawingHandlers,
+): Drawing {
+  const launcher = createLauncher(doc, config, { onPress: handlers.toggle, onWarm: handlers.warm });
+  const frame = createPendingFrame(launcher.root, launcher.slot, config, {
+    onClose: () => {
+      handlers.close();
+      launcher.button.focus();
+    },
+    onRetry: handlers.open,
+  });
+  const shadow = createShadowHost(doc, {
+    css: css + toThemeCss(config),
+    nonce: config.styleNonce,
+    content: launcher.root,
+  });
+  const paint = () => launcher.setScheme(model.scheme());
+  const selector = !target && config.mode === 'inline' ? config.target : undefined;
+  const stopScheme = followSystemScheme((scheme) => {
+    model.system = scheme;
+    paint();
+  });
+  const stopFollowing = followScreen(launcher.root);
+  const stopPlacing = keepPlaced(
+    shadow.host,
+    () => target ?? (selector ? doc.querySelector(selector) : doc.body),
+    Boolean(selector),
+    () =>
+      console.error(`[askbox] data-target "${selector}" matches no element yet: the chat appears once one is added`),
+  );
+  // The panel's stylesheet goes in once per drawing, however many chats `reset()` makes.
+  let styled = false;
+  const addSheet = (sheet: string) => {
+    if (!styled) addStyles(shadow.root, sheet, config.styleNonce);
+    styled = true;
+  };
+  paint();
+  return {
+    paint,
+    launcher,
+    frame,
+    show: (chat) => chat.show(launcher, addSheet, frame.opener),
+    undraw: () => {
+      stopScheme();
+      stopFollowing();
+      stopPlacing();
+      shadow.destroy();
+    },
+  };
+}
