@@ -89,6 +89,10 @@ function read(url: string, leaveAfter?: number, agent?: Agent) {
 }
 
 const LONG = { firstMs: 5000, idleMs: 5000, totalMs: 10_000 };
+/** Events of 10 bytes and more, in UTF-8: a size in decimal, or in characters, would garble the body. */
+const wordy = (i: number) => `data: événement ${i}\n\n`;
+/** 64 of these are 16 MiB, more than loopback's socket buffers take, so the visitor's socket fills and must drain. */
+const large = (i: number) => `data: ${String(i).padEnd(256 * 1024, '.')}\n\n`;
 
 describe('native relay', () => {
   it('relays every event, in order, and ends with the service', async () => {
@@ -100,14 +104,12 @@ describe('native relay', () => {
   });
 
   it('frames each event in bytes, so a kept-alive connection carries the next answer whole', async () => {
-    // Events of 10 bytes and more, in UTF-8: a size in decimal, or in characters, would garble the body.
-    const event = (i: number) => `data: événement ${i}\n\n`;
-    const upstream = await service({ events: 12, event });
+    const upstream = await service({ events: 12, event: wordy });
     const { url } = await relay(upstream.url, LONG);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const sockets = new Set();
     agent.on('free', (socket) => sockets.add(socket));
-    const expected = Array.from({ length: 12 }, (_, i) => event(i)).join('');
+    const expected = Array.from({ length: 12 }, (_, i) => wordy(i)).join('');
     for (const _ of [1, 2])
       expect(await read(url, undefined, agent)).toEqual({ status: 200, text: expected, whole: true });
     expect(sockets.size).toBe(1);
@@ -115,9 +117,7 @@ describe('native relay', () => {
   });
 
   it('holds the service back while the visitor reads slowly, then relays every byte', async () => {
-    // 16 MiB, more than loopback's socket buffers take, so the visitor's socket fills and must drain.
-    const event = (i: number) => `data: ${String(i).padEnd(256 * 1024, '.')}\n\n`;
-    const upstream = await service({ events: 64, event });
+    const upstream = await service({ events: 64, event: large });
     const { url } = await relay(upstream.url, LONG);
     const length = await new Promise<number>((resolve, reject) => {
       request(url, (res) => {
@@ -130,7 +130,7 @@ describe('native relay', () => {
         .on('error', reject)
         .end();
     });
-    expect(length).toBe(64 * event(0).length);
+    expect(length).toBe(64 * large(0).length);
   });
 
   it('relays to an HTTP/1.0 visitor unframed, ending with the connection', async () => {
