@@ -44,6 +44,8 @@ export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptio
   };
 }
 
+/** The line end of chunked framing. */
+const CRLF = Uint8Array.of(13, 10);
 /** Methods fetch's Request refuses to represent (TRACE, CONNECT, TRACK): they never reach the handler. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /**
@@ -200,9 +202,10 @@ function relay(
 function frame(chunk: Buffer): Buffer {
   const size = chunk.length.toString(16);
   const out = Buffer.allocUnsafe(size.length + chunk.length + 4);
-  out.write(size, 0, 'latin1');
-  out.write('\r\n', size.length, 'latin1');
-  chunk.copy(out, size.length + 2);
-  out.write('\r\n', out.length - 2, 'latin1');
+  // Byte by byte and with `set`, which the JIT inlines, rather than calls into C++ for a few bytes.
+  for (let i = 0; i < size.length; i++) out[i] = size.charCodeAt(i);
+  out.set(CRLF, size.length);
+  out.set(chunk, size.length + 2);
+  out.set(CRLF, out.length - 2);
   return out;
 }
