@@ -1,5 +1,5 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../../src/proxy/node';
 import { nodeFetch } from '../../src/proxy/node-fetch';
@@ -26,7 +26,8 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 /** A service streaming `events` every 10 ms (then ending, or staying silent with `hang`); `closed` when cut. */
-async function service(plan: { events: number; hang?: boolean; silentFirst?: boolean }) {
+async function service(plan: { events: number; hang?: boolean; silentFirst?: boolean; event?: (i: number) => string }) {
+  const event = plan.event ?? ((i: number) => `data: ${i}\n\n`);
   const state = { closed: 0 };
   const url = await listen((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -35,7 +36,7 @@ async function service(plan: { events: number; hang?: boolean; silentFirst?: boo
     if (plan.silentFirst) return;
     let sent = 0;
     const timer = setInterval(() => {
-      if (sent < plan.events) res.write(`data: ${sent++}\n\n`);
+      if (sent < plan.events) res.write(event(sent++));
       else if (!plan.hang) {
         clearInterval(timer);
         res.end();
@@ -67,9 +68,9 @@ async function relay(upstream: string, deadlines: BodyDeadlines, max?: number) {
 }
 
 /** Reads a response on a raw node:http client: its status, body, and whether it ended whole. */
-function read(url: string, leaveAfter?: number) {
+function read(url: string, leaveAfter?: number, agent?: Agent) {
   return new Promise<{ status: number; text: string; whole: boolean }>((resolve, reject) => {
-    const req = request(url, (res) => {
+    const req = request(url, { agent }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -88,6 +89,10 @@ function read(url: string, leaveAfter?: number) {
 }
 
 const LONG = { firstMs: 5000, idleMs: 5000, totalMs: 10_000 };
+/** Events of 10 bytes and more, in UTF-8: a size in decimal, or in characters, would garble the body. */
+const wordy = (i: number) => `data: événement ${i}\n\n`;
+/** 64 of these are 16 MiB, more than loopback's socket buffers take, so the visitor's socket fills and must drain. */
+const large = (i: number) => `data: ${String(i).padEnd(256 * 1024, '.')}\n\n`;
 
 describe('native relay', () => {
   it('relays every event, in order, and ends with the service', async () => {
@@ -96,6 +101,50 @@ describe('native relay', () => {
     const { status, text, whole } = await read(url);
     expect([status, whole]).toEqual([200, true]);
     expect(text).toBe(Array.from({ length: 20 }, (_, i) => `data: ${i}\n\n`).join(''));
+  });
+
+  it('frames each event in bytes, so a kept-alive connection carries the next answer whole', async () => {
+    const upstream = await service({ events: 12, event: wordy });
+    const { url } = await relay(upstream.url, LONG);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set();
+    agent.on('free', (socket) => sockets.add(socket));
+    const expected = Array.from({ length: 12 }, (_, i) => wordy(i)).join('');
+    for (const _ of [1, 2])
+      expect(await read(url, undefined, agent)).toEqual({ status: 200, text: expected, whole: true });
+    expect(sockets.size).toBe(1);
+    agent.destroy();
+  });
+
+  // 16 MiB through two hops: on a busy machine, more than the default 5 s may pass.
+  it('holds the service back while the visitor reads slowly, then relays every byte', async () => {
+    const upstream = await service({ events: 64, event: large });
+    const { url } = await relay(upstream.url, LONG);
+    const length = await new Promise<number>((resolve, reject) => {
+      request(url, (res) => {
+        let bytes = 0;
+        res.pause();
+        setTimeout(() => res.resume(), 1000);
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve(bytes));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(length).toBe(64 * large(0).length);
+  }, 30_000);
+
+  it('relays to an HTTP/1.0 visitor unframed, ending with the connection', async () => {
+    const upstream = await service({ events: 3 });
+    const { url } = await relay(upstream.url, LONG);
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    socket.write('GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n');
+    let raw = '';
+    for await (const chunk of socket) raw += String(chunk);
+    const [head, body] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 200/);
+    expect(head).not.toMatch(/transfer-encoding/i);
+    expect(body).toBe('data: 0\n\ndata: 1\n\ndata: 2\n\n');
   });
 
   it('cancels the service’s stream when the visitor leaves, and frees its place under the cap', async () => {
