@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDurableObjectStore, type DurableObjectNamespaceLike } from '../../src/proxy/durable-store';
+import { AskboxLimits, createDurableObjectStore, type DurableObjectNamespaceLike } from '../../src/proxy/durable-store';
 import type { BucketCheck } from '../../src/proxy/limits';
 import { createRedisStore } from '../../src/proxy/redis-store';
 import { optionsFromEnv, parseJsonOptions } from '../../src/proxy/worker-env';
@@ -55,6 +55,19 @@ describe('the Durable Object store', () => {
       ['POST', 'https://askbox-limits/take', 'application/json'],
       ['POST', 'https://askbox-limits/claim', 'application/json'],
     ]);
+  });
+
+  it('answers a take or a claim sent by any method but POST with a 400', async () => {
+    const object = new AskboxLimits();
+    for (const [path, body] of [
+      ['take', { checks: [CHECK], now: 1 }],
+      ['claim', { key: 'k', ttlMs: 1, now: 1 }],
+    ] as const) {
+      const response = await object.fetch(
+        new Request(`https://askbox-limits/${path}`, { method: 'PUT', body: JSON.stringify(body) }),
+      );
+      expect(response.status).toBe(400);
+    }
   });
 
   it('refuses an infinite wait, which JSON can carry as 1e999', async () => {
