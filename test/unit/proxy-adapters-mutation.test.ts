@@ -70,6 +70,19 @@ describe('the Durable Object store', () => {
     }
   });
 
+  it('takes only at /take, and only when every check is one', async () => {
+    const object = new AskboxLimits();
+    for (const [path, checks] of [
+      ['claim', [CHECK]],
+      ['other', [CHECK]],
+      ['take', [CHECK, { ...CHECK, capacity: 0 }]],
+    ] as const) {
+      const body = JSON.stringify({ checks, now: 1 });
+      const response = await object.fetch(new Request(`https://askbox-limits/${path}`, { method: 'POST', body }));
+      expect(response.status, path).toBe(400);
+    }
+  });
+
   it('refuses an infinite wait, which JSON can carry as 1e999', async () => {
     const { namespace } = answering('{"wait":1e999}');
     await expect(createDurableObjectStore(namespace).take([CHECK], 1)).rejects.toThrow(/unexpected answer \(200\)/);
