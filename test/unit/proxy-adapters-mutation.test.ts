@@ -70,7 +70,7 @@ describe('the Durable Object store', () => {
     }
   });
 
-  it('takes only at /take, and only when every check is one', async () => {
+  it('takes only at /take when every check is one, and claims only at /claim', async () => {
     const object = new AskboxLimits();
     for (const [path, checks] of [
       ['claim', [CHECK]],
@@ -79,6 +79,13 @@ describe('the Durable Object store', () => {
     ] as const) {
       const body = JSON.stringify({ checks, now: 1 });
       const response = await object.fetch(new Request(`https://askbox-limits/${path}`, { method: 'POST', body }));
+      expect(response.status, path).toBe(400);
+    }
+    const claim = JSON.stringify({ key: 'k', ttlMs: 1, now: 1 });
+    for (const path of ['take', 'other']) {
+      const response = await object.fetch(
+        new Request(`https://askbox-limits/${path}`, { method: 'POST', body: claim }),
+      );
       expect(response.status, path).toBe(400);
     }
   });
