@@ -46,6 +46,7 @@ describe('the chat file’s strings', () => {
     expect(unknownTextKeys({ textual: 'x', text: '{}', xtextMenu: 'x', textMenuu: 'x', textMenu: 'x' })).toEqual([
       'textMenuu',
     ]);
+    expect(unknownTextKeys({ text: { errors: { network: 'x', netwrok: 'y' } } })).toEqual(['text.errors.netwrok']);
   });
 });
 
