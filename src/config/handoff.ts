@@ -31,7 +31,7 @@ export function parseHandoff(input: Readonly<Record<string, unknown>>): Handoff 
   for (const [key, [pattern, what]] of Object.entries(RULES) as [HandoffKey, readonly [RegExp, string]][]) {
     const value = input[key];
     const text = typeof value === 'string' ? value.trim() : '';
-    if (text && pattern.test(text)) given[key] = text;
+    if (pattern.test(text)) given[key] = text;
     else if (value !== undefined && value !== '')
       bad.push(
         `\n  - data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${JSON.stringify(value)} must be ${what}`,

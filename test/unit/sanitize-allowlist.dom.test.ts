@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 // The allowlists are exactly what they say: every HTML element and attribute name is tried, so one more entry in
 // either list (a one-step widening) fails a test, as does a link scheme let through by a looser URL pattern.
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { createSanitizer as CreateSanitizer, Sanitize } from '../../src/render/sanitize';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Sanitize } from '../../src/render/sanitize';
 import { HTML_ATTRIBUTES, HTML_TAGS } from '../fixtures/html-names';
 
 const ALLOWED_TAGS = new Set(
@@ -10,16 +10,13 @@ const ALLOWED_TAGS = new Set(
 );
 const ALLOWED_ATTRIBUTES = new Set(['href', 'title', 'start', 'align']);
 
-// Imported afresh: the allowlists are read when the module loads, and a runner that keeps modules loaded between
-// runs (as Stryker's does for mutants of module-level constants) would otherwise test the copy it loaded first.
-let createSanitizer: typeof CreateSanitizer;
-beforeAll(async () => {
-  vi.resetModules();
-  ({ createSanitizer } = await import('../../src/render/sanitize'));
-});
-
+// Imported afresh for each test: the allowlists are read when the module loads, and a runner that keeps modules
+// loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once per file,
+// so that Stryker counts the load towards the test that checks it.
 let sanitize: Sanitize;
-beforeEach(() => {
+beforeEach(async () => {
+  vi.resetModules();
+  const { createSanitizer } = await import('../../src/render/sanitize');
   sanitize = createSanitizer(window, { code: 'Code', table: 'Table' });
 });
 
