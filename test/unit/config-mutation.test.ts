@@ -3,8 +3,8 @@ import { CHAT_TEXT, toChatText, unknownTextKeys } from '../../src/config/chat-te
 import { parseHandoff } from '../../src/config/handoff';
 
 /**
- * The edges of the chat file's settings that the feature tests leave open (found by Stryker, issue 18): the exact
- * length limit of an override, blanks around a value, every bad handoff setting named in one error.
+ * The edges of the chat file's settings that the feature tests leave open (found by Stryker, issue 18): which
+ * override wins, blanks around a value, every bad handoff setting named in one error.
  */
 afterEach(() => vi.restoreAllMocks());
 
@@ -19,26 +19,25 @@ function handoffError(input: Record<string, unknown>): string | undefined {
 }
 
 describe('the chat file’s strings', () => {
-  it('takes an override of exactly 500 characters, and not one more', () => {
-    const at = 'x'.repeat(500);
-    expect(toChatText([], { textMenu: at }).menu).toBe(at);
-    expect(toChatText([], { text: { menu: at } }).menu).toBe(at);
-    expect(toChatText([], { textMenu: `${at}x` }).menu).toBe(CHAT_TEXT.menu);
+  it('takes an override over the pack, from its attribute or from data-text, and only a string', () => {
+    const pack = { menu: 'Mehr' };
+    expect(toChatText(pack).menu).toBe('Mehr');
+    expect(toChatText(pack, { textMenu: 'More!' }).menu).toBe('More!');
+    expect(toChatText(pack, { text: { menu: 'More!' } }).menu).toBe('More!');
+    expect(toChatText(pack, { text: '{"menu": "More!"}' }).menu).toBe('More!');
+    expect(toChatText(pack, { textMenu: 7, text: { menu: ['More!'] } }).menu).toBe('Mehr');
   });
 
-  it('reads a pack’s line without the blanks around it, and a blank line as English', () => {
-    const lines = Object.keys(CHAT_TEXT).map(() => ' ');
-    lines[0] = '  Mehr  ';
-    expect(toChatText(lines)).toEqual({ ...CHAT_TEXT, menu: 'Mehr' });
+  it('reads a pack’s string without the blanks around it, and a blank one as English', () => {
+    expect(toChatText({ menu: '  Mehr  ', back: ' ' })).toEqual({ ...CHAT_TEXT, menu: 'Mehr' });
   });
 
-  it('keeps an override’s blanks (only a blank override is passed over)', () => {
-    expect(toChatText([], { textMenu: ' More ' }).menu).toBe(' More ');
-    expect(toChatText(['Mehr'], { textMenu: ' \n' }).menu).toBe('Mehr');
+  it('keeps an override’s blanks (the launcher has refused a blank one already)', () => {
+    expect(toChatText({}, { textMenu: ' More ' }).menu).toBe(' More ');
   });
 
   it.each([['{'], ['null'], ['"menu"'], ['7']])('passes over a data-text of %s', (text) => {
-    expect(toChatText([], { text })).toEqual(CHAT_TEXT);
+    expect(toChatText({}, { text })).toEqual(CHAT_TEXT);
     expect(unknownTextKeys({ text })).toEqual([]);
   });
 
