@@ -31,7 +31,8 @@ export async function fetchWithin(
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   if (signal?.aborted) forward();
-  signal?.addEventListener('abort', forward, { once: true });
+  // No `once`: the listener goes in `finally` below, and a signal aborts only once.
+  signal?.addEventListener('abort', forward);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
