@@ -88,7 +88,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
             accept: 'application/json',
             ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
           },
-          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          // JSON.stringify(undefined) is undefined: no body.
+          body: JSON.stringify(init.body),
           redirect: 'manual',
         },
         init.slow ? timeouts.firstByteMs : timeouts.connectMs,
@@ -112,6 +113,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     // The service's rules, in its order: both fields are required, and the bot must be one this proxy serves.
     const v = createValidator(body);
     const rawName = v.text('name');
+    // Stryker disable next-line ConditionalExpression: the Set holds strings only; the typeof narrows the type.
     const botId = await v.exists('bot_id', async (id) => (typeof id === 'string' && config.bots.has(id) ? id : null));
     const refused = v.failed();
     if (refused) return refused;
@@ -127,7 +129,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       body: { name, bot_id: botId!, ...(documentIds && { document_ids: documentIds }) },
     });
     if (!response.ok) return passThrough(response, watchJson);
-    const data = field(await response.json().catch(() => null), 'data');
+    const data = field(await response.json().catch(() => undefined), 'data');
     const id = field(data, 'id');
     if (typeof id !== 'string' || !ID.test(id)) return refuse('unexpectedAnswer');
     return json({ data, meta: { grant: await policy.mint(id, botId!, visitorId) } });
@@ -144,7 +146,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const v = createValidator(body);
     const content = v.text('content', FIELDS.contentMax);
     const grant = await v.exists('conversation_id', (id) => policy.grantFor(call.request, id));
-    const redirect = forStream ? v.flag('redirect', true) : true;
+    // A synchronous send takes no redirect, so none is checked (nor used).
+    const redirect = forStream && v.flag('redirect', true);
     const refused = v.failed();
     if (refused) return refused;
     return (
@@ -179,7 +182,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     // `redirect: false`, so its 302 is read as well.
     let streamUrl: unknown;
     if (response.status >= 300 && response.status < 400) streamUrl = response.headers.get('location');
-    else if (response.ok) streamUrl = field(await response.json().catch(() => null), 'data', 'stream_url');
+    else if (response.ok) streamUrl = field(await response.json().catch(() => undefined), 'data', 'stream_url');
     else return passThrough(response, watchJson);
     const target =
       typeof streamUrl === 'string' ? allowedStreamUrl(streamUrl, config.upstream, config.streamHosts) : undefined;

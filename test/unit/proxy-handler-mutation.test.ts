@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
+import { createMemoryStore } from '../../src/proxy/limits';
 import type { ProxyLogEntry } from '../../src/proxy/options';
 import { PAGE, PAGE_HOST, SECRET, setup } from '../helpers/proxy';
-import { API, SIM_KEY } from '../helpers/simulator';
+import { API, SIM_KEY, setupSimulator } from '../helpers/simulator';
 
 /**
  * src/proxy/handler.ts where proxy.test.ts and proxy-routes.test.ts leave it open (the Stryker survivors): each
@@ -84,5 +85,132 @@ describe('failures', () => {
     expect(await response.json()).toEqual({ message: 'The chat service could not be reached.' });
     expect(logs.find((entry) => entry.level === 'error')?.message).toBe('socket hang up');
     expect(logs.find((entry) => entry.event === 'request')).toMatchObject({ status: 502, ip: '192.0.2.9' });
+  });
+});
+
+/** A proxy over a scripted service (conversations come from the simulator, so grants are real), with one conversation. */
+async function scripted(
+  answer: (request: Request) => Response | Promise<Response>,
+  options: Partial<ProxyOptions> = {},
+) {
+  const { sim } = setupSimulator({ defaults: { delayMs: 0 } });
+  const requests: Request[] = [];
+  const logs: ProxyLogEntry[] = [];
+  const proxy = createProxy({
+    apiKey: SIM_KEY,
+    botIds: [DEMO_BOT_ID],
+    upstream: API,
+    secret: SECRET,
+    allowedHosts: [PAGE_HOST],
+    streamOrigins: ['https://stream.up.test'],
+    log: (entry) => logs.push(entry),
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      requests.push(request.clone());
+      if (request.url === `${API}/conversations`) return sim.handle(request);
+      return answer(request);
+    },
+    ...options,
+  });
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    proxy(
+      new Request(`${PAGE}/askbox${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+  const created = (await (await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).json()) as {
+    data: { id: string };
+    meta: { grant: string };
+  };
+  const grant = { 'x-askbox-grant': created.meta.grant };
+  const send = (path: string, body: Record<string, unknown> = {}) =>
+    call('POST', path, { content: 'x', conversation_id: created.data.id, ...body }, grant);
+  const open = (started: Response) =>
+    call('GET', (started.headers.get('location') ?? '').replace('/askbox', ''), undefined, grant);
+  return { call, send, open, requests, logs };
+}
+
+/** The focus documents a proxy with `documentIds` forwards when a visitor chooses `chosen`. */
+async function sent(documentIds: string[], chosen: unknown) {
+  let forwarded: { document_ids?: string[] } = {};
+  const proxy = createProxy({
+    apiKey: SIM_KEY,
+    botIds: [DEMO_BOT_ID],
+    upstream: API,
+    secret: SECRET,
+    allowedHosts: [PAGE_HOST],
+    documentIds,
+    fetch: async (_input, init) => {
+      forwarded = JSON.parse(String(init?.body)) as typeof forwarded;
+      return Response.json({ data: { id: 'conversation1' } });
+    },
+  });
+  const body = JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID, document_ids: chosen });
+  const headers = { 'content-type': 'application/json' };
+  await proxy(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', headers, body }));
+  return forwarded.document_ids;
+}
+
+describe('sends', () => {
+  it('check redirect only on a send for a stream: a synchronous send takes none', async () => {
+    const { send } = await scripted(() => Response.json({ data: { content: 'hi' } }));
+    expect((await send('/messages', { redirect: 'no' })).status).toBe(200);
+    expect((await send('/messages/stream', { redirect: 'no' })).status).toBe(422);
+  });
+
+  it("take a stream URL from the service's 3xx Location, and pass a 400 on as the service's answer", async () => {
+    for (const status of [300, 302, 399]) {
+      const { send } = await scripted(
+        () => new Response(null, { status, headers: { location: 'https://stream.up.test/tok' } }),
+      );
+      const started = await send('/messages/stream');
+      expect(started.status, String(status)).toBe(302);
+      expect(started.headers.get('location')).toMatch(/^\/askbox\/stream\//);
+    }
+    const { send } = await scripted(() => Response.json({ message: 'No.' }, { status: 400 }));
+    const refused = await send('/messages/stream');
+    expect([refused.status, await refused.json()]).toEqual([400, { message: 'No.' }]);
+  });
+
+  it('forward the configured focus documents for an empty choice, and no field when none are configured', async () => {
+    expect(await sent(['doc1', 'doc2'], [])).toEqual(['doc1', 'doc2']);
+    expect(await sent(['doc1', 'doc2'], 'doc2')).toEqual(['doc1', 'doc2']);
+    expect(await sent(['doc1', 'doc2'], ['doc2'])).toEqual(['doc2']);
+    expect(await sent([], ['doc1'])).toBeUndefined();
+  });
+});
+
+describe('streams', () => {
+  it('name a stream in the store by its random IV, never by the whole token (a capability)', async () => {
+    const store = createMemoryStore();
+    const claimed: string[] = [];
+    const { send, open } = await scripted(
+      (request) =>
+        request.url.endsWith('/messages/stream')
+          ? Response.json({ data: { stream_url: 'https://stream.up.test/tok' } })
+          : new Response('data: [END]\n\n', { headers: { 'content-type': 'text/event-stream' } }),
+      { store: { take: store.take, claim: (key, ttlMs, now) => (claimed.push(key), store.claim(key, ttlMs, now)) } },
+    );
+    const started = await send('/messages/stream');
+    const token = (started.headers.get('location') ?? '').split('/').pop() ?? '';
+    expect((await open(started)).status).toBe(200);
+    expect(claimed).toEqual([`stream:${token.slice(0, 16)}`]);
+  });
+
+  it('log a stream that goes silent as a warning of event upstream', async () => {
+    const { send, open, logs } = await scripted(
+      (request) =>
+        request.url.endsWith('/messages/stream')
+          ? Response.json({ data: { stream_url: 'https://stream.up.test/tok' } })
+          : new Response(new ReadableStream(), { headers: { 'content-type': 'text/event-stream' } }),
+      { timeouts: { firstByteMs: 30 } },
+    );
+    const stream = await open(await send('/messages/stream'));
+    await expect(stream.text()).rejects.toThrow('no first byte in time');
+    expect(logs.filter((entry) => entry.level === 'warn')).toEqual([
+      { level: 'warn', event: 'upstream', message: 'Upstream no first byte in time.' },
+    ]);
   });
 });
