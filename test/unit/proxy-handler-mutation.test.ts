@@ -129,7 +129,7 @@ async function scripted(
     call('POST', path, { content: 'x', conversation_id: created.data.id, ...body }, grant);
   const open = (started: Response) =>
     call('GET', (started.headers.get('location') ?? '').replace('/askbox', ''), undefined, grant);
-  return { call, send, open, requests, logs };
+  return { call, send, open, requests, logs, grant };
 }
 
 /** The focus documents a proxy with `documentIds` forwards when a visitor chooses `chosen`. */
@@ -211,6 +211,35 @@ describe('streams', () => {
     await expect(stream.text()).rejects.toThrow('no first byte in time');
     expect(logs.filter((entry) => entry.level === 'warn')).toEqual([
       { level: 'warn', event: 'upstream', message: 'Upstream no first byte in time.' },
+    ]);
+  });
+
+  it('check a sealed stream URL again when it is opened, and refuse a stream answer without a body', async () => {
+    const answer = (request: Request) =>
+      request.url.endsWith('/messages/stream')
+        ? Response.json({ data: { stream_url: 'https://stream.up.test/tok' } })
+        : new Response(null, { status: 204 });
+    const { send, open, grant } = await scripted(answer);
+    const started = await send('/messages/stream');
+    const empty = await open(started);
+    expect([empty.status, await empty.json()]).toEqual([
+      502,
+      { message: 'The chat service sent an unexpected response.' },
+    ]);
+    // The same secret, without that stream host: the token is genuine, its URL no longer allowed.
+    const narrower = createProxy({
+      apiKey: SIM_KEY,
+      botIds: [DEMO_BOT_ID],
+      upstream: API,
+      secret: SECRET,
+      allowedHosts: [PAGE_HOST],
+      fetch: async (input, init) => answer(new Request(input, init)),
+    });
+    const again = await send('/messages/stream');
+    const refused = await narrower(new Request(`${PAGE}${again.headers.get('location')}`, { headers: grant }));
+    expect([refused.status, await refused.json()]).toEqual([
+      502,
+      { message: 'The chat service did not return a stream.' },
     ]);
   });
 });
