@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { fetchWithin, onBodyEnd, takeWatch, watchBody } from '../../src/proxy/upstream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fetchWithin, onBodyEnd, startDeadlines, takeWatch, watchBody } from '../../src/proxy/upstream';
 
 /**
  * src/proxy/upstream.ts on its own, for what proxy-io.test.ts leaves open (the Stryker survivors): JSON answers at
@@ -137,3 +137,53 @@ describe('takeWatch', () => {
 function deadlines() {
   return { firstMs: 30, idleMs: 1000, totalMs: 5000 };
 }
+
+describe('watched bodies at the edges of their deadlines', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('call a body that reaches its total deadline on the very millisecond just that, not silent', async () => {
+    vi.useFakeTimers();
+    const heard: string[] = [];
+    const clock = startDeadlines({ firstMs: 5000, idleMs: 5000, totalMs: 100 }, (what) => heard.push(what));
+    vi.advanceTimersByTime(100);
+    clock.stop();
+    expect(heard).toEqual(['the stream reached its maximum duration']);
+  });
+});
+
+describe('watched bodies that break', () => {
+  it('pass the error on and end once', async () => {
+    const broken = new ReadableStream<Uint8Array>({ pull: (controller) => controller.error(new TypeError('reset')) });
+    const watched = watchBody(broken, deadlines(), () => undefined);
+    let ended = 0;
+    onBodyEnd(watched, () => ended++);
+    await expect(watched.getReader().read()).rejects.toThrow('reset');
+    expect(ended).toBe(1);
+  });
+
+  it('are not ended by a read of the watched body once a native relay took the watch over', async () => {
+    const { body } = source(['a'], false);
+    const watched = watchBody(body, deadlines(), () => undefined);
+    let ended = 0;
+    onBodyEnd(watched, () => ended++);
+    takeWatch(watched, () => true);
+    void watched
+      .getReader()
+      .read()
+      .catch(() => undefined);
+    await sleep(20);
+    expect(ended).toBe(0);
+  });
+});
+
+it('fetchWithin names the URL it leaves out of an error', async () => {
+  const url = 'http://stream.test/stream/secret-token-123';
+  const quoting: typeof fetch = async () => {
+    throw new TypeError(`Failed to parse URL from ${url}`);
+  };
+  await expect(fetchWithin(quoting, url, {}, 1000, undefined)).rejects.toThrow(
+    'Failed to parse URL from [upstream URL]',
+  );
+});
