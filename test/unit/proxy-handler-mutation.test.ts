@@ -154,6 +154,44 @@ async function sent(documentIds: string[], chosen: unknown) {
 }
 
 describe('sends', () => {
+  it('refuse a bot this proxy does not serve itself, even when the service would take it', async () => {
+    let calls = 0;
+    const proxy = createProxy({
+      apiKey: SIM_KEY,
+      botIds: [DEMO_BOT_ID],
+      upstream: API,
+      secret: SECRET,
+      allowedHosts: [PAGE_HOST],
+      fetch: async () => (calls++, Response.json({ data: { id: 'conversation1' } })),
+    });
+    const body = JSON.stringify({ name: 'x', bot_id: 'otherBot0001' });
+    const headers = { 'content-type': 'application/json' };
+    const refused = await proxy(new Request(`${PAGE}/askbox/conversations`, { method: 'POST', headers, body }));
+    expect([refused.status, calls]).toEqual([422, 0]);
+  });
+
+  it('answer a message body that is not JSON as such, and ask the service for a stream URL, not a redirect', async () => {
+    const { call, send, requests } = await scripted(() => Response.json({ data: {} }));
+    expect((await call('POST', '/messages', undefined, {})).status).toBe(400);
+    const missing = await send('/messages/stream');
+    expect([missing.status, await missing.json()]).toEqual([
+      502,
+      { message: 'The chat service did not return a stream.' },
+    ]);
+    expect(await requests.at(-1)?.json()).toMatchObject({ redirect: false });
+  });
+
+  it('route only the exact paths: a stream or message id under another resource is a 404', async () => {
+    const { call } = await scripted(() => Response.json({}));
+    for (const [method, path] of [
+      ['POST', '/feedback/stream'],
+      ['POST', '/messages/abc'],
+      ['POST', '/nothing'],
+    ])
+      expect((await call(method, path, {})).status, `${method} ${path}`).toBe(404);
+    expect((await call('GET', '/stream/stream')).status).not.toBe(405);
+  });
+
   it('check redirect only on a send for a stream: a synchronous send takes none', async () => {
     const { send } = await scripted(() => Response.json({ data: { content: 'hi' } }));
     expect((await send('/messages', { redirect: 'no' })).status).toBe(200);
@@ -178,6 +216,7 @@ describe('sends', () => {
     expect(await sent(['doc1', 'doc2'], [])).toEqual(['doc1', 'doc2']);
     expect(await sent(['doc1', 'doc2'], 'doc2')).toEqual(['doc1', 'doc2']);
     expect(await sent(['doc1', 'doc2'], ['doc2'])).toEqual(['doc2']);
+    expect(await sent(['doc1', 'doc2'], ['doc2', 'foreign'])).toEqual(['doc1', 'doc2']);
     expect(await sent([], ['doc1'])).toBeUndefined();
   });
 });
