@@ -187,7 +187,7 @@ describe('sends', () => {
       ['POST', '/feedback/stream'],
       ['POST', '/messages/abc'],
       ['POST', '/nothing'],
-    ])
+    ] as const)
       expect((await call(method, path, {})).status, `${method} ${path}`).toBe(404);
     expect((await call('GET', '/stream/stream')).status).not.toBe(405);
   });
@@ -220,6 +220,12 @@ describe('sends', () => {
     expect(await sent([], ['doc1'])).toBeUndefined();
   });
 });
+
+/** A service that hands out a stream URL, then answers the stream with no body. */
+const answer = (request: Request) =>
+  request.url.endsWith('/messages/stream')
+    ? Response.json({ data: { stream_url: 'https://stream.up.test/tok' } })
+    : new Response(null, { status: 204 });
 
 describe('streams', () => {
   it('name a stream in the store by its random IV, never by the whole token (a capability)', async () => {
@@ -254,10 +260,6 @@ describe('streams', () => {
   });
 
   it('check a sealed stream URL again when it is opened, and refuse a stream answer without a body', async () => {
-    const answer = (request: Request) =>
-      request.url.endsWith('/messages/stream')
-        ? Response.json({ data: { stream_url: 'https://stream.up.test/tok' } })
-        : new Response(null, { status: 204 });
     const { send, open, grant } = await scripted(answer);
     const started = await send('/messages/stream');
     const empty = await open(started);
