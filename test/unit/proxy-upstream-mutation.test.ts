@@ -31,6 +31,10 @@ const json = (body: BodyInit | null, init: ResponseInit = {}) =>
 const answer = (response: Response, max?: number) =>
   fetchWithin(async () => response, 'http://up.test', {}, 5000, undefined, max);
 
+/** A service that never answers, until the call is given up. */
+const hang: typeof fetch = (_input, init) =>
+  new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+
 /** Resolves after `ms`. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -151,6 +155,15 @@ describe('watched bodies at the edges of their deadlines', () => {
     clock.stop();
     expect(heard).toEqual(['the stream reached its maximum duration']);
   });
+
+  it('call a body whose first byte is due on the very millisecond late, once', async () => {
+    vi.useFakeTimers();
+    const heard: string[] = [];
+    const clock = startDeadlines({ firstMs: 100, idleMs: 5000, totalMs: 5000 }, (what) => heard.push(what));
+    vi.advanceTimersByTime(100);
+    clock.stop();
+    expect(heard).toEqual(['no first byte in time']);
+  });
 });
 
 describe('watched bodies that break', () => {
@@ -178,7 +191,7 @@ describe('watched bodies that break', () => {
   });
 });
 
-it('fetchWithin names the URL it leaves out of an error', async () => {
+it('fetchWithin names the URL it leaves out of an error, and its timeout by name', async () => {
   const url = 'http://stream.test/stream/secret-token-123';
   const quoting: typeof fetch = async () => {
     throw new TypeError(`Failed to parse URL from ${url}`);
@@ -186,4 +199,7 @@ it('fetchWithin names the URL it leaves out of an error', async () => {
   await expect(fetchWithin(quoting, url, {}, 1000, undefined)).rejects.toThrow(
     'Failed to parse URL from [upstream URL]',
   );
+  await expect(fetchWithin(hang, 'http://up.test', {}, 10, undefined)).rejects.toMatchObject({
+    name: 'UpstreamTimeout',
+  });
 });
