@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { createMemoryStore } from '../../src/proxy/limits';
@@ -282,5 +284,21 @@ describe('streams', () => {
       502,
       { message: 'The chat service did not return a stream.' },
     ]);
+  });
+});
+
+describe('telemetry', () => {
+  afterEach(() => {
+    trace.disable();
+  });
+
+  it("notes an authorize hook's own Response as a refusal for want of authorization", async () => {
+    const spans = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+    const { call } = setup({ authorize: () => Response.json({ message: 'Log in first.' }, { status: 401 }) });
+    const refused = await call('GET', `/messages?conversation_id=abc`);
+    await refused.text();
+    expect(refused.status).toBe(401);
+    expect(spans.getFinishedSpans().map((span) => span.attributes['askbox.refusal.reason'])).toEqual(['notAuthorized']);
   });
 });
