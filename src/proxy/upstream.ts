@@ -29,9 +29,11 @@ export async function fetchWithin(
   maxJsonBytes = MAX_JSON_BYTES,
 ): Promise<Response> {
   const controller = new AbortController();
+  // Stryker disable next-line OptionalChaining: forward runs only once signal has aborted, so signal is there.
   const forward = () => controller.abort(signal?.reason);
   if (signal?.aborted) forward();
-  signal?.addEventListener('abort', forward, { once: true });
+  // No `once`: the listener goes in `finally` below, and a signal aborts only once.
+  signal?.addEventListener('abort', forward);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
