@@ -1,0 +1,182 @@
+import { batch, type ReadonlySignal, type Signal } from '@preact/signals';
+import type { ChatClient } from '../api/client.js';
+import { ChatError, toChatError } from '../api/errors.js';
+import type { ApiMessage } from '../api/types.js';
+import type { createConversations } from './conversations.js';
+import type { Emit } from './events.js';
+import { findExchange, type StoredExchange } from './exchange.js';
+import { localMessage, toChatMessage, type ChatMessage } from './messages.js';
+import type { createOpener } from './opener.js';
+import type { Run } from './runs.js';
+import { createSendFlow, type SendFlow } from './send-flow.js';
+import type { Session } from './session.js';
+import { IDLE, isBusy, type ChatStatus, type Repeat } from './status.js';
+import type { Thread } from './thread.js';
+
+/** What a send reads and writes: the model's state, its conversation and its ways to fail and to time. */
+export interface SendingDeps {
+  client: ChatClient;
+  online: ReadonlySignal<boolean>;
+  session: Session;
+  conversations: ReturnType<typeof createConversations>;
+  opener: ReturnType<typeof createOpener>;
+  thread: Thread;
+  status: Signal<ChatStatus>;
+  streaming: Signal<string>;
+  draft: Signal<string>;
+  announcement: Signal<ChatMessage | null>;
+  emit: Emit;
+  fail(error: ChatError, repeat?: Repeat, midReply?: boolean): void;
+  watchStall(on: boolean): void;
+  begin(): Run;
+}
+
+/**
+ * The send, stream and read-back flow: each send moves through `SEND_TRANSITIONS` (send-flow.ts) and writes state
+ * only as it moves, so a send made stale (a new conversation) writes nothing.
+ */
+export function createSending(deps: SendingDeps) {
+  const { client, online, session, thread, status, streaming, emit, fail } = deps;
+
+  /**
+   * What the service stored for `content`, read from the conversation's newest messages; undefined if nothing (or,
+   * unless `strict`, if they cannot be read; offline, they are not tried).
+   */
+  async function readExchange(run: Run, content: string, strict?: boolean): Promise<StoredExchange | undefined> {
+    const conversation = session.current();
+    if (!online.value || !conversation) return undefined;
+    try {
+      return findExchange(await client.recentMessages(conversation, run.signal), content, thread.knownIds());
+    } catch (error) {
+      if (strict) throw error;
+      return undefined;
+    }
+  }
+
+  /** The visitor's latest bubble is the stored question: it takes the stored id, so no later read takes it for new. */
+  function adopt(question: ApiMessage) {
+    const asked = thread.lastAsked();
+    if (asked) thread.replace(asked.id, { ...asked, id: question.id, status: 'done' });
+  }
+
+  /** Shows `reply`; `question` is the stored question it answers, whose id the visitor's bubble takes. */
+  function commitReply(reply: ChatMessage, question?: ApiMessage) {
+    // One batch: the finished reply replaces the streaming bubble and the composer is ready in the same frame.
+    batch(() => {
+      if (question) adopt(question);
+      thread.append(reply);
+      deps.announcement.value = reply;
+      status.value = IDLE;
+      streaming.value = '';
+    });
+    if (reply.status === 'failed') emit('error', { kind: 'http', message: reply.text });
+    emit('reply', { message: reply });
+  }
+
+  /** Shows an exchange the service stored; its reply (or, with none, a failed one) replaces a failed reply shown. */
+  function showStored({ question, reply }: StoredExchange) {
+    const failed = thread.failedReply();
+    if (failed) thread.replace(failed.id, null);
+    commitReply(reply ? toChatMessage(reply) : localMessage('assistant', '', 'failed'), question);
+  }
+
+  /**
+   * The service did not accept the message. After a 5xx it may have stored the question and a failed reply all the
+   * same (cody-api.md, Send Message: 500), and a lost connection may have cut the answer to a message it took: they
+   * are read back and shown as stored, so that Retry asks again without a second bubble. After a lost connection
+   * the visitor's bubble waits, pending, to be sent (or read back) once it returns; otherwise the visitor gets their
+   * text back instead of losing it.
+   */
+  async function refused(flow: SendFlow, run: Run, err: ChatError, content: string, pendingUser?: ChatMessage) {
+    const lost = err.kind === 'network';
+    const exchange = (err.status ?? 0) >= 500 || lost ? await readExchange(run, content) : undefined;
+    if (exchange) return void (flow.go('read-back') && showStored(exchange));
+    if (!flow.go(lost ? 'waiting' : err.kind === 'aborted' ? 'stopped' : 'failed')) return;
+    if (pendingUser && !lost) {
+      thread.replace(pendingUser.id, null);
+      if (!deps.draft.value.trim()) deps.draft.value = content;
+    }
+    if (err.kind !== 'aborted') fail(err, lost ? 'resend' : undefined);
+  }
+
+  /** Replaces the streamed text with the stored reply, which carries the real id, sources and flags. */
+  async function finishReply(flow: SendFlow, run: Run, content: string, text: string): Promise<void> {
+    const exchange = await readExchange(run, content);
+    if (!flow.go('committed')) return;
+    commitReply(
+      exchange?.reply ? toChatMessage(exchange.reply) : localMessage('assistant', text, 'done'),
+      exchange?.question,
+    );
+  }
+
+  /**
+   * The stream broke after the service took the message; it may still have stored the whole reply. Only a reply to
+   * this question counts: an earlier reply the widget never showed is not this one.
+   */
+  async function recoverReply(flow: SendFlow, run: Run, content: string, text: string, err: ChatError) {
+    const exchange = await readExchange(run, content);
+    if (exchange?.reply) return void (flow.go('read-back') && commitReply(toChatMessage(exchange.reply), exchange.question));
+    // The failed reply carries the one Retry (as a failed_responding reply does); the notice says what happened. A
+    // lost connection's return reads the reply back (or asks again), as it sends a message it held.
+    const lost = err.kind === 'network';
+    if (flow.go(lost ? 'waiting' : 'failed'))
+      batch(() => {
+        if (exchange) adopt(exchange.question);
+        thread.append(localMessage('assistant', text, 'failed'));
+        fail(err, lost ? 'resend' : undefined, true);
+      });
+  }
+
+  /**
+   * Asks the service for a reply to `content`. `pendingUser` is the visitor's new bubble; without it, the last
+   * question is asked again, and the failed reply it had is replaced once the service accepts. `check`: the message
+   * may have reached the service already (a lost connection), so what it stored is read back first; it is sent only
+   * if it is not there, and not at all if that cannot be read.
+   */
+  async function ask(content: string, pendingUser?: ChatMessage, check?: boolean): Promise<void> {
+    const run = deps.begin();
+    const flow = createSendFlow(run.live);
+    const previous = pendingUser ? undefined : thread.failedReply();
+    let text = '';
+    status.value = { type: 'sending' };
+    try {
+      if (check && flow.go('checking')) {
+        const stored = await readExchange(run, content, true);
+        if (stored) return void (flow.go('read-back') && showStored(stored));
+      }
+      if (!flow.go('sending')) return;
+      if (!online.value) throw new ChatError('network', 'Offline');
+      const reply = await deps.opener.open(content, run.signal);
+      if (!flow.go('accepted')) return;
+      deps.conversations.touch(reply.conversation, content);
+      batch(() => {
+        if (pendingUser) thread.replace(pendingUser.id, { ...pendingUser, status: 'done' });
+        if (previous) thread.replace(previous.id, null);
+        status.value = { type: 'streaming' };
+      });
+      flow.go('streaming');
+      for (let step = reply.first; !step.done; step = await reply.events.next()) {
+        if (!run.live()) return;
+        if (step.value.type === 'chunk') streaming.value = text += step.value.text;
+        deps.watchStall(true);
+      }
+      deps.watchStall(false);
+      await finishReply(flow, run, content, text);
+    } catch (caught) {
+      const err = toChatError(caught, run.signal);
+      // Accepted, the reply is streaming: what broke it is the stream's; else the service did not take the message.
+      if (flow.phase !== 'streaming') await refused(flow, run, err, content, pendingUser);
+      else if (err.kind !== 'aborted') await recoverReply(flow, run, content, text, err);
+      else if (flow.go('stopped') && text) thread.append(localMessage('assistant', text, 'stopped'));
+    } finally {
+      if (run.live()) deps.watchStall(false);
+      if (run.live() && isBusy(status.value))
+        batch(() => {
+          status.value = IDLE;
+          streaming.value = '';
+        });
+    }
+  }
+
+  return { ask };
+}
