@@ -1,7 +1,7 @@
 import { action, batch, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals';
 import type { ChatClient, ConversationRef } from '../api/client.js';
 import { MAX_MESSAGE_LENGTH, messageLength, type WidgetConfig } from '../config/schema.js';
-import { localMessage, type ChatMessage } from './messages.js';
+import { lastFailedReply, localMessage, type ChatMessage } from './messages.js';
 import { createOpener } from './opener.js';
 import { createRuns } from './runs.js';
 import { createSession, storageKey } from './session.js';
@@ -14,7 +14,7 @@ import { createFail } from './setup-fault.js';
 import { createFeedback } from './feedback.js';
 import { createRemoval } from './removal.js';
 import { createHandoff } from './handoff.js';
-import { createThread } from './thread.js';
+import { append, lastAsked } from './thread.js';
 import { createHistory } from './history.js';
 import { createSending } from './sending.js';
 import type { KeyValueStore } from './storage.js';
@@ -40,8 +40,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const session = createSession(deps.storage, storageKey('conversation', config));
   const conversations = createConversations(deps.storage, storageKey('conversations', config));
 
-  const thread = createThread();
-  const { messages } = thread;
+  const messages = signal<readonly ChatMessage[]>([]);
   const streaming = signal('');
   /** Whether no text of the reply in flight has come yet: the log shows the typing dots meanwhile. */
   const silent = computed(() => streaming.value === '');
@@ -62,7 +61,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   endWaits(status);
   /** Whether the last reply failed and the single Retry asks again for it (nothing else failing is to repeat). */
   const canRetryReply = computed(
-    () => !busy.value && !held.value && failure.value?.can !== 'reload' && Boolean(thread.failedReply()),
+    () => !busy.value && !held.value && failure.value?.can !== 'reload' && Boolean(lastFailedReply(messages.value)),
   );
   const canSend = computed(
     () =>
@@ -72,11 +71,23 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const runs = createRuns();
   effect(() => () => (runs.invalidate(), watchStall(false)));
   const fail = createFail({ config, online, status, emit });
-  const history = createHistory({ client, session, conversations, thread, status, runs, fail });
+  const history = createHistory({ client, session, conversations, thread: messages, status, runs, fail });
   // A conversation created here has no earlier history to fetch.
   const opener = createOpener(client, config, session, () => (history.loaded = true), conversations.drop);
   const { ask } = createSending({
-    ...{ client, online, session, conversations, opener, thread, status, streaming, draft, announcement, emit },
+    ...{
+      client,
+      online,
+      session,
+      conversations,
+      opener,
+      thread: messages,
+      status,
+      streaming,
+      draft,
+      announcement,
+      emit,
+    },
     ...{ fail, watchStall, begin: runs.begin },
   });
 
@@ -92,7 +103,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     const user = localMessage('user', content, 'pending');
     batch(() => {
       undo.drop();
-      thread.append(user);
+      append(messages, user);
       if (text === undefined || text.trim() === draft.value.trim()) draft.value = '';
     });
     emit('send', { text: content });
@@ -106,7 +117,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const retry = action(async () => {
     const can = failure.value?.can;
     if (can === 'reload') return history.load();
-    const asked = thread.lastAsked();
+    const asked = lastAsked(messages);
     if (asked && (can === 'resend' || canRetryReply.value))
       await ask(asked.text, asked.status === 'pending' ? asked : undefined, can === 'resend');
   });

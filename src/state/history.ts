@@ -39,7 +39,7 @@ export function createHistory({ client, session, conversations, thread, status, 
         if (!run.live()) return;
         history.loaded = true;
         batch(() => {
-          thread.messages.value = collapseRetries(list).map(toChatMessage);
+          thread.value = collapseRetries(list).map(toChatMessage);
           status.value = IDLE;
         });
       } catch (caught) {

@@ -5,13 +5,13 @@ import type { ApiMessage } from '../api/types.js';
 import type { createConversations } from './conversations.js';
 import type { Emit } from './events.js';
 import { findExchange, type StoredExchange } from './exchange.js';
-import { localMessage, toChatMessage, type ChatMessage } from './messages.js';
+import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
 import type { createOpener } from './opener.js';
 import type { Run } from './runs.js';
 import { createSendFlow, type SendFlow } from './send-flow.js';
 import type { Session } from './session.js';
 import { IDLE, isBusy, type ChatStatus, type Repeat } from './status.js';
-import type { Thread } from './thread.js';
+import { append, lastAsked, replace, type Thread } from './thread.js';
 
 /** What a send reads and writes: the model's state, its conversation and its ways to fail and to time. */
 export interface SendingDeps {
@@ -46,7 +46,11 @@ export function createSending(deps: SendingDeps) {
     const conversation = session.current();
     if (!online.value || !conversation) return undefined;
     try {
-      return findExchange(await client.recentMessages(conversation, run.signal), content, thread.knownIds());
+      return findExchange(
+        await client.recentMessages(conversation, run.signal),
+        content,
+        new Set(thread.value.map((m) => m.id)),
+      );
     } catch (error) {
       if (strict) throw error;
       return undefined;
@@ -55,8 +59,8 @@ export function createSending(deps: SendingDeps) {
 
   /** The visitor's latest bubble is the stored question: it takes the stored id, so no later read takes it for new. */
   function adopt(question: ApiMessage) {
-    const asked = thread.lastAsked();
-    if (asked) thread.replace(asked.id, { ...asked, id: question.id, status: 'done' });
+    const asked = lastAsked(thread);
+    if (asked) replace(thread, asked.id, { ...asked, id: question.id, status: 'done' });
   }
 
   /** Shows `reply`; `question` is the stored question it answers, whose id the visitor's bubble takes. */
@@ -64,7 +68,7 @@ export function createSending(deps: SendingDeps) {
     // One batch: the finished reply replaces the streaming bubble and the composer is ready in the same frame.
     batch(() => {
       if (question) adopt(question);
-      thread.append(reply);
+      append(thread, reply);
       deps.announcement.value = reply;
       status.value = IDLE;
       streaming.value = '';
@@ -75,8 +79,8 @@ export function createSending(deps: SendingDeps) {
 
   /** Shows an exchange the service stored; its reply (or, with none, a failed one) replaces a failed reply shown. */
   function showStored({ question, reply }: StoredExchange) {
-    const failed = thread.failedReply();
-    if (failed) thread.replace(failed.id, null);
+    const failed = lastFailedReply(thread.value);
+    if (failed) replace(thread, failed.id, null);
     commitReply(reply ? toChatMessage(reply) : localMessage('assistant', '', 'failed'), question);
   }
 
@@ -93,7 +97,7 @@ export function createSending(deps: SendingDeps) {
     if (exchange) return void (flow.go('read-back') && showStored(exchange));
     if (!flow.go(lost ? 'waiting' : err.kind === 'aborted' ? 'stopped' : 'failed')) return;
     if (pendingUser && !lost) {
-      thread.replace(pendingUser.id, null);
+      replace(thread, pendingUser.id, null);
       if (!deps.draft.value.trim()) deps.draft.value = content;
     }
     if (err.kind !== 'aborted') fail(err, lost ? 'resend' : undefined);
@@ -115,14 +119,15 @@ export function createSending(deps: SendingDeps) {
    */
   async function recoverReply(flow: SendFlow, run: Run, content: string, text: string, err: ChatError) {
     const exchange = await readExchange(run, content);
-    if (exchange?.reply) return void (flow.go('read-back') && commitReply(toChatMessage(exchange.reply), exchange.question));
+    if (exchange?.reply)
+      return void (flow.go('read-back') && commitReply(toChatMessage(exchange.reply), exchange.question));
     // The failed reply carries the one Retry (as a failed_responding reply does); the notice says what happened. A
     // lost connection's return reads the reply back (or asks again), as it sends a message it held.
     const lost = err.kind === 'network';
     if (flow.go(lost ? 'waiting' : 'failed'))
       batch(() => {
         if (exchange) adopt(exchange.question);
-        thread.append(localMessage('assistant', text, 'failed'));
+        append(thread, localMessage('assistant', text, 'failed'));
         fail(err, lost ? 'resend' : undefined, true);
       });
   }
@@ -136,7 +141,7 @@ export function createSending(deps: SendingDeps) {
   async function ask(content: string, pendingUser?: ChatMessage, check?: boolean): Promise<void> {
     const run = deps.begin();
     const flow = createSendFlow(run.live);
-    const previous = pendingUser ? undefined : thread.failedReply();
+    const previous = pendingUser ? undefined : lastFailedReply(thread.value);
     let text = '';
     status.value = { type: 'sending' };
     try {
@@ -150,8 +155,8 @@ export function createSending(deps: SendingDeps) {
       if (!flow.go('accepted')) return;
       deps.conversations.touch(reply.conversation, content);
       batch(() => {
-        if (pendingUser) thread.replace(pendingUser.id, { ...pendingUser, status: 'done' });
-        if (previous) thread.replace(previous.id, null);
+        if (pendingUser) replace(thread, pendingUser.id, { ...pendingUser, status: 'done' });
+        if (previous) replace(thread, previous.id, null);
         status.value = { type: 'streaming' };
       });
       flow.go('streaming');
@@ -167,7 +172,7 @@ export function createSending(deps: SendingDeps) {
       // Accepted, the reply is streaming: what broke it is the stream's; else the service did not take the message.
       if (flow.phase !== 'streaming') await refused(flow, run, err, content, pendingUser);
       else if (err.kind !== 'aborted') await recoverReply(flow, run, content, text, err);
-      else if (flow.go('stopped') && text) thread.append(localMessage('assistant', text, 'stopped'));
+      else if (flow.go('stopped') && text) append(thread, localMessage('assistant', text, 'stopped'));
     } finally {
       if (run.live()) deps.watchStall(false);
       if (run.live() && isBusy(status.value))

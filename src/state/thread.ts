@@ -1,31 +1,20 @@
-import { signal, type Signal } from '@preact/signals';
-import { lastFailedReply, type ChatMessage } from './messages.js';
+import type { Signal } from '@preact/signals';
+import type { ChatMessage } from './messages.js';
 
-/** The messages shown, and the few edits the model makes to them. */
-export interface Thread {
-  messages: Signal<readonly ChatMessage[]>;
-  append(message: ChatMessage): void;
-  /** Puts `next` in the place of message `id`, or (null) removes it. */
-  replace(id: string, next: ChatMessage | null): void;
-  /** The ids shown, so that a read-back takes no message shown for new. */
-  knownIds(): Set<string>;
-  /** The last message when it is a failed reply: the one Retry asks again for. */
-  failedReply(): ChatMessage | undefined;
-  /** The visitor's latest message. */
-  lastAsked(): ChatMessage | undefined;
+/** The messages shown, which only the model's actions edit. */
+export type Thread = Signal<readonly ChatMessage[]>;
+
+/** Adds `message` at the end of the thread. */
+export function append(thread: Thread, message: ChatMessage): void {
+  thread.value = [...thread.value, message];
 }
 
-/** An empty thread. */
-export function createThread(): Thread {
-  const messages = signal<readonly ChatMessage[]>([]);
-  return {
-    messages,
-    append: (message) => void (messages.value = [...messages.value, message]),
-    replace(id, next) {
-      messages.value = messages.value.flatMap((m) => (m.id !== id ? [m] : next ? [next] : []));
-    },
-    knownIds: () => new Set(messages.value.map((m) => m.id)),
-    failedReply: () => lastFailedReply(messages.value),
-    lastAsked: () => messages.value.findLast((m) => m.role === 'user'),
-  };
+/** Puts `next` in the place of message `id`, or (null) removes it. */
+export function replace(thread: Thread, id: string, next: ChatMessage | null): void {
+  thread.value = thread.value.flatMap((m) => (m.id !== id ? [m] : next ? [next] : []));
+}
+
+/** The visitor's latest message. */
+export function lastAsked(thread: Thread): ChatMessage | undefined {
+  return thread.value.findLast((m) => m.role === 'user');
 }
