@@ -39,7 +39,6 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const { client, config, emit, online } = deps;
   const session = createSession(deps.storage, storageKey('conversation', config));
   const conversations = createConversations(deps.storage, storageKey('conversations', config));
-
   const messages = signal<readonly ChatMessage[]>([]);
   const streaming = signal('');
   /** Whether no text of the reply in flight has come yet: the log shows the typing dots meanwhile. */
@@ -71,26 +70,12 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const runs = createRuns();
   effect(() => () => (runs.invalidate(), watchStall(false)));
   const fail = createFail({ config, online, status, emit });
-  const history = createHistory({ client, session, conversations, thread: messages, status, runs, fail });
   // A conversation created here has no earlier history to fetch.
   const opener = createOpener(client, config, session, () => (history.loaded = true), conversations.drop);
-  const { ask } = createSending({
-    ...{
-      client,
-      online,
-      session,
-      conversations,
-      opener,
-      thread: messages,
-      status,
-      streaming,
-      draft,
-      announcement,
-      emit,
-    },
-    ...{ fail, watchStall, begin: runs.begin },
-  });
-
+  const context = { client, online, session, conversations, opener, thread: messages, status, streaming, draft };
+  const sending = { ...context, announcement, emit, fail, watchStall, runs };
+  const history = createHistory(sending);
+  const { ask } = createSending(sending);
   /** Sends `text` (default: the draft). Resolves when the reply is complete or has failed. */
   const send = action(async (text?: string) => {
     const content = (text ?? draft.value).trim();
@@ -123,11 +108,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   });
   // The connection's return sends (or reads back) the message it held; a failure while online waits for Retry.
   effect(() => void (online.value && failure.peek()?.can === 'resend' && retry()));
-
-  /**
-   * Empties the panel (the list shown no more) and forgets the conversation, or puts `next` in its place; `keep`:
-   * first keep it for Undo (else nothing comes back).
-   */
+  /** Empties the panel and forgets the conversation, or puts `next` in its place; `keep`: first keep it for Undo. */
   function clear(keep: boolean, next?: ConversationRef) {
     undo.keep(keep ? messages.value : []);
     runs.invalidate();
@@ -188,9 +169,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     send,
     stop: action(runs.abort),
     retry,
-    dismiss: action(() => {
-      if (failure.value && !held.value) status.value = IDLE;
-    }),
+    dismiss: action(() => void (failure.value && !held.value && (status.value = IDLE))),
     /** Forgets the current conversation; the next message starts a new one. `undoNewConversation` brings it back. */
     newConversation: action(() => clear(true)),
     /** Says `text` once through the panel's live region. */

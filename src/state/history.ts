@@ -1,24 +1,15 @@
-import { batch, type Signal } from '@preact/signals';
-import type { ChatClient } from '../api/client.js';
-import { toChatError, type ChatError } from '../api/errors.js';
-import type { createConversations } from './conversations.js';
+import { batch } from '@preact/signals';
+import { toChatError } from '../api/errors.js';
 import { collapseRetries } from './exchange.js';
 import { toChatMessage } from './messages.js';
-import type { Runs } from './runs.js';
-import type { Session } from './session.js';
-import { IDLE, type ChatStatus, type Repeat } from './status.js';
-import type { Thread } from './thread.js';
+import type { SendingDeps } from './sending.js';
+import { IDLE } from './status.js';
 
-/** What loading the history reads and writes. */
-export interface HistoryDeps {
-  client: ChatClient;
-  session: Session;
-  conversations: ReturnType<typeof createConversations>;
-  thread: Thread;
-  status: Signal<ChatStatus>;
-  runs: Runs;
-  fail(error: ChatError, repeat?: Repeat): void;
-}
+/** What loading the history reads and writes: the model's context (see `SendingDeps`). */
+export type HistoryDeps = Pick<
+  SendingDeps,
+  'client' | 'session' | 'conversations' | 'thread' | 'status' | 'runs' | 'fail'
+>;
 
 /**
  * The stored conversation's history: read once, when the panel first opens or the first message is sent, and

@@ -1,6 +1,5 @@
 /**
  * Where one send is:
- * - `idle`: not started;
  * - `checking`: a message the connection lost may have reached the service: what it stored is read first;
  * - `sending`: the message is on its way;
  * - `accepted`: the service took it (the visitor's bubble is sent, a failed reply asked again for goes);
@@ -13,7 +12,6 @@
  * - `stopped`: the visitor stopped it (what arrived of the reply is kept).
  */
 export type SendPhase =
-  | 'idle'
   | 'checking'
   | 'sending'
   | 'accepted'
@@ -27,20 +25,14 @@ export type SendPhase =
 /**
  * A send's transitions: the phases each phase may move to. Until the service accepts, a failure may still have
  * stored the exchange (read back), a lost connection waits, anything else fails; once accepted, the reply streams
- * and ends committed, read back, failed, waiting or stopped. The last five phases end the send: Retry, or the connection's
- * return, starts a new one.
+ * and ends committed, read back, failed, waiting or stopped. Those five end the send (they move nowhere, so
+ * they are not listed): Retry, or the connection's return, starts a new one.
  */
-export const SEND_TRANSITIONS: Readonly<Record<SendPhase, readonly SendPhase[]>> = {
-  idle: ['checking', 'sending'],
+export const SEND_TRANSITIONS: Readonly<Partial<Record<SendPhase, readonly SendPhase[]>>> = {
   checking: ['sending', 'read-back', 'failed', 'waiting', 'stopped'],
   sending: ['accepted', 'read-back', 'failed', 'waiting', 'stopped'],
   accepted: ['streaming'],
   streaming: ['committed', 'read-back', 'failed', 'waiting', 'stopped'],
-  committed: [],
-  'read-back': [],
-  failed: [],
-  waiting: [],
-  stopped: [],
 };
 
 /** One send's place in `SEND_TRANSITIONS`: the model's send code moves only through `go`. */
@@ -53,11 +45,14 @@ export interface SendFlow {
   go(to: SendPhase): boolean;
 }
 
-/** A new send, idle; `live` says whether its results may still be shown. */
-export function createSendFlow(live: () => boolean): SendFlow {
+/**
+ * A new send, starting at `phase` (`checking` when what a lost connection may have delivered is read first, else
+ * `sending`); `live` says whether its results may still be shown.
+ */
+export function createSendFlow(live: () => boolean, phase: 'checking' | 'sending'): SendFlow {
   const flow = {
-    phase: 'idle' as SendPhase,
-    go: (to: SendPhase) => live() && SEND_TRANSITIONS[flow.phase].includes(to) && Boolean((flow.phase = to)),
+    phase: phase as SendPhase,
+    go: (to: SendPhase) => live() && !!SEND_TRANSITIONS[flow.phase]?.includes(to) && Boolean((flow.phase = to)),
   };
   return flow;
 }

@@ -7,13 +7,13 @@ import type { Emit } from './events.js';
 import { findExchange, type StoredExchange } from './exchange.js';
 import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
 import type { createOpener } from './opener.js';
-import type { Run } from './runs.js';
+import type { Run, Runs } from './runs.js';
 import { createSendFlow, type SendFlow } from './send-flow.js';
 import type { Session } from './session.js';
 import { IDLE, isBusy, type ChatStatus, type Repeat } from './status.js';
 import { append, lastAsked, replace, type Thread } from './thread.js';
 
-/** What a send reads and writes: the model's state, its conversation and its ways to fail and to time. */
+/** What a send (and the history's read) reads and writes: the model's state, its conversation, its ways to fail. */
 export interface SendingDeps {
   client: ChatClient;
   online: ReadonlySignal<boolean>;
@@ -28,7 +28,7 @@ export interface SendingDeps {
   emit: Emit;
   fail(error: ChatError, repeat?: Repeat, midReply?: boolean): void;
   watchStall(on: boolean): void;
-  begin(): Run;
+  runs: Runs;
 }
 
 /**
@@ -139,17 +139,17 @@ export function createSending(deps: SendingDeps) {
    * if it is not there, and not at all if that cannot be read.
    */
   async function ask(content: string, pendingUser?: ChatMessage, check?: boolean): Promise<void> {
-    const run = deps.begin();
-    const flow = createSendFlow(run.live);
+    const run = deps.runs.begin();
+    const flow = createSendFlow(run.live, check ? 'checking' : 'sending');
     const previous = pendingUser ? undefined : lastFailedReply(thread.value);
     let text = '';
     status.value = { type: 'sending' };
     try {
-      if (check && flow.go('checking')) {
+      if (check) {
         const stored = await readExchange(run, content, true);
         if (stored) return void (flow.go('read-back') && showStored(stored));
+        if (!flow.go('sending')) return;
       }
-      if (!flow.go('sending')) return;
       if (!online.value) throw new ChatError('network', 'Offline');
       const reply = await deps.opener.open(content, run.signal);
       if (!flow.go('accepted')) return;

@@ -292,10 +292,7 @@ describe('chat model: failures', () => {
     online.value = true;
     await vi.waitFor(() => expect(state.calls.at(-1)).toBe('latest'));
     await vi.waitFor(() => expect(model.failure.value?.can).toBe('resend'));
-    expect([state.sent, shape(model)]).toEqual([
-      ['did it arrive?'],
-      [['user', 'pending', 'did it arrive?']],
-    ]);
+    expect([state.sent, shape(model)]).toEqual([['did it arrive?'], [['user', 'pending', 'did it arrive?']]]);
   });
 
   it('reads back, when the connection returns, a reply it cut off, instead of asking for it again', async () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { createSendFlow, SEND_TRANSITIONS, type SendPhase } from '../../src/state/send-flow';
 
 const PHASES: SendPhase[] = [
-  'idle',
   'checking',
   'sending',
   'accepted',
@@ -14,35 +13,32 @@ const PHASES: SendPhase[] = [
   'stopped',
 ];
 
-/** The way a send gets to each phase. */
+/** The way a send gets to each phase from `sending` (`checking` is where a send that reads back first starts). */
 const PATH: Record<SendPhase, SendPhase[]> = {
-  idle: [],
-  checking: ['checking'],
-  sending: ['sending'],
-  accepted: ['sending', 'accepted'],
-  streaming: ['sending', 'accepted', 'streaming'],
-  committed: ['sending', 'accepted', 'streaming', 'committed'],
-  'read-back': ['sending', 'read-back'],
-  failed: ['sending', 'failed'],
-  waiting: ['sending', 'waiting'],
-  stopped: ['sending', 'stopped'],
+  checking: [],
+  sending: [],
+  accepted: ['accepted'],
+  streaming: ['accepted', 'streaming'],
+  committed: ['accepted', 'streaming', 'committed'],
+  'read-back': ['read-back'],
+  failed: ['failed'],
+  waiting: ['waiting'],
+  stopped: ['stopped'],
 };
 
 /** A live send in `phase`, reached through the table. */
 function at(phase: SendPhase, live = () => true) {
-  const flow = createSendFlow(live);
+  const flow = createSendFlow(live, phase === 'checking' ? 'checking' : 'sending');
   for (const step of PATH[phase]) expect(flow.go(step), `${flow.phase} → ${step}`).toBe(true);
   return flow;
 }
 
 /**
- * Every allowed move of a send. A send starts by sending, or first reading back what a lost connection may have
- * delivered; until the service accepts, it may be read back, wait for the connection, fail or stop; once accepted the
+ * Every allowed move of a send. A send starts by sending, or by first reading back what a lost connection may have
+ * delivered (then sends if it is not there); until the service accepts, it may be read back, wait for the connection, fail or stop; once accepted the
  * reply streams, and ends committed, read back, failed, waiting or stopped. Every other pair is refused.
  */
 const ALLOWED: [from: SendPhase, to: SendPhase][] = [
-  ['idle', 'checking'],
-  ['idle', 'sending'],
   ['checking', 'sending'],
   ['checking', 'read-back'],
   ['checking', 'failed'],
@@ -62,12 +58,14 @@ const ALLOWED: [from: SendPhase, to: SendPhase][] = [
 ];
 
 const allowed = (from: SendPhase, to: SendPhase) => ALLOWED.some(([f, t]) => f === from && t === to);
-const PAIRS = PHASES.flatMap((from) => PHASES.map((to): [SendPhase, SendPhase, boolean] => [from, to, allowed(from, to)]));
+const PAIRS = PHASES.flatMap((from) =>
+  PHASES.map((to): [SendPhase, SendPhase, boolean] => [from, to, allowed(from, to)]),
+);
 
 describe('send flow: the transition table', () => {
-  it('starts idle, and lists every phase', () => {
-    expect(createSendFlow(() => true).phase).toBe('idle');
-    expect(Object.keys(SEND_TRANSITIONS).sort()).toEqual([...PHASES].sort());
+  it('starts where it is told: sending, or checking first', () => {
+    expect(createSendFlow(() => true, 'sending').phase).toBe('sending');
+    expect(createSendFlow(() => true, 'checking').phase).toBe('checking');
   });
 
   it.each(PAIRS)('%s → %s: moves %s', (from, to, moves) => {
@@ -77,13 +75,12 @@ describe('send flow: the transition table', () => {
   });
 
   it('is exactly the table the flow follows', () => {
-    for (const from of PHASES) expect([...SEND_TRANSITIONS[from]].sort(), from).toEqual(
-      PHASES.filter((to) => allowed(from, to)).sort(),
-    );
+    for (const from of PHASES)
+      expect([...(SEND_TRANSITIONS[from] ?? [])].sort(), from).toEqual(PHASES.filter((to) => allowed(from, to)).sort());
   });
 
   it('ends a send in committed, read-back, failed, waiting or stopped: nothing moves on from them', () => {
-    const ends = PHASES.filter((from) => SEND_TRANSITIONS[from].length === 0);
+    const ends = PHASES.filter((from) => !SEND_TRANSITIONS[from]);
     expect(ends.sort()).toEqual(['committed', 'failed', 'read-back', 'stopped', 'waiting']);
   });
 
