@@ -36,7 +36,8 @@ export interface SendingDeps {
  * only as it moves, so a send made stale (a new conversation) writes nothing.
  */
 export function createSending(deps: SendingDeps) {
-  const { client, online, session, thread, status, streaming, emit, fail } = deps;
+  const { client, online, session, conversations, opener, thread, status, streaming, draft, emit, fail } = deps;
+  const { announcement, watchStall, runs } = deps;
 
   /**
    * What the service stored for `content`, read from the conversation's newest messages; undefined if nothing (or,
@@ -69,7 +70,7 @@ export function createSending(deps: SendingDeps) {
     batch(() => {
       if (question) adopt(question);
       append(thread, reply);
-      deps.announcement.value = reply;
+      announcement.value = reply;
       status.value = IDLE;
       streaming.value = '';
     });
@@ -98,7 +99,7 @@ export function createSending(deps: SendingDeps) {
     if (!flow.go(lost ? 'waiting' : err.kind === 'aborted' ? 'stopped' : 'failed')) return;
     if (pendingUser && !lost) {
       replace(thread, pendingUser.id, null);
-      if (!deps.draft.value.trim()) deps.draft.value = content;
+      if (!draft.value.trim()) draft.value = content;
     }
     if (err.kind !== 'aborted') fail(err, lost ? 'resend' : undefined);
   }
@@ -139,7 +140,7 @@ export function createSending(deps: SendingDeps) {
    * if it is not there, and not at all if that cannot be read.
    */
   async function ask(content: string, pendingUser?: ChatMessage, check?: boolean): Promise<void> {
-    const run = deps.runs.begin();
+    const run = runs.begin();
     const flow = createSendFlow(run.live, check ? 'checking' : 'sending');
     const previous = pendingUser ? undefined : lastFailedReply(thread.value);
     let text = '';
@@ -151,9 +152,9 @@ export function createSending(deps: SendingDeps) {
         if (!flow.go('sending')) return;
       }
       if (!online.value) throw new ChatError('network', 'Offline');
-      const reply = await deps.opener.open(content, run.signal);
+      const reply = await opener.open(content, run.signal);
       if (!flow.go('accepted')) return;
-      deps.conversations.touch(reply.conversation, content);
+      conversations.touch(reply.conversation, content);
       batch(() => {
         if (pendingUser) replace(thread, pendingUser.id, { ...pendingUser, status: 'done' });
         if (previous) replace(thread, previous.id, null);
@@ -163,9 +164,9 @@ export function createSending(deps: SendingDeps) {
       for (let step = reply.first; !step.done; step = await reply.events.next()) {
         if (!run.live()) return;
         if (step.value.type === 'chunk') streaming.value = text += step.value.text;
-        deps.watchStall(true);
+        watchStall(true);
       }
-      deps.watchStall(false);
+      watchStall(false);
       await finishReply(flow, run, content, text);
     } catch (caught) {
       const err = toChatError(caught, run.signal);
@@ -174,7 +175,7 @@ export function createSending(deps: SendingDeps) {
       else if (err.kind !== 'aborted') await recoverReply(flow, run, content, text, err);
       else if (flow.go('stopped') && text) append(thread, localMessage('assistant', text, 'stopped'));
     } finally {
-      if (run.live()) deps.watchStall(false);
+      if (run.live()) watchStall(false);
       if (run.live() && isBusy(status.value))
         batch(() => {
           status.value = IDLE;
