@@ -47,7 +47,7 @@ export function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement
     <form class="composer" onSubmit={submit}>
       <textarea
         ref={inputRef}
-        class="composer__input"
+        class="input"
         rows={1}
         dir="auto"
         value={draft}
@@ -59,24 +59,19 @@ export function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement
         onKeyDown={onKeyDown}
       />
       {length >= COUNTER_THRESHOLD && (
-        <p id="askbox-counter" class={`composer__counter${over ? ' composer__counter--over' : ''}`} aria-live="polite">
+        <p id="askbox-counter" class={`count${over ? ' count--over' : ''}`} aria-live="polite">
           {over && `${text.tooLong} `}
           {count.format(length)} / {count.format(MAX_MESSAGE_LENGTH)}
         </p>
       )}
       {busy && !loading ? (
-        <button
-          type="button"
-          class="icon-button composer__send"
-          aria-label={text.stop}
-          onClick={thenFocusComposer(model.stop)}
-        >
+        <button type="button" class="icon-button send" aria-label={text.stop} onClick={thenFocusComposer(model.stop)}>
           <StopIcon />
         </button>
       ) : (
         <button
           type="submit"
-          class="icon-button composer__send"
+          class="icon-button send"
           aria-label={text.send}
           aria-describedby={limited ? 'askbox-limit' : undefined}
           disabled={!canSend}

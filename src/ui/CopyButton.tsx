@@ -18,7 +18,7 @@ export function CopyButton({ label, text }: { label: string; text: () => string 
     <span class="copy">
       <button
         type="button"
-        class="icon-button copy__button"
+        class="icon-button copy__btn"
         aria-label={label}
         title={label}
         onClick={async () => setCopied(await copy(text()))}

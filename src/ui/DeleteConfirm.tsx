@@ -50,7 +50,7 @@ export function DeleteConfirm() {
           {chatText.deleteFailed}
         </p>
       )}
-      <div class="notice__actions">
+      <div class="actions">
         <button type="button" class="link-button" ref={cancel} onClick={onCancel}>
           {chatText.cancel}
         </button>

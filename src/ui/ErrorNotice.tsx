@@ -86,7 +86,7 @@ export function ErrorNotice() {
           sentence
         )}
       </p>
-      <div class="notice__actions">
+      <div class="actions">
         {(shown.can === 'reload' || shown.can === 'resend') && (
           <button type="button" class="link-button" onClick={thenFocusComposer(model.retry)}>
             {text.retry}

@@ -40,15 +40,13 @@ export function FeedbackComment({ message }: { message: ChatMessage }) {
         done(event);
       }}
     >
-      <label class="comment__label" for={id}>
-        {chatText.comment}
-      </label>
-      <input id={id} ref={field} class="composer__input" maxLength={FIELDS.feedbackCommentMax} dir="auto" />
-      <div class="notice__actions">
+      <label for={id}>{chatText.comment}</label>
+      <input id={id} ref={field} class="input" maxLength={FIELDS.feedbackCommentMax} dir="auto" />
+      <div class="actions">
         <button type="submit" class="link-button">
           {chatText.sendComment}
         </button>
-        <button type="button" class="link-button" onClick={(event) => done(event)}>
+        <button type="button" class="link-button" onClick={done}>
           {chatText.skip}
         </button>
         <HandoffLink />

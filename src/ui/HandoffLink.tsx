@@ -28,7 +28,7 @@ export function HandoffLink() {
   if (!link) return null;
   return (
     <a
-      class="link-button handoff"
+      class="link-button"
       href={link.href}
       target={link.via === 'url' ? '_blank' : undefined}
       rel="noopener"

@@ -70,7 +70,7 @@ export function Menu({ label, icon, items }: { label: string; icon: ComponentChi
   };
 
   return (
-    <div class="menu" onFocusOut={onFocusOut}>
+    <div onFocusOut={onFocusOut}>
       <button
         ref={button}
         type="button"
@@ -90,7 +90,7 @@ export function Menu({ label, icon, items }: { label: string; icon: ComponentChi
         <div
           ref={list}
           id="askbox-menu"
-          class="menu__list"
+          class="menu"
           role="menu"
           aria-labelledby="askbox-menu-button"
           onKeyDown={onMenuKey}

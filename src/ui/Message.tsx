@@ -20,6 +20,8 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   // and the typing indicator shows the wait. Held by the owner's setup (online), it is not the connection's fault.
   const failure = model.failure.value;
   const waiting = message.status === 'pending' && failure?.can === 'resend';
+  const failed = message.status === 'failed';
+  const rateable = isRateable(message);
   const time = Number.isFinite(when.getTime()) && (
     <time class="msg__time" dateTime={when.toISOString()}>
       {formatTime(message.time)}
@@ -27,7 +29,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   );
   return (
     <article
-      class={`msg msg--${user ? 'user' : 'bot'}${waiting ? ' msg--pending' : ''}${message.status === 'failed' ? ' msg--failed' : ''}`}
+      class={`msg msg--${user ? 'user' : 'bot'}${waiting ? ' msg--pending' : ''}${failed ? ' msg--failed' : ''}`}
     >
       <span class="sr-only">{user ? text.you : text.assistant}: </span>
       {user ? (
@@ -44,7 +46,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         </p>
       )}
       {message.status === 'stopped' && <p class="msg__note">{text.stopped}</p>}
-      {message.status === 'failed' && !user && (!message.text || canRetry) && (
+      {failed && !user && (!message.text || canRetry) && (
         // One message: the service's own apology (or what arrived) when there is one, else ours; and one Retry.
         <p class="msg__note msg__note--error">
           {!message.text && text.replyFailed}
@@ -74,17 +76,17 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
           </ol>
         </div>
       )}
-      {user || message.status === 'failed' ? (
+      {user || failed ? (
         time
       ) : (
         // The reply's footer row: its time and copy button side by side, whatever the font size.
-        <div class="msg__footer">
+        <div class="msg__foot">
           {time}
           <CopyButton label={text.copyReply} text={() => message.text} />
-          {isRateable(message) && <RateButtons message={message} />}
+          {rateable && <RateButtons message={message} />}
         </div>
       )}
-      {isRateable(message) && <FeedbackComment message={message} />}
+      {rateable && <FeedbackComment message={message} />}
     </article>
   );
 }

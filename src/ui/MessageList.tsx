@@ -138,7 +138,7 @@ export function MessageList() {
         aria-label={text.conversationLabel}
         tabIndex={0}
       >
-        <div class="log__content" ref={content}>
+        <div class="log__in" ref={content}>
           {messages.length === 0 && status !== 'loading' && (
             <>
               <article class="msg msg--bot msg--welcome">
@@ -156,9 +156,9 @@ export function MessageList() {
           )}
           {(status === 'sending' || status === 'loading' || (status === 'streaming' && waiting)) && (
             <div class="typing" role="status">
-              <span class="typing__dot" />
-              <span class="typing__dot" />
-              <span class="typing__dot" />
+              <span class="dot" />
+              <span class="dot" />
+              <span class="dot" />
               <span class="sr-only">{text.thinking}</span>
             </div>
           )}

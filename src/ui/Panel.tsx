@@ -46,8 +46,8 @@ export function Panel({
       aria-modal={onClose ? 'false' : undefined}
       aria-labelledby="askbox-title"
     >
-      <div class="panel__header">
-        <h2 id="askbox-title" class="panel__title">
+      <div class="head">
+        <h2 id="askbox-title" class="title">
           {config.title}
         </h2>
         <button

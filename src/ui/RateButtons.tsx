@@ -35,7 +35,7 @@ export function RateButtons({ message }: { message: ChatMessage }) {
           <button
             key={rating}
             type="button"
-            class={`icon-button copy__button rate--${rating}`}
+            class={`icon-button copy__btn rate--${rating}`}
             aria-label={label}
             title={label}
             aria-pressed={chosen === rating}

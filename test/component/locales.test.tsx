@@ -31,7 +31,7 @@ function uiStrings(): string[] {
     }
   }
   for (const el of root.querySelectorAll(
-    '.msg__note, .sources__label, .sr-only, .panel__title, .link-button, .menu__item, .notice__text, h3',
+    '.msg__note, .sources__label, .sr-only, .title, .link-button, .menu__item, .notice__text, h3',
   ))
     strings.push(el.textContent?.trim() ?? '');
   return strings.filter(Boolean);

@@ -162,7 +162,7 @@ describe('chatting in Chromium', () => {
     for (let i = 0; i < 10 && (await deepActive(page)) !== 'button.launcher'; i++) await page.keyboard.press('Tab');
     expect(await deepActive(page)).toBe('button.launcher');
     await page.keyboard.press('Enter');
-    await expect.poll(() => deepActive(page)).toBe('textarea.composer__input');
+    await expect.poll(() => deepActive(page)).toBe('textarea.input');
     await page.keyboard.type('Hello there');
     await page.keyboard.press('Shift+Enter');
     await page.keyboard.type('second line');

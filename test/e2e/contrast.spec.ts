@@ -86,19 +86,19 @@ function measure(page: Page) {
     };
     const bot = '.msg--bot:not(.msg--welcome)';
     const texts = {
-      title: on('.panel__title'),
+      title: on('.title'),
       user: on('.msg--user .msg__text'),
       link: on(`${bot} .md a`),
       source: on(`${bot} .sources a`),
     };
     const icons = {
-      header: on('.panel__header .icon-button'),
+      header: on('.head .icon-button'),
       launcher: on('.launcher'),
-      send: on('.composer__send'),
+      send: on('.send'),
     };
     // Focus rings: an inset ring (the log's) lies on the element's own backdrop, an outset one on its parent's.
     const rings: Record<string, number> = {};
-    for (const selector of ['.panel__header .icon-button', '.log', `${bot} .md a`, `${bot} .sources a`, 'textarea']) {
+    for (const selector of ['.head .icon-button', '.log', `${bot} .md a`, `${bot} .sources a`, 'textarea']) {
       const element = find(selector) as HTMLElement;
       element.focus();
       const style = getComputedStyle(element);
@@ -131,8 +131,8 @@ function measure(page: Page) {
     const surface = backdrop(find('.log'));
     const boundaries = {
       bubble: edge('.msg--user', surface),
-      header: edge('.panel__header', surface),
-      send: edge('.composer__send', backdrop(find('.composer'))),
+      header: edge('.head', surface),
+      send: edge('.send', backdrop(find('.composer'))),
     };
     return { texts, icons, rings, boundaries };
   });
@@ -246,7 +246,7 @@ describe('contrast for any accent, in light, dark and auto (Chromium)', () => {
     const colour = (selector: string, property: 'color' | 'backgroundColor') =>
       page.locator(selector).evaluate((el, name) => getComputedStyle(el)[name], property);
     expect(await colour(W.launcher, 'backgroundColor')).toBe('rgb(253, 224, 71)');
-    for (const part of [W.launcher, 'askbox-widget .panel__title', 'askbox-widget .composer__send'])
+    for (const part of [W.launcher, 'askbox-widget .title', 'askbox-widget .send'])
       expect(await colour(part, 'color'), part).toBe('rgb(120, 20, 20)');
   });
 });

@@ -59,7 +59,7 @@ describe('earlier conversations (Chromium, through the proxy and simulator)', ()
     await page.locator(W.bot).filter({ hasText: 'We have two plans.' }).waitFor();
     expect(await page.locator(W.user).count()).toBe(1);
     expect(await page.locator(W.user).textContent()).toContain('Which plans?');
-    expect(await deepActive(page)).toBe('textarea.composer__input');
+    expect(await deepActive(page)).toBe('textarea.input');
 
     // A reload keeps the list, and the conversation picked.
     await page.reload();
@@ -100,7 +100,7 @@ describe('earlier conversations (Chromium, through the proxy and simulator)', ()
     await page.keyboard.press('Escape');
     await page.locator(VIEW).waitFor({ state: 'detached' });
     expect(await page.locator(W.panel).isVisible()).toBe(true);
-    expect(await deepActive(page)).toBe('textarea.composer__input');
+    expect(await deepActive(page)).toBe('textarea.input');
     expect(consoleErrors.filter((line) => !line.includes('404'))).toEqual([]);
   });
 

@@ -14,14 +14,14 @@ afterAll(() => e2e?.close());
 const SHAPES = [
   '.launcher',
   '.panel',
-  '.panel__header',
-  '.panel__header .icon-button',
+  '.head',
+  '.head .icon-button',
   '.msg--user',
   '.msg--bot',
   '.notice:not(:empty)',
   '.composer',
-  '.composer__input',
-  '.composer__send',
+  '.input',
+  '.send',
 ];
 
 /** The parts of SHAPES with no visible edge: no border side and no outline that is drawn and not transparent. */

@@ -82,7 +82,7 @@ describe('embedding on real pages', () => {
   it('boots when injected after load by a tag manager', async () => {
     const { page } = await e2e.open('/dynamic.html');
     await page.locator(W.launcher).click();
-    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Injected');
+    expect(await page.locator('askbox-widget .title').textContent()).toBe('Injected');
   });
 
   it('finds its own tag when document.currentScript is null (Rocket Loader-style loaders)', async () => {
@@ -90,7 +90,7 @@ describe('embedding on real pages', () => {
     await page.addInitScript(() => Object.defineProperty(Document.prototype, 'currentScript', { get: () => null }));
     await page.reload();
     await page.locator(W.launcher).click();
-    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Northwind help');
+    expect(await page.locator('askbox-widget .title').textContent()).toBe('Northwind help');
   });
 
   it('survives patched built-ins: polluted prototypes, Prototype.js toJSON, a wrapped fetch', async () => {
@@ -159,7 +159,7 @@ describe('embedding on real pages', () => {
       'rgb(14, 159, 110)',
     );
     expect(await page.locator(W.panel).evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(29, 31, 36)');
-    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Support');
+    expect(await page.locator('askbox-widget .title').textContent()).toBe('Support');
     expect(await page.locator(W.input).getAttribute('placeholder')).toBe('Ask support…');
   });
 

@@ -98,14 +98,14 @@ describe('the <askbox-chat> element', () => {
     const { page, consoleErrors, pageErrors } = await e2e.open('/element.html');
     const inElement = (selector: string) => page.locator(`askbox-chat ${selector}`);
     await inElement('.panel').waitFor();
-    expect(await inElement('.panel__title').textContent()).toBe('Element chat');
+    expect(await inElement('.title').textContent()).toBe('Element chat');
     expect(await axeViolations(page)).toEqual([]);
     await page.locator(W.input).fill('What do you ship?');
     await page.keyboard.press('Enter');
     await page.locator(W.bot, { hasText: 'We ship to 40 countries' }).waitFor();
 
     await page.locator('#rename').click();
-    await expect.poll(() => inElement('.panel__title').textContent()).toMatch(/^Renamed at/);
+    await expect.poll(() => inElement('.title').textContent()).toMatch(/^Renamed at/);
     // The same widget, re-configured: its conversation carries on.
     await page.locator(W.bot, { hasText: 'We ship to 40 countries' }).waitFor();
     expect(await page.locator('askbox-widget').count()).toBe(1);

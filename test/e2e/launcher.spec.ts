@@ -90,7 +90,7 @@ describe('the launcher', () => {
     expect(await page.locator(W.launcher).count()).toBe(0);
     await page.locator('#cta').click();
     await page.locator(W.welcome).waitFor();
-    expect(await deepActive(page)).toBe('textarea.composer__input');
+    expect(await deepActive(page)).toBe('textarea.input');
     const panel = await page.locator(W.panel).boundingBox();
     // No launcher below it to leave room for.
     expect(Math.round((panel?.y ?? 0) + (panel?.height ?? 0))).toBe(760 - 20);

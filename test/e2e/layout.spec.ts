@@ -40,7 +40,7 @@ function overlaps(page: Page): Promise<string[]> {
         boxes.push({ kind, rect: element.getBoundingClientRect() });
     };
     // The rating buttons share the copy button's look (and class): they are told apart here.
-    add('copy', '.copy__button:not(.rate--up):not(.rate--down)');
+    add('copy', '.copy__btn:not(.rate--up):not(.rate--down)');
     add('rate', '.rate--up, .rate--down');
     add('time', '.msg__time');
     add('sources', '.sources');

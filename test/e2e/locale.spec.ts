@@ -34,7 +34,7 @@ describe('a German page', () => {
     await launcher.click();
     await page.locator(W.panel).waitFor();
     expect(packs(requests)).toEqual(['GET /askbox-locales/de.json']);
-    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Fragen Sie uns');
+    expect(await page.locator('askbox-widget .title').textContent()).toBe('Fragen Sie uns');
     expect(await page.locator(W.input).getAttribute('placeholder')).toBe('Ihre Frage…');
     expect([await launcher.getAttribute('aria-label'), await launcher.getAttribute('aria-expanded')]).toEqual([
       'Chat',
@@ -54,7 +54,7 @@ describe('a German page', () => {
     await page.route('**/askbox-locales/**', (route) => route.fulfill({ status: 404, body: 'gone' }));
     await page.locator(W.launcher).click();
     await page.locator(W.panel).waitFor();
-    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Ask us anything');
+    expect(await page.locator('askbox-widget .title').textContent()).toBe('Ask us anything');
     expect(consoleWarnings).toEqual([expect.stringContaining('The de UI strings could not be loaded')]);
     await page.locator(W.input).fill('Was kostet der Versand?');
     await page.locator(W.input).press('Enter');

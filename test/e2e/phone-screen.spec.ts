@@ -60,13 +60,13 @@ async function tapOpen(page: Page) {
       return seen && { panel: seen.box, screen: seen.screen };
     })
     .toSatisfy((seen) => seen !== null && JSON.stringify(seen.panel) === JSON.stringify(seen.screen));
-  expect(await reachable(page, '.panel__header button[aria-label="Close"]')).toBe(true);
+  expect(await reachable(page, '.head button[aria-label="Close"]')).toBe(true);
   expect(await reachable(page, '.composer textarea')).toBe(true);
 }
 
 /** Closes the panel with its own close button, tapped where it is on screen. */
 async function tapClose(page: Page) {
-  await tapWidget(page, '.panel__header button[aria-label="Close"]');
+  await tapWidget(page, '.head button[aria-label="Close"]');
   await expect.poll(() => onScreen(page, '.panel')).toBeNull();
 }
 
@@ -162,7 +162,7 @@ describe('a phone whose soft keyboard overlays the page (VirtualKeyboard API)', 
     await expect.poll(() => bottom('.panel')).toBe(544);
     expect(await bottom('.composer textarea')).toBeLessThanOrEqual(544);
     expect(await reachable(page, '.composer textarea')).toBe(true);
-    expect(await reachable(page, '.panel__header button[aria-label="Close"]')).toBe(true);
+    expect(await reachable(page, '.head button[aria-label="Close"]')).toBe(true);
 
     await keyboard(false);
     await expect.poll(() => bottom('.panel')).toBe(844);

@@ -51,7 +51,7 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
     await tapWidget(page, '.launcher');
     await page.locator(W.welcome).waitFor();
     expect(await rect(page, '.panel')).toEqual({ x: 0, y: 0, width: 390, height: 844 });
-    expect(inView(await rect(page, '.panel__header button[aria-label="Close"]'), 390, 844)).toBe(true);
+    expect(inView(await rect(page, '.head button[aria-label="Close"]'), 390, 844)).toBe(true);
     expect(inView(await rect(page, '.composer'), 390, 844)).toBe(true);
     expect(await viewportListeners(page)).toBe(2);
 
@@ -98,7 +98,7 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
     // A tap where the visitor sees it opens the chat, zoomed or not.
     await tapWidget(page, '.launcher');
     await page.locator(W.welcome).waitFor();
-    await tapWidget(page, '.panel__header button[aria-label="Close"]');
+    await tapWidget(page, '.head button[aria-label="Close"]');
     await expect.poll(() => rect(page, '.panel')).toBeNull();
     await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 1 });
     // The soft keyboard shrinks the visual viewport: the launcher rises above it.
@@ -136,7 +136,7 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
     await page.setViewportSize({ width: 390, height: 500 });
     await expect.poll(() => rect(page, '.panel')).toEqual({ x: 0, y: 0, width: 390, height: 500 });
     expect(inView(await rect(page, '.composer'), 390, 500)).toBe(true);
-    expect(inView(await rect(page, '.panel__header button[aria-label="Close"]'), 390, 500)).toBe(true);
+    expect(inView(await rect(page, '.head button[aria-label="Close"]'), 390, 500)).toBe(true);
   });
 
   it('follows the visual viewport when the visitor has zoomed in, so the close button stays on screen', async () => {

@@ -31,22 +31,22 @@ describe('right to left (Chromium, Arabic page)', () => {
       const box = (selector: string) => find(selector).getBoundingClientRect();
       const style = (selector: string) => getComputedStyle(find(selector));
       const bot = '.msg--bot:not(.msg--welcome)';
-      const [first, second] = root?.querySelectorAll('.panel__header .icon-button') ?? [];
+      const [first, second] = root?.querySelectorAll('.head .icon-button') ?? [];
       return {
         dir: find('.askbox').getAttribute('dir'),
         launcher: box('.launcher').left,
         panel: box('.panel').left,
         // Distances from the log's start (right) and end (left) edges.
-        userFromLeft: box('.msg--user').left - box('.log__content').left,
-        botFromRight: box('.log__content').right - box(bot).right,
+        userFromLeft: box('.msg--user').left - box('.log__in').left,
+        botFromRight: box('.log__in').right - box(bot).right,
         userTail: style('.msg--user').borderBottomLeftRadius,
         botTail: style(bot).borderBottomRightRadius,
         replyDirection: style(`${bot} .md`).direction,
         listPadding: [style(`${bot} ol`).paddingRight, style(`${bot} ol`).paddingLeft],
         sourcesPadding: style(`${bot} .sources__list`).paddingRight,
-        titleBeforeButtons: box('.panel__title').left > (first?.getBoundingClientRect().left ?? 0),
+        titleBeforeButtons: box('.title').left > (first?.getBoundingClientRect().left ?? 0),
         buttonsMirrored: (first?.getBoundingClientRect().left ?? 0) > (second?.getBoundingClientRect().left ?? 0),
-        sendArrow: style('.composer__send .icon').transform,
+        sendArrow: style('.send .icon').transform,
       };
     });
     expect(geometry).toEqual({
@@ -90,8 +90,8 @@ describe('right to left (Chromium, Arabic page)', () => {
     expect(await page.locator('askbox-widget .askbox').getAttribute('dir')).toBe('ltr');
     expect((launcher?.x ?? 0) + (launcher?.width ?? 0)).toBe(1000 - 20);
     await page.locator(W.launcher).click();
-    expect(
-      await page.locator('askbox-widget .composer__send .icon').evaluate((el) => getComputedStyle(el).transform),
-    ).toBe('none');
+    expect(await page.locator('askbox-widget .send .icon').evaluate((el) => getComputedStyle(el).transform)).toBe(
+      'none',
+    );
   });
 });

@@ -22,7 +22,7 @@ function colours(page: Page) {
     const bot = '.msg--bot:not(.msg--welcome)';
     return {
       surface: style('.panel').backgroundColor,
-      header: style('.panel__title').color,
+      header: style('.title').color,
       bot: style(bot).backgroundColor,
       botText: style(bot).color,
       link: style(`${bot} .md a`).color,

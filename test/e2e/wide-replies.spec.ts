@@ -64,7 +64,7 @@ describe('code and tables in replies (Chromium)', () => {
     const widths = await page.evaluate(() => {
       const root = document.querySelector('askbox-widget')?.shadowRoot;
       const width = (selector: string) => root?.querySelector(selector)?.getBoundingClientRect().width ?? 0;
-      return { log: width('.log__content'), bot: width('.msg--bot:not(.msg--welcome)'), user: width('.msg--user') };
+      return { log: width('.log__in'), bot: width('.msg--bot:not(.msg--welcome)'), user: width('.msg--user') };
     });
     expect(widths.bot).toBe(widths.log);
     expect(widths.user).toBeLessThanOrEqual(widths.log * 0.85);
