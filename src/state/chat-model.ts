@@ -15,7 +15,6 @@ import { createFeedback } from './feedback.js';
 import { createRemoval } from './removal.js';
 import { createHandoff } from './handoff.js';
 import { append, lastAsked } from './thread.js';
-import { createHistory } from './history.js';
 import { createSending } from './sending.js';
 import type { KeyValueStore } from './storage.js';
 
@@ -72,10 +71,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const fail = createFail({ config, online, status, emit });
   // A conversation created here has no earlier history to fetch.
   const opener = createOpener(client, config, session, () => (history.loaded = true), conversations.drop);
-  const context = { client, online, session, conversations, opener, thread: messages, status, streaming, draft };
-  const sending = { ...context, announcement, emit, fail, watchStall, runs };
-  const history = createHistory(sending);
-  const { ask } = createSending(sending);
+  /** The signals a send reads and writes, in `createSending`'s order. */
+  const signals = [online, messages, status, streaming, draft, announcement] as const;
+  const { ask, history } = createSending(client, session, conversations, opener, runs, emit, fail, watchStall, signals);
   /** Sends `text` (default: the draft). Resolves when the reply is complete or has failed. */
   const send = action(async (text?: string) => {
     const content = (text ?? draft.value).trim();

@@ -1,7 +1,7 @@
 /**
  * Where one send is:
- * - `checking`: a message the connection lost may have reached the service: what it stored is read first;
- * - `sending`: the message is on its way;
+ * - `sending`: the message is on its way (first, if the connection lost it, what the service stored is read back:
+ *   it may have reached it);
  * - `accepted`: the service took it (the visitor's bubble is sent, a failed reply asked again for goes);
  * - `streaming`: its reply is arriving;
  * - `committed`: the reply is shown, as the service stored it when that can be read;
@@ -12,7 +12,6 @@
  * - `stopped`: the visitor stopped it (what arrived of the reply is kept).
  */
 export type SendPhase =
-  | 'checking'
   | 'sending'
   | 'accepted'
   | 'streaming'
@@ -29,7 +28,6 @@ export type SendPhase =
  * they are not listed): Retry, or the connection's return, starts a new one.
  */
 export const SEND_TRANSITIONS: Readonly<Partial<Record<SendPhase, readonly SendPhase[]>>> = {
-  checking: ['sending', 'read-back', 'failed', 'waiting', 'stopped'],
   sending: ['accepted', 'read-back', 'failed', 'waiting', 'stopped'],
   accepted: ['streaming'],
   streaming: ['committed', 'read-back', 'failed', 'waiting', 'stopped'],
@@ -45,13 +43,10 @@ export interface SendFlow {
   go(to: SendPhase): boolean;
 }
 
-/**
- * A new send, starting at `phase` (`checking` when what a lost connection may have delivered is read first, else
- * `sending`); `live` says whether its results may still be shown.
- */
-export function createSendFlow(live: () => boolean, phase: 'checking' | 'sending'): SendFlow {
+/** A new send, `sending`; `live` says whether its results may still be shown. */
+export function createSendFlow(live: () => boolean): SendFlow {
   const flow = {
-    phase: phase as SendPhase,
+    phase: 'sending' as SendPhase,
     go: (to: SendPhase) => live() && !!SEND_TRANSITIONS[flow.phase]?.includes(to) && Boolean((flow.phase = to)),
   };
   return flow;

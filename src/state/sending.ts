@@ -4,7 +4,7 @@ import { ChatError, toChatError } from '../api/errors.js';
 import type { ApiMessage } from '../api/types.js';
 import type { createConversations } from './conversations.js';
 import type { Emit } from './events.js';
-import { findExchange, type StoredExchange } from './exchange.js';
+import { collapseRetries, findExchange, type StoredExchange } from './exchange.js';
 import { lastFailedReply, localMessage, toChatMessage, type ChatMessage } from './messages.js';
 import type { createOpener } from './opener.js';
 import type { Run, Runs } from './runs.js';
@@ -13,31 +13,67 @@ import type { Session } from './session.js';
 import { IDLE, isBusy, type ChatStatus, type Repeat } from './status.js';
 import { append, lastAsked, replace, type Thread } from './thread.js';
 
-/** What a send (and the history's read) reads and writes: the model's state, its conversation, its ways to fail. */
-export interface SendingDeps {
-  client: ChatClient;
-  online: ReadonlySignal<boolean>;
-  session: Session;
-  conversations: ReturnType<typeof createConversations>;
-  opener: ReturnType<typeof createOpener>;
-  thread: Thread;
-  status: Signal<ChatStatus>;
-  streaming: Signal<string>;
-  draft: Signal<string>;
-  announcement: Signal<ChatMessage | null>;
-  emit: Emit;
-  fail(error: ChatError, repeat?: Repeat, midReply?: boolean): void;
-  watchStall(on: boolean): void;
-  runs: Runs;
-}
-
 /**
- * The send, stream and read-back flow: each send moves through `SEND_TRANSITIONS` (send-flow.ts) and writes state
- * only as it moves, so a send made stale (a new conversation) writes nothing.
+ * The send, stream and read-back flow, and the stored history's read. Each send moves through `SEND_TRANSITIONS`
+ * (send-flow.ts) and writes state only as it moves, so a send made stale (a new conversation) writes nothing. The
+ * model's parts come as parameters (its signals as one tuple), not as one object: Terser shortens parameter
+ * names, never property names.
  */
-export function createSending(deps: SendingDeps) {
-  const { client, online, session, conversations, opener, thread, status, streaming, draft, emit, fail } = deps;
-  const { announcement, watchStall, runs } = deps;
+export function createSending(
+  client: ChatClient,
+  session: Session,
+  conversations: ReturnType<typeof createConversations>,
+  opener: ReturnType<typeof createOpener>,
+  runs: Runs,
+  emit: Emit,
+  fail: (error: ChatError, repeat?: Repeat, midReply?: boolean) => void,
+  watchStall: (on: boolean) => void,
+  [online, thread, status, streaming, draft, announcement]: readonly [
+    online: ReadonlySignal<boolean>,
+    thread: Thread,
+    status: Signal<ChatStatus>,
+    streaming: Signal<string>,
+    draft: Signal<string>,
+    announcement: Signal<ChatMessage | null>,
+  ],
+) {
+  /**
+   * The stored conversation's history: read once, when the panel first opens or the first message is sent, and
+   * again for a conversation resumed. `loaded` is also set when there is nothing earlier to read (a conversation
+   * just created, or brought back by Undo).
+   */
+  const history = {
+    loaded: false,
+    async load(): Promise<void> {
+      // Without a stored conversation there is nothing to load; reading the session again later costs nothing.
+      const stored = session.current();
+      if (!stored) return;
+      const run = runs.begin();
+      status.value = { type: 'loading' };
+      try {
+        const list = await client.listAllMessages(stored, run.signal);
+        if (!run.live()) return;
+        history.loaded = true;
+        batch(() => {
+          thread.value = collapseRetries(list).map(toChatMessage);
+          status.value = IDLE;
+        });
+      } catch (caught) {
+        if (!run.live()) return;
+        const err = toChatError(caught, run.signal);
+        if (err.kind === 'not_found' || err.status === 401 || err.status === 422) {
+          // Deleted upstream, or its grant expired or is not this visitor's: start afresh rather than show an error.
+          conversations.drop(stored.id);
+          session.forget();
+          status.value = IDLE;
+        } else if (err.kind === 'aborted') {
+          status.value = IDLE;
+        } else {
+          fail(err, 'reload');
+        }
+      }
+    },
+  };
 
   /**
    * What the service stored for `content`, read from the conversation's newest messages; undefined if nothing (or,
@@ -141,7 +177,7 @@ export function createSending(deps: SendingDeps) {
    */
   async function ask(content: string, pendingUser?: ChatMessage, check?: boolean): Promise<void> {
     const run = runs.begin();
-    const flow = createSendFlow(run.live, check ? 'checking' : 'sending');
+    const flow = createSendFlow(run.live);
     const previous = pendingUser ? undefined : lastFailedReply(thread.value);
     let text = '';
     status.value = { type: 'sending' };
@@ -149,7 +185,7 @@ export function createSending(deps: SendingDeps) {
       if (check) {
         const stored = await readExchange(run, content, true);
         if (stored) return void (flow.go('read-back') && showStored(stored));
-        if (!flow.go('sending')) return;
+        if (!run.live()) return;
       }
       if (!online.value) throw new ChatError('network', 'Offline');
       const reply = await opener.open(content, run.signal);
@@ -184,5 +220,5 @@ export function createSending(deps: SendingDeps) {
     }
   }
 
-  return { ask };
+  return { ask, history };
 }

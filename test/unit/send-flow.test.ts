@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { createSendFlow, SEND_TRANSITIONS, type SendPhase } from '../../src/state/send-flow';
 
 const PHASES: SendPhase[] = [
-  'checking',
   'sending',
   'accepted',
   'streaming',
@@ -13,9 +12,8 @@ const PHASES: SendPhase[] = [
   'stopped',
 ];
 
-/** The way a send gets to each phase from `sending` (`checking` is where a send that reads back first starts). */
+/** The way a send gets to each phase from `sending`, where every send starts. */
 const PATH: Record<SendPhase, SendPhase[]> = {
-  checking: [],
   sending: [],
   accepted: ['accepted'],
   streaming: ['accepted', 'streaming'],
@@ -28,22 +26,17 @@ const PATH: Record<SendPhase, SendPhase[]> = {
 
 /** A live send in `phase`, reached through the table. */
 function at(phase: SendPhase, live = () => true) {
-  const flow = createSendFlow(live, phase === 'checking' ? 'checking' : 'sending');
+  const flow = createSendFlow(live);
   for (const step of PATH[phase]) expect(flow.go(step), `${flow.phase} → ${step}`).toBe(true);
   return flow;
 }
 
 /**
- * Every allowed move of a send. A send starts by sending, or by first reading back what a lost connection may have
- * delivered (then sends if it is not there); until the service accepts, it may be read back, wait for the connection, fail or stop; once accepted the
- * reply streams, and ends committed, read back, failed, waiting or stopped. Every other pair is refused.
+ * Every allowed move of a send. A send starts sending (reading back first what a lost connection may have
+ * delivered); until the service accepts, it may be read back, wait for the connection, fail or stop; once accepted
+ * the reply streams, and ends committed, read back, failed, waiting or stopped. Every other pair is refused.
  */
 const ALLOWED: [from: SendPhase, to: SendPhase][] = [
-  ['checking', 'sending'],
-  ['checking', 'read-back'],
-  ['checking', 'failed'],
-  ['checking', 'waiting'],
-  ['checking', 'stopped'],
   ['sending', 'accepted'],
   ['sending', 'read-back'],
   ['sending', 'failed'],
@@ -63,9 +56,8 @@ const PAIRS = PHASES.flatMap((from) =>
 );
 
 describe('send flow: the transition table', () => {
-  it('starts where it is told: sending, or checking first', () => {
-    expect(createSendFlow(() => true, 'sending').phase).toBe('sending');
-    expect(createSendFlow(() => true, 'checking').phase).toBe('checking');
+  it('starts sending', () => {
+    expect(createSendFlow(() => true).phase).toBe('sending');
   });
 
   it.each(PAIRS)('%s → %s: moves %s', (from, to, moves) => {
