@@ -187,6 +187,27 @@ describe('chat model: history', () => {
     model.dismiss();
     expect(model.status.value.type).toBe('idle');
   });
+
+  it('waits out a 429 on the history (no Retry into the wait), then reads it before the next message', async () => {
+    const { model, state } = setup(storedWith(STORED));
+    // Kept, not reloaded: the service asked for a wait, so a Retry would only meet the 429 again.
+    state.historyError = new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 0.5 });
+    model.open();
+    await vi.waitFor(() => expect(model.failure.value?.can).toBe('wait'));
+    await model.retry();
+    expect(state.calls).toEqual(['list']);
+    state.historyError = undefined;
+    state.history = [question('m1', 'earlier')];
+    await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
+    const sent = model.send('and now?');
+    await vi.waitFor(() => expect(state.calls).toEqual(['list', 'list', 'stream']));
+    expect(shape(model)).toEqual([
+      ['user', 'done', 'earlier'],
+      ['user', 'pending', 'and now?'],
+    ]);
+    model.stop();
+    await sent;
+  });
 });
 
 describe('chat model: failures', () => {
