@@ -2,7 +2,7 @@ import type { Signal } from '@preact/signals';
 import type { ChatError } from '../api/errors.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { createQuotaReport, type Emit } from './events.js';
-import { toFailure, type ChatStatus, type RetryTarget } from './status.js';
+import { toFailure, type ChatStatus, type Repeat } from './status.js';
 
 /**
  * The site owner's mistake behind a refused request, worded for the console with its fix (as the self-diagnosis
@@ -26,23 +26,18 @@ interface FailDeps {
 }
 
 /**
- * The model's way of failing: `error` goes into `status`, with what Retry repeats. A lost connection's failure ends
- * by sending (or reading back) what it cut off, by itself once back online. A request the owner's setup refused
- * (`setupFault`) is explained on the console, once per widget; the visitor reads a calm sentence. `midReply`: the
- * service had taken the message, so the proxy was reachable.
+ * The model's way of failing: `error` goes into `status` as a failure, offering `repeat` when repeating can help
+ * (see `toFailure`). A request the owner's setup refused (`setupFault`) is explained on the console, once per widget;
+ * the visitor reads a calm sentence. `midReply`: the service had taken the message, so the proxy was reachable.
  */
 export function createFail({ config, online, status, emit }: FailDeps) {
   const logged = new Set<string>();
   const reportQuota = createQuotaReport(emit);
-  return (
-    error: ChatError,
-    retry: RetryTarget | undefined = error.kind === 'network' ? 'send' : undefined,
-    midReply = false,
-  ) => {
+  return (error: ChatError, repeat?: Repeat, midReply = false) => {
     const fault = midReply ? undefined : setupFault(error, online.value, config.proxyUrl, config.botId);
     if (fault && !logged.has(fault)) console.error(`[askbox] ${fault}`);
     if (fault) logged.add(fault);
-    status.value = { ...toFailure(error, retry), ...(fault && { setup: true }) };
+    status.value = { type: 'failed', failure: { ...toFailure(error, repeat), ...(fault && { setup: true }) } };
     if (error.kind === 'quota') reportQuota(error.detail ?? '');
     else emit('error', { kind: error.kind, message: error.detail ?? error.message });
   };

@@ -2,22 +2,23 @@ import { effect, type Signal } from '@preact/signals';
 import type { ChatError } from '../api/errors.js';
 
 /**
- * What a failure lets the visitor repeat: loading the stored history, asking again for the last reply, or sending
- * the message a lost connection gave back.
+ * A failure the widget shows, as what the visitor can do about it (`can`):
+ * - `reload`: Retry reads the stored history again;
+ * - `resend`: the connection was lost before the service took the message; it waits, pending, and Retry (or the
+ *   connection's return) sends it, or reads it back if the service got it after all. New messages wait meanwhile;
+ * - `wait`: a 429 with `Retry-After`: sending waits until `until` (epoch ms), when the failure ends by itself;
+ * - `restart`: the message limit (402): sending waits until a new conversation;
+ * - `none`: nothing to repeat; the visitor may send again (a failed reply carries its own Retry).
+ *
+ * `setup`: the site's own setup refused the request (see setup-fault.ts), so the visitor reads `errors.config`.
  */
-export type RetryTarget = 'history' | 'reply' | 'send';
+export type Failure = { error: ChatError; setup?: boolean } & (
+  | { can: 'reload' | 'resend' | 'restart' | 'none' }
+  | { can: 'wait'; until: number }
+);
 
-/** A failure the widget shows, and whether repeating what failed can help. */
-export interface Failure {
-  type: 'failed' | 'quota' | 'rate-limited' | 'offline';
-  error: ChatError;
-  /** Absent when repeating cannot help (a 402, a refused config) or the visitor repeats by sending again. */
-  retry: RetryTarget | undefined;
-  /** A 429's `Retry-After` as a time (epoch ms): sending waits until then, when the failure ends by itself. */
-  until?: number;
-  /** The site's own setup refused the request (see setup-fault.ts): the visitor reads `errors.config`. */
-  setup?: boolean;
-}
+/** What a failure may offer to repeat, when repeating can help: the history's read, or the held message's send. */
+export type Repeat = 'reload' | 'resend';
 
 /**
  * Everything the widget can be doing, as one value:
@@ -25,43 +26,40 @@ export interface Failure {
  * - `loading`: reading the stored conversation's history;
  * - `sending`: the message is on its way, no reply token yet;
  * - `streaming`: reply tokens are arriving;
- * - `failed`, `rate-limited` (429), `offline` (no connection): the last action failed; the visitor can still type
- *   and send (after a 429 with `Retry-After`, once that has passed), and `retry` says what the single Retry repeats;
- * - `quota` (402): the message limit is reached; the visitor can type, and sending waits until a new conversation.
+ * - `failed`: the last action failed; `failure` says what the visitor can do.
  */
-export type ChatStatus = { type: 'idle' | 'loading' | 'sending' | 'streaming' } | Failure;
+export type ChatStatus = { type: 'idle' | 'loading' | 'sending' | 'streaming' } | { type: 'failed'; failure: Failure };
 
 /** The status with nothing going on. */
 export const IDLE: ChatStatus = Object.freeze({ type: 'idle' });
 
-const FAILURE_TYPES: Partial<Record<ChatError['kind'], Failure['type']>> = {
-  quota: 'quota',
-  rate_limit: 'rate-limited',
-  network: 'offline',
-};
+/**
+ * The failure for `error`: a 402 waits for a new conversation, a 429 with `Retry-After` for its time; otherwise
+ * `repeat` is offered when repeating can help (the error is retryable), else nothing.
+ */
+export function toFailure(error: ChatError, repeat?: Repeat): Failure {
+  const wait = error.kind === 'rate_limit' && error.retryAfter;
+  if (error.kind === 'quota') return { can: 'restart', error };
+  if (wait) return { can: 'wait', until: Date.now() + wait * 1000, error };
+  return { can: (error.retryable && repeat) || 'none', error };
+}
 
-/** The status for `error`: its kind picks the type, and `target` is offered only when repeating can help. */
-export function toFailure(error: ChatError, target?: RetryTarget): Failure {
-  const wait = error.kind === 'rate_limit' ? error.retryAfter : undefined;
-  return {
-    type: FAILURE_TYPES[error.kind] ?? 'failed',
-    error,
-    retry: error.retryable ? target : undefined,
-    ...(wait && { until: Date.now() + wait * 1000 }),
-  };
+/** Whether a failure holds sending back (the notice is the reason): a held message, a 429's wait, the 402 limit. */
+export function holdsSending(failure: Failure | undefined): boolean {
+  return failure !== undefined && failure.can !== 'none' && failure.can !== 'reload';
 }
 
 /** The longest delay a timer takes (about 24.8 days); a longer one would fire at once. */
 const MAX_DELAY = 2 ** 31 - 1;
 
 /**
- * Ends a failure with `until` (a 429's wait) when its time comes: the notice goes and sending resumes, the draft
- * untouched. Created in a model, the watch is disposed with it.
+ * Ends a `wait` failure (a 429's) when its time comes: the notice goes and sending resumes, the draft untouched.
+ * Created in a model, the watch is disposed with it.
  */
 export function endWaits(status: Signal<ChatStatus>): void {
   effect(() => {
     const failure = failureOf(status.value);
-    if (failure?.until === undefined) return;
+    if (failure?.can !== 'wait') return;
     // A status that changes before then (a new conversation, another failure) clears the timer.
     const timer = setTimeout(() => (status.value = IDLE), Math.min(failure.until - Date.now(), MAX_DELAY));
     return () => clearTimeout(timer);
@@ -75,5 +73,5 @@ export function isBusy(status: ChatStatus): boolean {
 
 /** The failure a status carries, if any. */
 export function failureOf(status: ChatStatus): Failure | undefined {
-  return 'error' in status ? status : undefined;
+  return status.type === 'failed' ? status.failure : undefined;
 }

@@ -17,7 +17,7 @@ export function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement
   const busy = model.busy.value;
   const loading = model.status.value.type === 'loading';
   const canSend = model.canSend.value;
-  const limited = model.limited.value;
+  const limited = model.held.value;
   const length = messageLength(draft);
   const over = length > MAX_MESSAGE_LENGTH;
   // Built once per widget, not on every keystroke.

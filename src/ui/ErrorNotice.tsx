@@ -50,8 +50,7 @@ export function ErrorNotice() {
   const { model, config } = useWidget();
   const { text } = config;
   const shown = model.failure.value;
-  const retryTarget = model.retryTarget.value;
-  const left = useSecondsLeft(shown?.until);
+  const left = useSecondsLeft(shown?.can === 'wait' ? shown.until : undefined);
   const connected = model.online.value;
   if (!shown)
     return connected ? null : (
@@ -59,7 +58,7 @@ export function ErrorNotice() {
         <p class="notice__text">{text.errors.network}</p>
       </div>
     );
-  if (shown.type === 'quota')
+  if (shown.can === 'restart')
     return (
       <div id="askbox-limit" class="notice notice--limit" role="status">
         <p class="notice__text">
@@ -88,7 +87,7 @@ export function ErrorNotice() {
         )}
       </p>
       <div class="actions">
-        {retryTarget && retryTarget !== 'reply' && (
+        {(shown.can === 'reload' || shown.can === 'resend') && (
           <button type="button" class="link-button" onClick={thenFocusComposer(model.retry)}>
             {text.retry}
           </button>

@@ -14,12 +14,12 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   const { text } = config;
   const user = message.role === 'user';
   const when = new Date(message.time);
-  // The failed last reply carries the widget's one Retry (see ChatModel.retryTarget).
-  const canRetry = model.retryTarget.value === 'reply' && isLast;
+  // The failed last reply carries the widget's one Retry (see ChatModel.canRetryReply).
+  const canRetry = model.canRetryReply.value && isLast;
   // Pending is only the look of a message held back for the connection (or Retry); one in flight is drawn as sent,
   // and the typing indicator shows the wait. Held by the owner's setup (online), it is not the connection's fault.
   const failure = model.failure.value;
-  const waiting = message.status === 'pending' && failure?.retry === 'send';
+  const waiting = message.status === 'pending' && failure?.can === 'resend';
   const failed = message.status === 'failed';
   const rateable = isRateable(message);
   const time = Number.isFinite(when.getTime()) && (

@@ -7,7 +7,7 @@ import { thenFocusComposer } from './focus.js';
  */
 export function Starters() {
   const { model, config } = useWidget();
-  const limited = model.limited.value;
+  const limited = model.held.value;
   if (config.starters.length === 0) return null;
   return (
     <div class="starters" role="group" aria-label={config.text.starters}>

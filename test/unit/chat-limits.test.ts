@@ -29,7 +29,7 @@ describe('chat model: the message limit (402)', () => {
     model.setDraft('one more question');
     await model.send();
     expect([model.messages.value, model.draft.value]).toEqual([[], 'one more question']);
-    expect([model.limited.value, model.canSend.value, model.failure.value?.type]).toEqual([true, false, 'quota']);
+    expect([model.held.value, model.canSend.value, model.failure.value?.can]).toEqual([true, false, 'restart']);
     expect(events.at(-1)).toEqual({ type: 'quota', detail: { message: QUOTA_TEXT } });
     expect(events.some((e) => e.type === 'error')).toBe(false);
     expect(warn).toHaveBeenCalledTimes(1);
@@ -41,7 +41,7 @@ describe('chat model: the message limit (402)', () => {
     await model.send();
     await model.send('from the page');
     model.dismiss();
-    expect([state.sent, model.limited.value]).toEqual([['one more question'], true]);
+    expect([state.sent, model.held.value]).toEqual([['one more question'], true]);
   });
 
   it('offers no Retry on a failed reply while the limit holds', async () => {
@@ -49,10 +49,10 @@ describe('chat model: the message limit (402)', () => {
     state.storedReply = storedReply('', { failed_responding: true });
     reply();
     await model.send('question');
-    expect(model.retryTarget.value).toBe('reply');
+    expect(model.canRetryReply.value).toBe(true);
     state.refusals.push(quota());
     await model.retry();
-    expect([model.limited.value, model.retryTarget.value]).toEqual([true, undefined]);
+    expect([model.held.value, model.canRetryReply.value]).toEqual([true, false]);
     await model.retry();
     expect(state.sent).toEqual(['question', 'question']);
   });
@@ -64,10 +64,10 @@ describe('chat model: the message limit (402)', () => {
     await model.send('first');
     model.newConversation();
     // The refused text is still in the composer, ready to send.
-    expect([model.limited.value, model.draft.value, model.canSend.value]).toEqual([false, 'first', true]);
+    expect([model.held.value, model.draft.value, model.canSend.value]).toEqual([false, 'first', true]);
     model.setDraft('second');
     await model.send();
-    expect(model.limited.value).toBe(true);
+    expect(model.held.value).toBe(true);
     expect(events.filter((e) => e.type === 'quota')).toHaveLength(2);
     expect(warn).toHaveBeenCalledTimes(1);
     model.newConversation();

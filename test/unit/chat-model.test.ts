@@ -167,50 +167,69 @@ describe('chat model: history', () => {
     const { model, state, events } = setup(storedWith(STORED));
     state.historyError = new ChatError('network', 'Failed to fetch');
     model.open();
-    await vi.waitFor(() => expect(model.status.value.type).toBe('offline'));
-    expect(model.retryTarget.value).toBe('history');
+    await vi.waitFor(() => expect(model.failure.value?.can).toBe('reload'));
     expect(events.at(-1)).toEqual({ type: 'error', detail: { kind: 'network', message: 'Failed to fetch' } });
     state.historyError = undefined;
     state.history = [question('m1', 'back again')];
     await model.retry();
     expect(shape(model)).toEqual([['user', 'done', 'back again']]);
-    expect([model.status.value.type, model.retryTarget.value]).toEqual(['idle', undefined]);
+    expect([model.status.value.type, model.failure.value]).toEqual(['idle', undefined]);
   });
 
   it('offers no Retry when repeating cannot help, and dismissing clears the notice', async () => {
     const { model, state } = setup(storedWith(STORED));
     state.historyError = new ChatError('auth', 'Forbidden', { status: 403 });
     model.open();
-    await vi.waitFor(() => expect(model.failure.value?.type).toBe('failed'));
-    expect(model.retryTarget.value).toBeUndefined();
+    await vi.waitFor(() => expect(model.failure.value?.can).toBe('none'));
+    expect(model.canRetryReply.value).toBe(false);
     await model.retry();
     expect(state.calls).toEqual(['list']);
     model.dismiss();
     expect(model.status.value.type).toBe('idle');
   });
+
+  it('waits out a 429 on the history (no Retry into the wait), then reads it before the next message', async () => {
+    const { model, state } = setup(storedWith(STORED));
+    // Kept, not reloaded: the service asked for a wait, so a Retry would only meet the 429 again.
+    state.historyError = new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 0.5 });
+    model.open();
+    await vi.waitFor(() => expect(model.failure.value?.can).toBe('wait'));
+    await model.retry();
+    expect(state.calls).toEqual(['list']);
+    state.historyError = undefined;
+    state.history = [question('m1', 'earlier')];
+    await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
+    const sent = model.send('and now?');
+    await vi.waitFor(() => expect(state.calls).toEqual(['list', 'list', 'stream']));
+    expect(shape(model)).toEqual([
+      ['user', 'done', 'earlier'],
+      ['user', 'pending', 'and now?'],
+    ]);
+    model.stop();
+    await sent;
+  });
 });
 
 describe('chat model: failures', () => {
   it.each([
-    ['quota', quota(), 'quota'],
-    ['rate-limited', new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 30 }), 'rate-limited'],
-    ['failed', new ChatError('http', 'Server error', { status: 500 }), 'failed'],
-  ])('gives the text back when the message is refused (%s)', async (_, error, type) => {
+    ['quota', quota(), 'restart'],
+    ['rate-limited', new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 30 }), 'wait'],
+    ['failed', new ChatError('http', 'Server error', { status: 500 }), 'none'],
+  ])('gives the text back when the message is refused (%s)', async (_, error, can) => {
     const { model, state, events } = setup();
     state.refusals.push(error);
     model.setDraft('my question');
     await model.send();
     expect([model.messages.value, model.draft.value]).toEqual([[], 'my question']);
     expect(model.failure.value).toEqual({
-      type,
+      can,
       error,
-      retry: undefined,
       // A 429's Retry-After: sending waits until then.
-      ...(type === 'rate-limited' && { until: expect.closeTo(Date.now() + 30_000, -3) }),
+      ...(can === 'wait' && { until: expect.closeTo(Date.now() + 30_000, -3) }),
     });
-    expect(model.retryTarget.value).toBeUndefined();
+    expect(model.canRetryReply.value).toBe(false);
     // The message limit is a state of its own, with its own event (issue 9, item 5).
-    expect(events.at(-1)?.type).toBe(type === 'quota' ? 'quota' : 'error');
+    expect(events.at(-1)?.type).toBe(can === 'restart' ? 'quota' : 'error');
   });
 
   it('holds sending for the Retry-After of a 429, then ends the failure by itself, the draft intact', async () => {
@@ -220,13 +239,13 @@ describe('chat model: failures', () => {
       state.refusals.push(new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 5 }));
       model.setDraft('my question');
       await model.send();
-      expect([model.limited.value, model.canSend.value]).toEqual([true, false]);
+      expect([model.held.value, model.canSend.value]).toEqual([true, false]);
       // Neither dismissing nor sending again gets past the wait: the refused attempt is the only one.
       model.dismiss();
       await model.send();
-      expect([model.status.value.type, state.sent]).toEqual(['rate-limited', ['my question']]);
+      expect([model.failure.value?.can, state.sent]).toEqual(['wait', ['my question']]);
       await vi.advanceTimersByTimeAsync(4999);
-      expect(model.status.value.type).toBe('rate-limited');
+      expect(model.failure.value?.can).toBe('wait');
       await vi.advanceTimersByTimeAsync(1);
       expect([model.status.value.type, model.canSend.value, model.draft.value]).toEqual(['idle', true, 'my question']);
     } finally {
@@ -242,14 +261,14 @@ describe('chat model: failures', () => {
     // The text stays where the visitor put it; the draft is theirs to go on typing in, but not to send meanwhile.
     expect(shape(model)).toEqual([['user', 'pending', 'are you there?']]);
     // The browser said it was online: the proxy, not the visitor's connection, is named, on the console.
-    expect(model.failure.value).toEqual({ type: 'offline', error: expect.any(ChatError), retry: 'send', setup: true });
+    expect(model.failure.value).toEqual({ can: 'resend', error: expect.any(ChatError), setup: true });
     expect(logged).toHaveBeenCalledOnce();
     logged.mockRestore();
     model.setDraft('and another thing');
-    expect([model.limited.value, model.canSend.value]).toEqual([true, false]);
+    expect([model.held.value, model.canSend.value]).toEqual([true, false]);
     await model.send();
     model.dismiss();
-    expect([state.sent, model.status.value.type]).toEqual([['are you there?'], 'offline']);
+    expect([state.sent, model.failure.value?.can]).toEqual([['are you there?'], 'resend']);
     online.value = false;
     online.value = true;
     await vi.waitFor(() => expect(state.sent).toHaveLength(2));
@@ -268,14 +287,14 @@ describe('chat model: failures', () => {
     const { model, state, reply, online } = setup();
     online.value = false;
     await model.send('are you there?');
-    expect([state.calls, shape(model), model.failure.value?.retry]).toEqual([
+    expect([state.calls, shape(model), model.failure.value?.can]).toEqual([
       [],
       [['user', 'pending', 'are you there?']],
-      'send',
+      'resend',
     ]);
     // Retry while still offline sends nothing either.
     await model.retry();
-    expect([state.calls, model.status.value.type]).toEqual([[], 'offline']);
+    expect([state.calls, model.failure.value?.can]).toEqual([[], 'resend']);
     reply('Yes.');
     online.value = true;
     await vi.waitFor(() => expect(model.status.value.type).toBe('idle'));
@@ -293,12 +312,8 @@ describe('chat model: failures', () => {
     online.value = false;
     online.value = true;
     await vi.waitFor(() => expect(state.calls.at(-1)).toBe('latest'));
-    await vi.waitFor(() => expect(model.status.value.type).toBe('offline'));
-    expect([state.sent, shape(model), model.retryTarget.value]).toEqual([
-      ['did it arrive?'],
-      [['user', 'pending', 'did it arrive?']],
-      'send',
-    ]);
+    await vi.waitFor(() => expect(model.failure.value?.can).toBe('resend'));
+    expect([state.sent, shape(model)]).toEqual([['did it arrive?'], [['user', 'pending', 'did it arrive?']]]);
   });
 
   it('reads back, when the connection returns, a reply it cut off, instead of asking for it again', async () => {
@@ -314,7 +329,7 @@ describe('chat model: failures', () => {
       ['user', 'done', 'tell me everything'],
       ['assistant', 'failed', 'Everything begins'],
     ]);
-    expect(model.retryTarget.value).toBe('send');
+    expect(model.failure.value?.can).toBe('resend');
     state.listingError = undefined;
     state.storedReply = storedReply('Everything begins with a question.');
     online.value = false;
@@ -350,17 +365,17 @@ describe('chat model: failures', () => {
       // A 503 may carry Retry-After too: it is no reason to hold the visitor's next message.
       state.refusals.push(new ChatError('http', 'Busy', { status: 503, retryAfter: 30 }));
       await model.send('one');
-      expect([model.failure.value?.until, model.limited.value]).toEqual([undefined, false]);
+      expect([model.failure.value?.can, model.held.value]).toEqual(['none', false]);
       // A wait longer than a timer can take (about 24.8 days) is not cut short by an overflowing delay.
       state.refusals.push(new ChatError('rate_limit', 'Slow down', { status: 429, retryAfter: 3_000_000 }));
       await model.send();
       await vi.advanceTimersByTimeAsync(60_000);
-      expect(model.status.value.type).toBe('rate-limited');
+      expect(model.failure.value?.can).toBe('wait');
       model.newConversation();
       state.refusals.push(new ChatError('network', 'Failed to fetch'));
       await model.send('two');
       await vi.advanceTimersByTimeAsync(3_000_000_000);
-      expect(model.status.value.type).toBe('offline');
+      expect(model.failure.value?.can).toBe('resend');
     } finally {
       vi.useRealTimers();
     }
@@ -394,12 +409,12 @@ describe('chat model: failures', () => {
       ['assistant', 'failed', ''],
     ]);
     expect(events.filter((e) => e.type === 'error')).toHaveLength(1);
-    expect([model.failure.value, model.retryTarget.value]).toEqual([undefined, 'reply']);
+    expect([model.failure.value, model.canRetryReply.value]).toEqual([undefined, true]);
 
     state.storedReply = storedReply('second time lucky', { id: 'reply0000002' });
     const retrying = model.retry();
     expect(shape(model).at(-1)).toEqual(['assistant', 'failed', '']);
-    expect(model.retryTarget.value).toBeUndefined();
+    expect(model.canRetryReply.value).toBe(false);
     reply('second time lucky');
     await retrying;
     expect(shape(model)).toEqual([
@@ -417,8 +432,8 @@ describe('chat model: failures', () => {
     state.refusals.push(new ChatError('http', 'Bad gateway', { status: 502 }));
     await model.retry();
     expect(shape(model).at(-1)).toEqual(['assistant', 'failed', '']);
-    expect(model.failure.value?.retry).toBeUndefined();
-    expect(model.retryTarget.value).toBe('reply');
+    expect(model.failure.value?.can).toBe('none');
+    expect(model.canRetryReply.value).toBe(true);
   });
 
   it('recovers the stored reply when the stream is cut', async () => {
@@ -439,8 +454,8 @@ describe('chat model: failures', () => {
     fail(new ChatError('stream', 'Cut'));
     await model.send('q');
     expect(shape(model).at(-1)).toEqual(['assistant', 'failed', 'abcd']);
-    expect(model.failure.value).toMatchObject({ type: 'failed', retry: undefined, error: { kind: 'stream' } });
-    expect(model.retryTarget.value).toBe('reply');
+    expect(model.failure.value).toMatchObject({ can: 'none', error: { kind: 'stream' } });
+    expect(model.canRetryReply.value).toBe(true);
     reply('again');
     await model.retry();
     expect(shape(model).map((m) => m[2])).toEqual(['q', 'again']);
@@ -640,7 +655,7 @@ describe('chat model: guards', () => {
     ];
     model.open();
     await vi.waitFor(() => expect(model.messages.value).toHaveLength(4));
-    expect(model.retryTarget.value).toBeUndefined();
+    expect(model.canRetryReply.value).toBe(false);
     await model.retry();
     expect(state.sent).toEqual([]);
   });

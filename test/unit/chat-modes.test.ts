@@ -58,7 +58,7 @@ describe.each([
       'user: This is broken (done)',
       'assistant: Sorry, I could not answer that. (failed)',
     ]);
-    expect(model.retryTarget.value).toBe('reply');
+    expect(model.canRetryReply.value).toBe(true);
     expect(model.draft.value).toBe('');
   });
 
@@ -69,17 +69,17 @@ describe.each([
       'user: Please apologise (done)',
       'assistant: Sorry, I could not answer that. (failed)',
     ]);
-    expect(model.retryTarget.value).toBe('reply');
+    expect(model.canRetryReply.value).toBe(true);
   });
 
   it('sends nothing offline: the message waits, pending, and goes once when the connection returns', async () => {
     const { model, online, requests } = setup(stream);
     online.value = false;
     await model.send('What do you ship?');
-    expect([requests, shown(model), model.status.value.type]).toEqual([
+    expect([requests, shown(model), model.failure.value?.can]).toEqual([
       [],
       ['user: What do you ship? (pending)'],
-      'offline',
+      'resend',
     ]);
     online.value = true;
     await vi.waitFor(() => expect(model.messages.value).toHaveLength(2));
@@ -94,7 +94,7 @@ describe.each([
     await model.send('What do you ship?');
     model.setDraft('And returns?');
     await model.send();
-    expect(model.status.value).toMatchObject({ type: 'rate-limited', until: expect.any(Number) });
+    expect(model.failure.value).toMatchObject({ can: 'wait', until: expect.any(Number) });
     expect([model.canSend.value, model.draft.value]).toEqual([false, 'And returns?']);
     expect(requests.filter((r) => r.startsWith('POST /askbox/messages'))).toEqual([sendRoute, sendRoute]);
   });
@@ -110,8 +110,8 @@ describe.each([
     const { model } = setup(stream);
     model.setDraft('Over the limit?');
     await model.send();
-    expect([model.status.value.type, model.draft.value, model.canSend.value]).toEqual([
-      'quota',
+    expect([model.failure.value?.can, model.draft.value, model.canSend.value]).toEqual([
+      'restart',
       'Over the limit?',
       false,
     ]);

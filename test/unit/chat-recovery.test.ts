@@ -24,7 +24,7 @@ describe('chat model: a 500 on send keeps the exchange the service stored', () =
       ['assistant', 'failed', 'Sorry, I could not answer.'],
     ]);
     expect(model.messages.value.map((m) => m.id)).toEqual(['q00000000001', 'f00000000001']);
-    expect([model.draft.value, model.failure.value, model.retryTarget.value]).toEqual(['', undefined, 'reply']);
+    expect([model.draft.value, model.failure.value, model.canRetryReply.value]).toEqual(['', undefined, true]);
     expect(events.filter((e) => e.type === 'error')).toHaveLength(1);
   });
 
@@ -58,7 +58,7 @@ describe('chat model: a 500 on send keeps the exchange the service stored', () =
       ['assistant', 'failed', 'Sorry, I could not answer.'],
     ]);
     expect(model.messages.value.map((m) => m.id)).toEqual(['q00000000002', 'f00000000002']);
-    expect(model.retryTarget.value).toBe('reply');
+    expect(model.canRetryReply.value).toBe(true);
   });
 
   it('shows the stored question with a failed reply of its own when the service stored no reply', async () => {
@@ -70,7 +70,7 @@ describe('chat model: a 500 on send keeps the exchange the service stored', () =
       ['user', 'done', 'my question'],
       ['assistant', 'failed', ''],
     ]);
-    expect(model.retryTarget.value).toBe('reply');
+    expect(model.canRetryReply.value).toBe(true);
   });
 
   it.each([
@@ -117,7 +117,7 @@ describe('chat model: the right reply is recovered', () => {
       ['user', 'done', 'new question'],
       ['assistant', 'failed', 'Half an ans'],
     ]);
-    expect(model.retryTarget.value).toBe('reply');
+    expect(model.canRetryReply.value).toBe(true);
   });
 
   it('recovers the reply stored after the question just asked, past an earlier failed reply', async () => {
