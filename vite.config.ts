@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Features } from 'lightningcss';
 import { minify } from 'terser';
@@ -13,11 +12,7 @@ import { TABLES } from './src/config/locales/index.js';
  */
 const css: UserConfig['css'] = { lightningcss: { exclude: Features.LightDark } };
 
-/** The `version` of the package.json in `dir`. */
-const packageVersion = (dir: string) =>
-  (JSON.parse(readFileSync(new URL(`${dir}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
-const version = packageVersion('.');
-const DOMPURIFY = './node_modules/dompurify';
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** The chat file the `chat` build wrote (see below): its name and the integrity the launcher pins it with. */
 function chatFile(): { file: string; integrity: string } {
@@ -94,11 +89,6 @@ const CLASSIC_JSX: UserConfig['oxc'] = {
 const builds: Record<string, () => UserConfig> = {
   chat: () => ({
     oxc: CLASSIC_JSX,
-    // DOMPurify's ESM build is compiled for ES5 by Babel, whose helpers (an unused async generator's prototype, an
-    // array destructuring shim) ride along: 655 B gzipped. The chat compiles DOMPurify's own TypeScript source, shipped
-    // in its package, for es2022 instead: the same code, without the helpers. Its build injects `VERSION`.
-    resolve: { alias: { dompurify: fileURLToPath(new URL(`${DOMPURIFY}/src/purify.ts`, import.meta.url)) } },
-    define: { VERSION: JSON.stringify(packageVersion(DOMPURIFY)) },
     plugins: [terser(), contentName((hash) => `askbox-chat.${hash}.js`)],
     build: {
       emptyOutDir: true,
@@ -245,12 +235,11 @@ const bench: TestProjectConfiguration = {
 
 export default defineConfig(({ mode }) => {
   // Vitest and knip load this file in modes of their own: no build then.
-  const { define, plugins, build: options, oxc, resolve } = builds[mode]?.() ?? {};
+  const { define, plugins, build: options, oxc } = builds[mode]?.() ?? {};
   return {
     define: { __ASKBOX_VERSION__: JSON.stringify(version), ...define },
     oxc,
     css,
-    resolve,
     build: options,
     plugins,
     test: { projects: mutating ? [node, dom] : [node, dom, e2e, bench] },
