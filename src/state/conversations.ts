@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import { parseConversationRef } from '../api/parse.js';
 import type { ConversationRef } from '../api/types.js';
-import { parseJson, type KeyValueStore } from './storage.js';
+import { parseJson, storeJson, type KeyValueStore } from './storage.js';
 
 /** One of the visitor's conversations with this bot: its id and grant, first question and last activity (ms). */
 export interface Earlier extends ConversationRef {
@@ -24,7 +24,7 @@ export function createConversations(storage: KeyValueStore, key: string, now = D
   const list = signal<readonly Earlier[] | undefined>(undefined);
   const all = () => list.value ?? (list.value = read(storage.get(key)));
   const save = (next: readonly Earlier[]) =>
-    storage.set(key, JSON.stringify((list.value = next.slice(0, KEPT_CONVERSATIONS))));
+    storeJson(storage, key, (list.value = next.slice(0, KEPT_CONVERSATIONS)));
   const shown = signal(false);
   return {
     shown,

@@ -6,7 +6,7 @@ import type { RATINGS } from '../protocol/contract.js';
 import type { Emit } from './events.js';
 import type { ChatMessage } from './messages.js';
 import { storageKey } from './session.js';
-import { parseJson, type KeyValueStore } from './storage.js';
+import { parseJson, storeJson, type KeyValueStore } from './storage.js';
 
 /** A visitor's rating of a reply. */
 export type Rating = (typeof RATINGS)[number];
@@ -44,7 +44,7 @@ export function createFeedback({ client, storage, config, emit, conversation }: 
   const save = (next: Record<string, Rating>) => {
     const entries = Object.entries(next).slice(-KEPT);
     ratings.value = Object.fromEntries(entries);
-    storage.set(key, JSON.stringify(ratings.value));
+    storeJson(storage, key, ratings.value);
   };
   const mark = (id: string, state: 'sending' | 'failed' | undefined) => {
     const { [id]: _, ...rest } = sending.value;

@@ -1,7 +1,7 @@
 import type { ConversationRef } from '../api/client.js';
 import { parseConversationRef } from '../api/parse.js';
 import { widgetKey, type WidgetConfig } from '../config/schema.js';
-import { parseJson, type KeyValueStore } from './storage.js';
+import { parseJson, storeJson, type KeyValueStore } from './storage.js';
 
 /** What a widget keeps of its visitor in storage: the conversation in use, the earlier ones and the ratings. */
 export const VISITOR_KEYS = ['conversation', 'conversations', 'ratings'] as const;
@@ -47,7 +47,7 @@ export function createSession(storage: KeyValueStore, key: string): Session {
       read = true;
       conversation = created;
       grant = created.grant;
-      storage.set(key, JSON.stringify({ id: created.id, grant: created.grant }));
+      storeJson(storage, key, { id: created.id, grant: created.grant });
     },
     forget() {
       read = true;

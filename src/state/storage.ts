@@ -34,3 +34,15 @@ export function parseJson(raw: string | undefined): unknown {
     return undefined;
   }
 }
+
+/**
+ * Stores `value` as JSON under `key`. A page's patched `toJSON` (Prototype.js puts one on every array, and a broken
+ * one recurses until the stack overflows) makes it nothing stored, never a send that throws.
+ */
+export function storeJson(storage: KeyValueStore, key: string, value: unknown): void {
+  try {
+    storage.set(key, JSON.stringify(value));
+  } catch {
+    // Not stored: the page's JSON is not ours to fix, and the value stays in memory.
+  }
+}

@@ -68,7 +68,7 @@ describe('a German page', () => {
     );
     await page.locator(W.launcher).click();
     await page.locator(W.panel).waitFor();
-    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Ask us anything');
+    expect(await page.locator('askbox-widget .title').textContent()).toBe('Ask us anything');
     expect(consoleWarnings).toEqual([expect.stringContaining('The de UI strings could not be loaded')]);
   });
 
@@ -83,7 +83,7 @@ describe('a German page', () => {
     });
     await page.locator(W.launcher).click();
     await page.locator(W.panel).waitFor();
-    expect(await page.locator('askbox-widget .panel__title').textContent()).toBe('Ask us anything');
+    expect(await page.locator('askbox-widget .title').textContent()).toBe('Ask us anything');
     expect(await page.locator(W.input).getAttribute('placeholder')).toBe('Ihre Frage…');
     expect(consoleWarnings).toEqual([]);
   });
