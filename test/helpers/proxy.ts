@@ -11,6 +11,15 @@ export const SECRET = 'unit-test-secret-0123456789';
 /** The page's host, which the proxies under test are told to serve (it is not a loopback host). */
 export const PAGE_HOST = new URL(PAGE).host;
 
+/** What every proxy under test is given: the simulator's key and bot, the secret and the page's host. */
+export const PROXY_BASE = {
+  apiKey: SIM_KEY,
+  botIds: [DEMO_BOT_ID],
+  upstream: API,
+  secret: SECRET,
+  allowedHosts: [PAGE_HOST],
+} satisfies Partial<ProxyOptions>;
+
 /** A proxy in front of the in-process simulator, with a clock the test moves, recording upstream calls and logs. */
 export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
   const { sim } = setupSimulator({ defaults: { delayMs: 0 }, ...scenario });

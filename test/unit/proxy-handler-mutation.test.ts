@@ -5,8 +5,8 @@ import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { createMemoryStore } from '../../src/proxy/limits';
 import type { ProxyLogEntry } from '../../src/proxy/options';
-import { PAGE, PAGE_HOST, SECRET, setup } from '../helpers/proxy';
-import { API, SIM_KEY, setupSimulator } from '../helpers/simulator';
+import { PAGE, PROXY_BASE, setup } from '../helpers/proxy';
+import { API, setupSimulator } from '../helpers/simulator';
 
 /**
  * src/proxy/handler.ts where proxy.test.ts and proxy-routes.test.ts leave it open (the Stryker survivors): each
@@ -17,11 +17,7 @@ import { API, SIM_KEY, setupSimulator } from '../helpers/simulator';
 function failing(fetch: ProxyOptions['fetch']) {
   const logs: ProxyLogEntry[] = [];
   const proxy = createProxy({
-    apiKey: SIM_KEY,
-    botIds: [DEMO_BOT_ID],
-    upstream: API,
-    secret: SECRET,
-    allowedHosts: [PAGE_HOST],
+    ...PROXY_BASE,
     log: (entry) => logs.push(entry),
     fetch,
   });
@@ -99,11 +95,7 @@ async function scripted(
   const requests: Request[] = [];
   const logs: ProxyLogEntry[] = [];
   const proxy = createProxy({
-    apiKey: SIM_KEY,
-    botIds: [DEMO_BOT_ID],
-    upstream: API,
-    secret: SECRET,
-    allowedHosts: [PAGE_HOST],
+    ...PROXY_BASE,
     streamOrigins: ['https://stream.up.test'],
     log: (entry) => logs.push(entry),
     fetch: async (input, init) => {
@@ -138,11 +130,7 @@ async function scripted(
 async function sent(documentIds: string[], chosen: unknown) {
   let forwarded: { document_ids?: string[] } = {};
   const proxy = createProxy({
-    apiKey: SIM_KEY,
-    botIds: [DEMO_BOT_ID],
-    upstream: API,
-    secret: SECRET,
-    allowedHosts: [PAGE_HOST],
+    ...PROXY_BASE,
     documentIds,
     fetch: async (_input, init) => {
       forwarded = JSON.parse(String(init?.body)) as typeof forwarded;
@@ -159,11 +147,7 @@ describe('sends', () => {
   it('refuse a bot this proxy does not serve itself, even when the service would take it', async () => {
     let calls = 0;
     const proxy = createProxy({
-      apiKey: SIM_KEY,
-      botIds: [DEMO_BOT_ID],
-      upstream: API,
-      secret: SECRET,
-      allowedHosts: [PAGE_HOST],
+      ...PROXY_BASE,
       fetch: async () => (calls++, Response.json({ data: { id: 'conversation1' } })),
     });
     const body = JSON.stringify({ name: 'x', bot_id: 'otherBot0001' });
@@ -271,11 +255,7 @@ describe('streams', () => {
     ]);
     // The same secret, without that stream host: the token is genuine, its URL no longer allowed.
     const narrower = createProxy({
-      apiKey: SIM_KEY,
-      botIds: [DEMO_BOT_ID],
-      upstream: API,
-      secret: SECRET,
-      allowedHosts: [PAGE_HOST],
+      ...PROXY_BASE,
       fetch: async (input, init) => answer(new Request(input, init)),
     });
     const again = await send('/messages/stream');
