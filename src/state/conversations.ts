@@ -23,8 +23,7 @@ const TITLE = 100;
 export function createConversations(storage: KeyValueStore, key: string, now = Date.now) {
   const list = signal<readonly Earlier[] | undefined>(undefined);
   const all = () => list.value ?? (list.value = read(storage.get(key)));
-  const save = (next: readonly Earlier[]) =>
-    storeJson(storage, key, (list.value = next.slice(0, KEPT_CONVERSATIONS)));
+  const save = (next: readonly Earlier[]) => storeJson(storage, key, (list.value = next.slice(0, KEPT_CONVERSATIONS)));
   const shown = signal(false);
   return {
     shown,
