@@ -20,6 +20,22 @@ export const PROXY_BASE = {
   allowedHosts: [PAGE_HOST],
 } satisfies Partial<ProxyOptions>;
 
+/**
+ * `proxy` asked from the page, under `/askbox`: a JSON body (a string is sent as it is), `info` as the adapter
+ * would give it.
+ */
+export function pageCall(proxy: ReturnType<typeof createProxy>, info?: Parameters<ReturnType<typeof createProxy>>[1]) {
+  return (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    proxy(
+      new Request(`${PAGE}/askbox${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+      info,
+    );
+}
+
 /** A proxy in front of the in-process simulator, with a clock the test moves, recording upstream calls and logs. */
 export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
   const { sim } = setupSimulator({ defaults: { delayMs: 0 }, ...scenario });
@@ -27,12 +43,8 @@ export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
   const upstreamCalls: Request[] = [];
   const logs: ProxyLogEntry[] = [];
   const proxy = createProxy({
-    apiKey: SIM_KEY,
-    botIds: [DEMO_BOT_ID],
-    upstream: API,
-    secret: SECRET,
-    // The page and the proxy share a host that is not loopback: it has to be listed.
-    allowedHosts: [PAGE_HOST],
+    // The page and the proxy share a host that is not loopback: it is listed.
+    ...PROXY_BASE,
     now: () => clock.now,
     log: (entry) => logs.push(entry),
     fetch: async (input, init) => {
@@ -42,15 +54,7 @@ export function setup(options: Partial<ProxyOptions> = {}, scenario = {}) {
     },
     ...options,
   });
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    proxy(
-      new Request(`${PAGE}/askbox${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...headers },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      }),
-      { clientIp: '192.0.2.1' },
-    );
+  const call = pageCall(proxy, { clientIp: '192.0.2.1' });
   const start = async (grant?: string) => {
     const response = await call(
       'POST',

@@ -5,7 +5,7 @@ import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
 import { createMemoryStore } from '../../src/proxy/limits';
 import type { ProxyLogEntry } from '../../src/proxy/options';
-import { PAGE, PROXY_BASE, setup } from '../helpers/proxy';
+import { PAGE, PROXY_BASE, pageCall, setup } from '../helpers/proxy';
 import { API, setupSimulator } from '../helpers/simulator';
 
 /**
@@ -106,14 +106,7 @@ async function scripted(
     },
     ...options,
   });
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    proxy(
-      new Request(`${PAGE}/askbox${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
+  const call = pageCall(proxy);
   const created = (await (await call('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).json()) as {
     data: { id: string };
     meta: { grant: string };
