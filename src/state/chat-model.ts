@@ -1,21 +1,23 @@
-import { action, batch, computed, createModel, effect, signal, type ReadonlySignal } from '@preact/signals';
-import type { ChatClient, ConversationRef } from '../api/client.js';
+import { action, batch, createModel, effect, type ReadonlySignal } from '@preact/signals';
+import type { ChatClient } from '../api/client.js';
 import { MAX_MESSAGE_LENGTH, messageLength, type WidgetConfig } from '../config/schema.js';
-import { lastFailedReply, localMessage, type ChatMessage } from './messages.js';
+import { localMessage } from './messages.js';
 import { createOpener } from './opener.js';
 import { createRuns } from './runs.js';
 import { createSession, storageKey } from './session.js';
 import { createConversations } from './conversations.js';
 import { createUndo } from './undo.js';
 import { createStallWatch } from './stall.js';
-import { endWaits, failureOf, holdsSending, IDLE, isBusy, type ChatStatus } from './status.js';
+import { IDLE } from './status.js';
+import { createChatState } from './chat-state.js';
 import type { Emit } from './events.js';
 import { createFail } from './setup-fault.js';
 import { createFeedback } from './feedback.js';
 import { createRemoval } from './removal.js';
 import { createHandoff } from './handoff.js';
 import { append, lastAsked } from './thread.js';
-import { createSending } from './sending.js';
+import { createHistory, createSending } from './sending.js';
+import { createSwitching } from './switching.js';
 import type { KeyValueStore } from './storage.js';
 
 /** What the model reaches the outside world through. */
@@ -38,50 +40,26 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const { client, config, emit, online } = deps;
   const session = createSession(deps.storage, storageKey('conversation', config));
   const conversations = createConversations(deps.storage, storageKey('conversations', config));
-  const messages = signal<readonly ChatMessage[]>([]);
-  const streaming = signal('');
-  /** Whether no text of the reply in flight has come yet: the log shows the typing dots meanwhile. */
-  const silent = computed(() => streaming.value === '');
-  const status = signal<ChatStatus>(IDLE);
-  const isOpen = signal(false);
-  const draft = signal('');
-  /** The last completed reply, for the screen-reader live region (tokens are not announced one by one). */
-  const announcement = signal<ChatMessage | null>(null);
-  /** A short status for the same live region (copied, deleted, rated); a completed reply replaces it. */
-  const note = signal('');
-  effect(() => void (announcement.value, (note.value = '')));
+  const [messages, streaming, silent, status, isOpen, draft, announcement, note, ...gates] = createChatState();
+  const [busy, failure, held, canRetryReply, canSend] = gates;
   const undo = createUndo(session);
   const { stalled, watch: watchStall } = createStallWatch();
-  const busy = computed(() => isBusy(status.value));
-  const failure = computed(() => failureOf(status.value));
-  /** Whether sending waits, with the notice as the reason and the draft editable (see `holdsSending`). */
-  const held = computed(() => holdsSending(failure.value));
-  endWaits(status);
-  /** Whether the last reply failed and the single Retry asks again for it (nothing else failing is to repeat). */
-  const canRetryReply = computed(
-    () => !busy.value && !held.value && failure.value?.can !== 'reload' && Boolean(lastFailedReply(messages.value)),
-  );
-  const canSend = computed(
-    () =>
-      !busy.value && !held.value && draft.value.trim().length > 0 && messageLength(draft.value) <= MAX_MESSAGE_LENGTH,
-  );
 
   const runs = createRuns();
-  effect(() => () => (runs.invalidate(), watchStall(false)));
   const fail = createFail({ config, online, status, emit });
   // A conversation created here has no earlier history to fetch.
   const opener = createOpener(client, config, session, () => (history.loaded = true), conversations.drop);
-  /** The signals a send reads and writes, in `createSending`'s order. */
-  const signals = [online, messages, status, streaming, draft, announcement] as const;
-  const { ask, history } = createSending(client, session, conversations, opener, runs, emit, fail, watchStall, signals);
+  /** The signals the model's parts read and write, in `ModelSignals`' order. */
+  const signals = [online, messages, status, streaming, draft, announcement, isOpen, busy] as const;
+  const history = createHistory(client, session, conversations, runs, fail, signals);
+  const ask = createSending(client, session, conversations, opener, runs, emit, fail, watchStall, signals);
+  const switching = createSwitching(session, conversations, undo, runs, opener, history, emit, signals);
+  const [clear, resume, restore, open, close] = switching;
   /** Sends `text` (default: the draft). Resolves when the reply is complete or has failed. */
   const send = action(async (text?: string) => {
     const content = (text ?? draft.value).trim();
     if (!content || busy.value || held.value) return;
-    if (messageLength(content) > MAX_MESSAGE_LENGTH) {
-      if (text !== undefined) draft.value = text;
-      return;
-    }
+    if (messageLength(content) > MAX_MESSAGE_LENGTH) return void (text !== undefined && (draft.value = text));
     if (!history.loaded && session.current()) await history.load();
     const user = localMessage('user', content, 'pending');
     batch(() => {
@@ -106,23 +84,6 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   });
   // The connection's return sends (or reads back) the message it held; a failure while online waits for Retry.
   effect(() => void (online.value && failure.peek()?.can === 'resend' && retry()));
-  /** Empties the panel and forgets the conversation, or puts `next` in its place; `keep`: first keep it for Undo. */
-  function clear(keep: boolean, next?: ConversationRef) {
-    undo.keep(keep ? messages.value : []);
-    runs.invalidate();
-    if (next) session.save(next);
-    else session.forget();
-    // A fresh conversation: its proof of work, if the proxy asks for one, is solved ahead.
-    opener.warm();
-    batch(() => {
-      messages.value = [];
-      streaming.value = '';
-      status.value = IDLE;
-      announcement.value = null;
-      conversations.shown.value = false;
-    });
-  }
-
   const conversation = () => session.current();
   const feedback = createFeedback({ client, storage: deps.storage, config, emit, conversation });
   const discard = () => (conversations.drop(conversation()?.id ?? ''), feedback.forget(messages.value), clear(false));
@@ -151,18 +112,8 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     held,
     canSend,
     online,
-    open: action(() => {
-      if (isOpen.value) return;
-      isOpen.value = true;
-      emit('open', undefined);
-      if (!history.loaded && !busy.value) void history.load();
-      opener.warm();
-    }),
-    close: action(() => {
-      if (!isOpen.value) return;
-      isOpen.value = false;
-      emit('close', undefined);
-    }),
+    open: action(open),
+    close: action(close),
     setDraft: action((value: string) => void (draft.value = value)),
     send,
     stop: action(runs.abort),
@@ -174,19 +125,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     say: action((text: string) => void (note.value = text)),
     conversations,
     /** Shows `earlier`, one of the visitor's conversations, its history loaded anew; Undo is given up. */
-    resume: action((earlier: ConversationRef) => {
-      if (earlier.id === conversation()?.id) return conversations.show(false);
-      clear(false, earlier);
-      history.loaded = false;
-      void history.load();
-    }),
+    resume: action(resume),
     /** Brings back what the last "new conversation" cleared, as long as the visitor has not sent since. */
-    undoNewConversation: action(() => {
-      const restored = undo.restore();
-      if (!restored) return;
-      history.loaded = true;
-      messages.value = restored;
-    }),
+    undoNewConversation: action(restore),
   };
 });
 

@@ -1,4 +1,4 @@
-import { batch, type ReadonlySignal, type Signal } from '@preact/signals';
+import { batch, effect, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { ChatClient } from '../api/client.js';
 import { ChatError, toChatError } from '../api/errors.js';
 import type { ApiMessage } from '../api/types.js';
@@ -13,35 +13,33 @@ import type { Session } from './session.js';
 import { IDLE, isBusy, type ChatStatus, type Repeat } from './status.js';
 import { append, lastAsked, replace, type Thread } from './thread.js';
 
+/** The model's signals its parts read and write, in this order (one tuple: see `createSending`). */
+export type ModelSignals = readonly [
+  online: ReadonlySignal<boolean>,
+  thread: Thread,
+  status: Signal<ChatStatus>,
+  streaming: Signal<string>,
+  draft: Signal<string>,
+  announcement: Signal<ChatMessage | null>,
+  isOpen: Signal<boolean>,
+  busy: ReadonlySignal<boolean>,
+];
+
+type Fail = (error: ChatError, repeat?: Repeat, midReply?: boolean) => void;
+
 /**
- * The send, stream and read-back flow, and the stored history's read. Each send moves through `SEND_TRANSITIONS`
- * (send-flow.ts) and writes state only as it moves, so a send made stale (a new conversation) writes nothing. The
- * model's parts come as parameters (its signals as one tuple), not as one object: Terser shortens parameter
- * names, never property names.
+ * The stored conversation's history: read once, when the panel first opens or the first message is sent, and
+ * again for a conversation resumed. `loaded` is also set when there is nothing earlier to read (a conversation
+ * just created, or brought back by Undo).
  */
-export function createSending(
+export function createHistory(
   client: ChatClient,
   session: Session,
   conversations: ReturnType<typeof createConversations>,
-  opener: ReturnType<typeof createOpener>,
   runs: Runs,
-  emit: Emit,
-  fail: (error: ChatError, repeat?: Repeat, midReply?: boolean) => void,
-  watchStall: (on: boolean) => void,
-  [online, thread, status, streaming, draft, announcement]: readonly [
-    online: ReadonlySignal<boolean>,
-    thread: Thread,
-    status: Signal<ChatStatus>,
-    streaming: Signal<string>,
-    draft: Signal<string>,
-    announcement: Signal<ChatMessage | null>,
-  ],
+  fail: Fail,
+  [, thread, status]: ModelSignals,
 ) {
-  /**
-   * The stored conversation's history: read once, when the panel first opens or the first message is sent, and
-   * again for a conversation resumed. `loaded` is also set when there is nothing earlier to read (a conversation
-   * just created, or brought back by Undo).
-   */
   const history = {
     loaded: false,
     async load(): Promise<void> {
@@ -74,7 +72,20 @@ export function createSending(
       }
     },
   };
+  return history;
+}
 
+/**
+ * The read-back of what the service stored, and the commit of a reply: shown as stored when that can be read, as
+ * streamed (or failed) when it cannot.
+ */
+function createReplies(
+  client: ChatClient,
+  session: Session,
+  emit: Emit,
+  fail: Fail,
+  [online, thread, status, streaming, draft, announcement]: ModelSignals,
+) {
   /**
    * What the service stored for `content`, read from the conversation's newest messages; undefined if nothing (or,
    * unless `strict`, if they cannot be read; offline, they are not tried).
@@ -169,6 +180,36 @@ export function createSending(
       });
   }
 
+  return [readExchange, showStored, refused, finishReply, recoverReply] as const;
+}
+
+/**
+ * The send, stream and read-back flow: `ask`. Each send moves through `SEND_TRANSITIONS` (send-flow.ts) and writes
+ * state only as it moves, so a send made stale (a new conversation) writes nothing. The model's parts come as
+ * parameters (its signals as one tuple), not as one object: Terser shortens parameter names, never property names.
+ */
+export function createSending(
+  client: ChatClient,
+  session: Session,
+  conversations: ReturnType<typeof createConversations>,
+  opener: ReturnType<typeof createOpener>,
+  runs: Runs,
+  emit: Emit,
+  fail: Fail,
+  watchStall: (on: boolean) => void,
+  signals: ModelSignals,
+) {
+  const [online, thread, status, streaming] = signals;
+  // Disposing the model makes its work stale.
+  effect(() => () => (runs.invalidate(), watchStall(false)));
+  const [readExchange, showStored, refused, finishReply, recoverReply] = createReplies(
+    client,
+    session,
+    emit,
+    fail,
+    signals,
+  );
+
   /**
    * Asks the service for a reply to `content`. `pendingUser` is the visitor's new bubble; without it, the last
    * question is asked again, and the failed reply it had is replaced once the service accepts. `check`: the message
@@ -220,5 +261,5 @@ export function createSending(
     }
   }
 
-  return { ask, history };
+  return ask;
 }
