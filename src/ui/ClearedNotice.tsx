@@ -18,7 +18,7 @@ export function ClearedNotice({ inputRef }: { inputRef: RefObject<HTMLTextAreaEl
       {cleared && (
         <>
           <p class="notice__text">{config.text.cleared}</p>
-          <button type="button" class="link-button" onClick={undo}>
+          <button class="link-button" onClick={undo}>
             {config.text.undo}
           </button>
         </>

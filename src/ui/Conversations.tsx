@@ -32,7 +32,6 @@ export function Conversations() {
           {list.map((entry) => (
             <li key={entry.id}>
               <button
-                type="button"
                 class="menu__item"
                 aria-current={entry.id === current ? 'true' : undefined}
                 onClick={() => model.resume(entry)}
@@ -49,7 +48,7 @@ export function Conversations() {
       ) : (
         <p>{chatText.noConversations}</p>
       )}
-      <button type="button" class="link-button" onClick={back}>
+      <button class="link-button" onClick={back}>
         {chatText.back}
       </button>
     </section>

@@ -17,7 +17,6 @@ export function CopyButton({ label, text }: { label: string; text: () => string 
   return (
     <span class="copy">
       <button
-        type="button"
         class="icon-button copy__btn"
         aria-label={label}
         title={label}

@@ -51,10 +51,10 @@ export function DeleteConfirm() {
         </p>
       )}
       <div class="actions">
-        <button type="button" class="link-button" ref={cancel} onClick={onCancel}>
+        <button class="link-button" ref={cancel} onClick={onCancel}>
           {chatText.cancel}
         </button>
-        <button type="button" class="link-button" disabled={state === 'deleting'} onClick={onDelete}>
+        <button class="link-button" disabled={state === 'deleting'} onClick={onDelete}>
           {chatText.deleteAction}
         </button>
       </div>

@@ -88,12 +88,12 @@ export function ErrorNotice() {
       </p>
       <div class="actions">
         {(shown.can === 'reload' || shown.can === 'resend') && (
-          <button type="button" class="link-button" onClick={thenFocusComposer(model.retry)}>
+          <button class="link-button" onClick={thenFocusComposer(model.retry)}>
             {text.retry}
           </button>
         )}
         {!left && (
-          <button type="button" class="link-button" onClick={thenFocusComposer(model.dismiss)}>
+          <button class="link-button" onClick={thenFocusComposer(model.dismiss)}>
             {text.dismiss}
           </button>
         )}

@@ -73,7 +73,6 @@ export function Menu({ label, icon, items }: { label: string; icon: ComponentChi
     <div onFocusOut={onFocusOut}>
       <button
         ref={button}
-        type="button"
         class="icon-button"
         id="askbox-menu-button"
         aria-label={label}
@@ -112,7 +111,6 @@ export function Menu({ label, icon, items }: { label: string; icon: ComponentChi
             ) : (
               <button
                 key={item.label}
-                type="button"
                 role="menuitem"
                 class="menu__item"
                 tabIndex={-1}

@@ -51,7 +51,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         <p class="msg__note msg__note--error">
           {!message.text && text.replyFailed}
           {canRetry && (
-            <button type="button" class="link-button" onClick={thenFocusComposer(model.retry)}>
+            <button class="link-button" onClick={thenFocusComposer(model.retry)}>
               {text.retry}
             </button>
           )}

@@ -165,7 +165,7 @@ export function MessageList() {
         </div>
       </div>
       {behind && (
-        <button type="button" class="jump" onClick={jump} aria-label={text.jumpToLatest}>
+        <button class="jump" onClick={jump} aria-label={text.jumpToLatest}>
           <DownIcon />
         </button>
       )}

@@ -51,7 +51,6 @@ export function Panel({
           {config.title}
         </h2>
         <button
-          type="button"
           class="icon-button"
           aria-label={text.newConversation}
           title={text.newConversation}
@@ -61,7 +60,7 @@ export function Panel({
         </button>
         <PanelMenu />
         {onClose && (
-          <button type="button" class="icon-button" aria-label={text.close} title={text.close} onClick={onClose}>
+          <button class="icon-button" aria-label={text.close} title={text.close} onClick={onClose}>
             <CloseIcon />
           </button>
         )}

@@ -24,7 +24,7 @@ export function RateButtons({ message }: { message: ChatMessage }) {
       {failed && (
         <span class="rate__failed">
           {chatText.feedbackFailed}{' '}
-          <button type="button" class="link-button" onClick={() => void feedback.retry(message.id)}>
+          <button class="link-button" onClick={() => void feedback.retry(message.id)}>
             {config.text.retry}
           </button>
         </span>
@@ -34,7 +34,6 @@ export function RateButtons({ message }: { message: ChatMessage }) {
         return (
           <button
             key={rating}
-            type="button"
             class={`icon-button copy__btn rate--${rating}`}
             aria-label={label}
             title={label}

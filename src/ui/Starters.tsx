@@ -14,7 +14,6 @@ export function Starters() {
       {config.starters.map((question) => (
         <button
           key={question}
-          type="button"
           class="starter"
           disabled={limited}
           aria-describedby={limited ? 'askbox-limit' : undefined}
