@@ -40,8 +40,10 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const { client, config, emit, online } = deps;
   const session = createSession(deps.storage, storageKey('conversation', config));
   const conversations = createConversations(deps.storage, storageKey('conversations', config));
-  const [messages, streaming, silent, status, isOpen, draft, announcement, note, ...gates] = createChatState();
-  const [busy, failure, held, canRetryReply, canSend] = gates;
+  const signals = createChatState(online);
+  const [, messages, status, streaming, draft, announcement, isOpen, busy, silent, note, failure, held, ...gates] =
+    signals;
+  const [canRetryReply, canSend] = gates;
   const undo = createUndo(session);
   const { stalled, watch: watchStall } = createStallWatch();
 
@@ -49,8 +51,6 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const fail = createFail({ config, online, status, emit });
   // A conversation created here has no earlier history to fetch.
   const opener = createOpener(client, config, session, () => (history.loaded = true), conversations.drop);
-  /** The signals the model's parts read and write, in `ModelSignals`' order. */
-  const signals = [online, messages, status, streaming, draft, announcement, isOpen, busy] as const;
   const history = createHistory(client, session, conversations, runs, fail, signals);
   const ask = createSending(client, session, conversations, opener, runs, emit, fail, watchStall, signals);
   const switching = createSwitching(session, conversations, undo, runs, opener, history, emit, signals);

@@ -1,13 +1,14 @@
-import { computed, effect, signal } from '@preact/signals';
+import { computed, effect, signal, type ReadonlySignal } from '@preact/signals';
 import { MAX_MESSAGE_LENGTH, messageLength } from '../config/schema.js';
 import { lastFailedReply, type ChatMessage } from './messages.js';
 import { endWaits, failureOf, holdsSending, IDLE, isBusy, type ChatStatus } from './status.js';
 
 /**
  * The model's signals, and what the status lets the visitor do, as one tuple (Terser shortens the names it is
- * taken apart into, never property names). A `wait` failure ends by itself when its time comes.
+ * taken apart into, never property names). The model hands the tuple itself to its parts, which take the leading
+ * signals they use. A `wait` failure ends by itself when its time comes.
  */
-export function createChatState() {
+export function createChatState(online: ReadonlySignal<boolean>) {
   const messages = signal<readonly ChatMessage[]>([]);
   const streaming = signal('');
   /** Whether no text of the reply in flight has come yet: the log shows the typing dots meanwhile. */
@@ -34,18 +35,22 @@ export function createChatState() {
       !busy.value && !held.value && draft.value.trim().length > 0 && messageLength(draft.value) <= MAX_MESSAGE_LENGTH,
   );
   return [
+    online,
     messages,
-    streaming,
-    silent,
     status,
-    isOpen,
+    streaming,
     draft,
     announcement,
-    note,
+    isOpen,
     busy,
+    silent,
+    note,
     failure,
     held,
     canRetryReply,
     canSend,
   ] as const;
 }
+
+/** The model's signals its parts read and write, in this order: see `createChatState`. */
+export type ModelSignals = ReturnType<typeof createChatState>;

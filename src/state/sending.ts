@@ -1,4 +1,4 @@
-import { batch, effect, type ReadonlySignal, type Signal } from '@preact/signals';
+import { batch, effect } from '@preact/signals';
 import type { ChatClient } from '../api/client.js';
 import { ChatError, toChatError } from '../api/errors.js';
 import type { ApiMessage } from '../api/types.js';
@@ -10,20 +10,9 @@ import type { createOpener } from './opener.js';
 import type { Run, Runs } from './runs.js';
 import { createSendFlow, type SendFlow } from './send-flow.js';
 import type { Session } from './session.js';
-import { IDLE, isBusy, type ChatStatus, type Repeat } from './status.js';
-import { append, lastAsked, replace, type Thread } from './thread.js';
-
-/** The model's signals its parts read and write, in this order (one tuple: see `createSending`). */
-export type ModelSignals = readonly [
-  online: ReadonlySignal<boolean>,
-  thread: Thread,
-  status: Signal<ChatStatus>,
-  streaming: Signal<string>,
-  draft: Signal<string>,
-  announcement: Signal<ChatMessage | null>,
-  isOpen: Signal<boolean>,
-  busy: ReadonlySignal<boolean>,
-];
+import { IDLE, isBusy, type Repeat } from './status.js';
+import { append, lastAsked, replace } from './thread.js';
+import type { ModelSignals } from './chat-state.js';
 
 type Fail = (error: ChatError, repeat?: Repeat, midReply?: boolean) => void;
 
