@@ -94,33 +94,25 @@ export function Menu({ label, icon, items }: { label: string; icon: ComponentChi
           aria-labelledby="askbox-menu-button"
           onKeyDown={onMenuKey}
         >
-          {items.map((item) =>
-            item.href ? (
-              <a
+          {items.map((item) => {
+            // One element for both kinds: a link carries `href` (and a new tab unless it is mailto:), a button none.
+            const Item = item.href ? 'a' : 'button';
+            return (
+              <Item
                 key={item.label}
                 role="menuitem"
                 class="menu__item"
                 tabIndex={-1}
                 href={item.href}
-                target={item.href.startsWith('mailto:') ? undefined : '_blank'}
-                rel="noopener"
-                onClick={() => select(item)}
-              >
-                {item.label}
-              </a>
-            ) : (
-              <button
-                key={item.label}
-                role="menuitem"
-                class="menu__item"
-                tabIndex={-1}
+                target={item.href?.startsWith('mailto:') === false ? '_blank' : undefined}
+                rel={item.href && 'noopener'}
                 aria-disabled={item.disabled ? 'true' : undefined}
                 onClick={() => select(item)}
               >
                 {item.label}
-              </button>
-            ),
-          )}
+              </Item>
+            );
+          })}
         </div>
       )}
     </div>

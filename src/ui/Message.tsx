@@ -28,9 +28,8 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
     </time>
   );
   return (
-    <article
-      class={`msg msg--${user ? 'user' : 'bot'}${waiting ? ' msg--pending' : ''}${failed ? ' msg--failed' : ''}`}
-    >
+    // Waiting (pending) and failed exclude each other: the modifier is the status's own name.
+    <article class={`msg msg--${user ? 'user' : 'bot'}${waiting || failed ? ` msg--${message.status}` : ''}`}>
       <span class="sr-only">{user ? text.you : text.assistant}: </span>
       {user ? (
         <p class="msg__text" dir="auto">

@@ -50,12 +50,7 @@ export function Panel({
         <h2 id="askbox-title" class="title">
           {config.title}
         </h2>
-        <button
-          class="icon-button"
-          aria-label={text.newConversation}
-          title={text.newConversation}
-          onClick={startOver}
-        >
+        <button class="icon-button" aria-label={text.newConversation} title={text.newConversation} onClick={startOver}>
           <NewIcon />
         </button>
         <PanelMenu />
