@@ -73,6 +73,16 @@ describe('bundle budget', () => {
     expect(chat).not.toContain('console.assert');
   });
 
+  it("carries DOMPurify compiled from its own source, the installed version, without Babel's ES5 helpers", () => {
+    const chat = readFileSync(`${DIST}${chatFiles[0] as string}`, 'utf8');
+    const { version } = JSON.parse(readFileSync(`${DIST}../node_modules/dompurify/package.json`, 'utf8')) as {
+      version: string;
+    };
+    expect(chat).toContain(`.version="${version}"`);
+    expect(chat).not.toContain('Invalid attempt to destructure');
+    expect(chat).not.toContain('_invoke');
+  });
+
   it('names the chat file by a hash of its final bytes, so that no build reuses a name for other bytes', () => {
     const chat = chatFiles[0] as string;
     const hash = createHash('sha256')
