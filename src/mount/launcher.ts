@@ -47,15 +47,20 @@ export function createLauncher(
   button.setAttribute('aria-controls', 'askbox-panel');
   const icon = doc.createElementNS(SVG_NS, 'svg');
   const path = doc.createElementNS(SVG_NS, 'path');
-  const attributes = { class: 'icon', viewBox: '0 0 24 24', 'aria-hidden': 'true' };
-  for (const [name, value] of Object.entries(attributes)) icon.setAttribute(name, value);
+  icon.setAttribute('class', 'icon');
+  icon.setAttribute('viewBox', '0 0 24 24');
+  icon.setAttribute('aria-hidden', 'true');
   icon.append(path);
+  button.append(icon);
   // The label and the badge are seen; the button's name (below) says the same to assistive technology.
-  const label = make('span', 'launcher__label');
-  label.textContent = launcherLabel;
+  if (launcherLabel) {
+    const label = make('span', 'launcher__label');
+    label.textContent = launcherLabel;
+    button.append(label);
+  }
   const badge = make('span', 'launcher__badge');
   badge.setAttribute('aria-hidden', 'true');
-  button.append(icon, label, badge);
+  button.append(badge);
   button.addEventListener('click', handlers.onPress);
   // Hover and focus come before a click; on a touch screen (no hover) the touch itself does, a frame or two ahead.
   for (const type of ['pointerenter', 'focus', 'pointerdown', 'touchstart'])
