@@ -62,9 +62,10 @@ export function createLauncher(
   badge.setAttribute('aria-hidden', 'true');
   button.append(badge);
   button.addEventListener('click', handlers.onPress);
-  // Hover and focus come before a click; on a touch screen (no hover) the touch itself does, a frame or two ahead.
-  for (const type of ['pointerenter', 'focus', 'pointerdown', 'touchstart'])
-    button.addEventListener(type, handlers.onWarm, { once: true, passive: true });
+  // Hover and focus come before a click; on a touch screen (no hover) the touch itself does, a frame or two ahead:
+  // `pointerdown`, which every browser that runs this script fires for a touch too, before `touchstart`.
+  for (const type of ['pointerenter', 'focus', 'pointerdown'])
+    button.addEventListener(type, handlers.onWarm, { once: true });
   root.append(slot);
   // Inline, the panel is always there: no launcher.
   const placed = config.launcher && config.mode === 'bubble';
