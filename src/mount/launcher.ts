@@ -1,5 +1,4 @@
 import type { WidgetConfig } from '../config/schema.js';
-import { CHAT_PATH, CLOSE_PATH } from '../ui/icon-paths.js';
 
 /**
  * The part of the widget every page view pays for: a plain-DOM launcher button, built without Preact so that a
@@ -17,8 +16,6 @@ export interface Launcher {
   /** Counts a reply completed while the panel is closed: a badge, and its number in the launcher's name. */
   addUnread(): void;
 }
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /**
  * Builds the launcher in `doc`, not yet placed anywhere; `onPress` runs on click, `onWarm` on hover, focus and touch.
@@ -45,13 +42,9 @@ export function createLauncher(
   const button = make('button', launcherLabel ? 'launcher launcher--label' : 'launcher') as HTMLButtonElement;
   button.type = 'button';
   button.setAttribute('aria-controls', 'askbox-panel');
-  const icon = doc.createElementNS(SVG_NS, 'svg');
-  const path = doc.createElementNS(SVG_NS, 'path');
-  icon.setAttribute('class', 'icon');
-  icon.setAttribute('viewBox', '0 0 24 24');
-  icon.setAttribute('aria-hidden', 'true');
-  icon.append(path);
-  button.append(icon);
+  // The icon is drawn by launcher.css (a clip path in its colour, the chat bubble or, open, the cross): an inline
+  // <svg> would make every page view set up the browser's SVG interfaces for one shape.
+  button.append(make('span', 'launcher__icon'));
   // The label and the badge are seen; the button's name (below) says the same to assistive technology.
   if (launcherLabel) {
     const label = make('span', 'launcher__label');
@@ -81,7 +74,6 @@ export function createLauncher(
     const count = unread ? text.unread.replace('{count}', String(unread)) : '';
     button.setAttribute('aria-label', [launcherLabel, text.launcher, count].filter(Boolean).join(', '));
     button.setAttribute('aria-expanded', String(open));
-    path.setAttribute('d', open ? CLOSE_PATH : CHAT_PATH);
     badge.textContent = unread ? String(unread) : '';
   };
   paint();
