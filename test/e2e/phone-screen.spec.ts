@@ -138,7 +138,9 @@ describe('a tablet turned, or a window narrowed, to a phone-sized viewport on a 
     await page.locator(W.launcher).waitFor();
     // Wider than a phone: the phone rules do not apply, so nothing is read or written (a layout at load saved).
     const written = () =>
-      page.evaluate(() => document.querySelector('askbox-widget')?.shadowRoot?.querySelector('.askbox')?.style.cssText);
+      page.evaluate(
+        () => document.querySelector('askbox-widget')?.shadowRoot?.querySelector<HTMLElement>('.askbox')?.style.cssText,
+      );
     expect(await written()).toBe('');
     await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
     expect(await page.evaluate(() => window.innerWidth > 1000)).toBe(true);
