@@ -56,7 +56,8 @@ export function createLauncher(
   button.append(badge);
   button.addEventListener('click', handlers.onPress);
   // Hover and focus come before a click; on a touch screen (no hover) the touch itself does, a frame or two ahead:
-  // `pointerdown`, which every browser that runs this script fires for a touch too, before `touchstart`.
+  // every browser that runs this script fires pointer events for a touch (`pointerenter`, `pointerdown`) before
+  // `touchstart`, so no touch listener is needed.
   for (const type of ['pointerenter', 'focus', 'pointerdown'])
     button.addEventListener(type, handlers.onWarm, { once: true });
   root.append(slot);

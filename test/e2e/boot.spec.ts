@@ -60,6 +60,21 @@ describe('a launcher-only boot, in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('loads the chat when a finger touches the launcher on a phone, before it lifts (no hover there)', async () => {
+    const { page, requests } = await e2e.open('/plain.html', { width: 390, height: 844, mobile: true });
+    await page.locator(W.launcher).waitFor();
+    const box = await page.locator(W.launcher).boundingBox();
+    const point = { x: (box?.x ?? 0) + 28, y: (box?.y ?? 0) + 28 };
+    const cdp = await page.context().newCDPSession(page);
+    // The finger is down and stays down: no click yet, only the touch's pointerdown.
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+    await expect.poll(() => chatRequests(requests).length).toBe(1);
+    expect(await page.locator(W.launcher).getAttribute('aria-expanded')).toBe('false');
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.locator(W.panel).waitFor();
+    expect(chatRequests(requests)).toHaveLength(1);
+  });
+
   it('loads the chat on keyboard focus of the launcher too, and on a page call before any interaction', async () => {
     const { page, requests } = await e2e.open('/plain.html');
     await page.locator(W.launcher).waitFor();
