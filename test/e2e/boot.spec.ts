@@ -39,6 +39,11 @@ describe('a launcher-only boot, in Chromium', () => {
     }
   });
 
+  it('asks V8 to compile the launcher while it streams (explicit compile hint), as its first line', () => {
+    // After the minifiers, which drop comments: without it Chromium compiles each function on the main thread.
+    expect(readFileSync(`${DIST}askbox.js`, 'utf8').split('\n', 1)[0]).toBe('//# allFunctionsCalledOnLoad');
+  });
+
   it('loads no chat code before the visitor shows interest; hovering the launcher loads it, once', async () => {
     const { page, requests, consoleErrors, pageErrors } = await e2e.open('/plain.html');
     await page.locator(W.launcher).waitFor();
