@@ -76,6 +76,22 @@ function terser(): Plugin {
 }
 
 /**
+ * Puts V8's explicit compile hint at the head of the launcher, after the minifiers (which drop comments): Chromium
+ * then compiles its functions while it streams the file, off the main thread, rather than each on its first call on
+ * the main thread. Nearly all of the launcher runs at load, so this moves about 2 ms of compiling out of the page's
+ * main thread (see CHANGELOG, issue 19). Engines without compile hints read a comment.
+ */
+function compileHint(): Plugin {
+  return {
+    name: 'askbox-compile-hint',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle))
+        if (chunk.type === 'chunk') chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
+    },
+  };
+}
+
+/**
  * Names the chat file by a hash of what it finally holds: Rolldown's `[hash]` is taken before the Terser pass above,
  * so a new Terser (or new options) would ship different bytes, and another sha384, under a name a CDN has cached.
  */
@@ -166,7 +182,7 @@ const builds: Record<string, () => UserConfig> = {
     const { file, integrity } = chatFile();
     return {
       define: { __ASKBOX_CHAT_FILE__: JSON.stringify(file), __ASKBOX_CHAT_INTEGRITY__: JSON.stringify(integrity) },
-      plugins: [localePacks(), debugOverlay(), terser()],
+      plugins: [localePacks(), debugOverlay(), terser(), compileHint()],
       build: {
         emptyOutDir: false,
         target: 'es2022',

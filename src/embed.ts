@@ -31,7 +31,7 @@ const current = document.currentScript;
  */
 function findScript(): HTMLScriptElement | null {
   if (current instanceof HTMLScriptElement) return current;
-  const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]'));
+  const scripts = [...document.querySelectorAll<HTMLScriptElement>('script[src]')];
   return (
     scripts.find((s) => /\/askbox(\.min)?\.js([?#]|$)/.test(s.src)) ??
     document.querySelector<HTMLScriptElement>('script[data-bot-id],script[data-proxy-url]')

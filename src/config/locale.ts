@@ -94,7 +94,7 @@ export function canonicalTag(tag: string): string | undefined {
  * page's `<html lang>`, then the browser's languages) Askbox has strings for, else English. A requested language
  * without strings still formats dates and numbers its way.
  */
-export function resolveLocale(requested: string | undefined, languages: readonly string[]): Locale {
+export function resolveLocale(requested: string | undefined, languages: Iterable<string>): Locale {
   const candidates = requested ? [requested] : languages;
   for (const candidate of candidates) {
     const tag = canonicalTag(candidate);

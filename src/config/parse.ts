@@ -98,8 +98,8 @@ type Input = Readonly<Record<string, unknown>>;
 
 /** What the config is read against besides its input. */
 export interface ConfigEnv {
-  /** The page's and the visitor's languages, in order of preference. */
-  languages?: readonly string[];
+  /** The page's and the visitor's languages, in order of preference (read only as far as the locale needs). */
+  languages?: Iterable<string>;
   /** Locale packs by language (see config/locales), as far as they are at hand. */
   tables?: Readonly<Record<string, LocalePack>>;
   /** Inline mode has its container without a selector (the `<askbox-chat>` element, or `mount()`'s target). */

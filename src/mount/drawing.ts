@@ -14,7 +14,8 @@ import type { WidgetModel } from './widget-model.js';
 /** The widget on a page: its launcher, and the frame that stands in for the panel while the chat loads. */
 export interface Drawing {
   launcher: Launcher;
-  frame: PendingFrame;
+  /** Built on first use: most visitors never see it. */
+  readonly frame: PendingFrame;
   /** Shows `chat`'s panel in the launcher's slot, in place of the frame; its stylesheet joins the launcher's once. */
   show(chat: Chat): void;
   /** Repaints the launcher in the model's scheme (after a change of theme). */
@@ -43,24 +44,26 @@ export function drawWidget(
   handlers: DrawingHandlers,
 ): Drawing {
   const launcher = createLauncher(doc, config, { onPress: handlers.toggle, onWarm: handlers.warm });
-  const frame = createPendingFrame(launcher.root, launcher.slot, config, {
-    onClose: () => {
-      handlers.close();
-      launcher.button.focus();
-    },
-    onRetry: handlers.open,
-  });
+  /** The frame, built when first asked for (few visitors open the panel before the chat file is there). */
+  let frame: PendingFrame | undefined;
   const shadow = createShadowHost(doc, {
     css: css + toThemeCss(config),
     nonce: config.styleNonce,
     content: launcher.root,
   });
-  const paint = () => launcher.setScheme(model.scheme());
+  let stopScheme: (() => void) | undefined;
+  const paint = () => {
+    // Only the `auto` theme reads the system's scheme: it is followed from the first paint in that theme on.
+    stopScheme ??=
+      model.theme === 'auto'
+        ? followSystemScheme((scheme) => {
+            model.system = scheme;
+            launcher.setScheme(model.scheme());
+          })
+        : undefined;
+    launcher.setScheme(model.scheme());
+  };
   const selector = !target && config.mode === 'inline' ? config.target : undefined;
-  const stopScheme = followSystemScheme((scheme) => {
-    model.system = scheme;
-    paint();
-  });
   const stopFollowing = followScreen(launcher.root);
   const stopPlacing = keepPlaced(
     shadow.host,
@@ -79,10 +82,18 @@ export function drawWidget(
   return {
     paint,
     launcher,
-    frame,
-    show: (chat) => chat.show(launcher, addSheet, frame.opener),
+    get frame() {
+      return (frame ??= createPendingFrame(launcher.root, launcher.slot, config, {
+        onClose: () => {
+          handlers.close();
+          launcher.button.focus();
+        },
+        onRetry: handlers.open,
+      }));
+    },
+    show: (chat) => chat.show(launcher, addSheet, frame?.opener),
     undraw: () => {
-      stopScheme();
+      stopScheme?.();
       stopFollowing();
       stopPlacing();
       shadow.destroy();

@@ -7,7 +7,7 @@ const HTML_ATTRIBUTE = /^(id|class|style|hidden|slot|part|tabindex|role|aria-.*|
 /** The element's config attributes as config keys: `bot-id="…"` → `{ botId: "…" }`, `text-send` → `textSend`. */
 export function elementInput(element: Element): Record<string, string> {
   const input: Record<string, string> = {};
-  for (const { name, value } of Array.from(element.attributes))
+  for (const { name, value } of element.attributes)
     if (!HTML_ATTRIBUTE.test(name)) input[name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = value;
   return input;
 }

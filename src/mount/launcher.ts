@@ -1,5 +1,4 @@
 import type { WidgetConfig } from '../config/schema.js';
-import { CHAT_PATH, CLOSE_PATH } from '../ui/icon-paths.js';
 
 /**
  * The part of the widget every page view pays for: a plain-DOM launcher button, built without Preact so that a
@@ -17,8 +16,6 @@ export interface Launcher {
   /** Counts a reply completed while the panel is closed: a badge, and its number in the launcher's name. */
   addUnread(): void;
 }
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /**
  * Builds the launcher in `doc`, not yet placed anywhere; `onPress` runs on click, `onWarm` on hover, focus and touch.
@@ -45,21 +42,24 @@ export function createLauncher(
   const button = make('button', launcherLabel ? 'launcher launcher--label' : 'launcher') as HTMLButtonElement;
   button.type = 'button';
   button.setAttribute('aria-controls', 'askbox-panel');
-  const icon = doc.createElementNS(SVG_NS, 'svg');
-  const path = doc.createElementNS(SVG_NS, 'path');
-  const attributes = { class: 'icon', viewBox: '0 0 24 24', 'aria-hidden': 'true' };
-  for (const [name, value] of Object.entries(attributes)) icon.setAttribute(name, value);
-  icon.append(path);
+  // The icon is drawn by launcher.css (a clip path in its colour, the chat bubble or, open, the cross): an inline
+  // <svg> would make every page view set up the browser's SVG interfaces for one shape.
+  button.append(make('span', 'launcher__icon'));
   // The label and the badge are seen; the button's name (below) says the same to assistive technology.
-  const label = make('span', 'launcher__label');
-  label.textContent = launcherLabel;
+  if (launcherLabel) {
+    const label = make('span', 'launcher__label');
+    label.textContent = launcherLabel;
+    button.append(label);
+  }
   const badge = make('span', 'launcher__badge');
   badge.setAttribute('aria-hidden', 'true');
-  button.append(icon, label, badge);
+  button.append(badge);
   button.addEventListener('click', handlers.onPress);
-  // Hover and focus come before a click; on a touch screen (no hover) the touch itself does, a frame or two ahead.
-  for (const type of ['pointerenter', 'focus', 'pointerdown', 'touchstart'])
-    button.addEventListener(type, handlers.onWarm, { once: true, passive: true });
+  // Hover and focus come before a click; on a touch screen (no hover) the touch itself does, a frame or two ahead:
+  // every browser that runs this script fires pointer events for a touch (`pointerenter`, `pointerdown`) before
+  // `touchstart`, so no touch listener is needed.
+  for (const type of ['pointerenter', 'focus', 'pointerdown'])
+    button.addEventListener(type, handlers.onWarm, { once: true });
   root.append(slot);
   // Inline, the panel is always there: no launcher.
   const placed = config.launcher && config.mode === 'bubble';
@@ -75,7 +75,6 @@ export function createLauncher(
     const count = unread ? text.unread.replace('{count}', String(unread)) : '';
     button.setAttribute('aria-label', [launcherLabel, text.launcher, count].filter(Boolean).join(', '));
     button.setAttribute('aria-expanded', String(open));
-    path.setAttribute('d', open ? CLOSE_PATH : CHAT_PATH);
     badge.textContent = unread ? String(unread) : '';
   };
   paint();

@@ -1,5 +1,4 @@
-/** The viewport on which the panel covers the whole screen (the same query as in launcher.css). */
-const PHONE = '(max-width: 480px)';
+import { PHONE } from './viewport.js';
 
 /** Keeps the page behind a phone's full-screen panel still; see `createPhoneFit`. */
 export interface PhoneFit {

@@ -1,29 +1,47 @@
 /** The visual viewport's events on which the screen moves or changes size: pan, zoom, the soft keyboard. */
 const EVENTS = ['resize', 'scroll'] as const;
 
+/** The viewport on which launcher.css keeps the widget to the screen, and the panel covers it (phone.ts too). */
+export const PHONE = '(max-width: 480px)';
+
 /**
  * Keeps the visual viewport (the part of the page the visitor sees) written on `root` as `--_vx`, `--_vy`,
  * `--_vw` and `--_vh`, and its distance from the right edge of the page's initial containing block as `--_vr`,
- * for as long as the widget lives; returns the stop function.
+ * while the viewport is phone-sized (`PHONE`), for as long as the widget lives; returns the stop function.
  *
  * A fixed element is placed in the layout viewport, which a mobile browser widens to the page's content when that
  * overflows the screen (a wide table is enough), and within which the visitor pinch-zooms and pans: its corner can
  * lie far off-screen. On a phone, launcher.css makes the root this box and the containing block of the launcher and
  * the panel, so both keep to the screen. Written from the launcher's first frame (the chat file comes later), and
  * rewritten when the browser pans or zooms, or the soft keyboard shrinks the screen.
+ *
+ * Only launcher.css's phone rules read these properties, so this starts once the viewport is phone-sized, which on a
+ * desktop is likely never: reading the viewport's and the page's sizes forces a layout, which the page would pay for
+ * at load and at every scroll. The media query's change event comes before the frame is drawn at the new size.
  */
 export function followScreen(root: HTMLElement): () => void {
   const page = root.ownerDocument;
-  const screen = page.defaultView?.visualViewport;
+  const view = page.defaultView;
+  const screen = view?.visualViewport;
   if (!screen) return () => undefined;
+  // Without matchMedia (a page that broke it), the screen is followed whatever its size.
+  const media = view.matchMedia?.(PHONE);
   // In a right-to-left page that overflows (to the left), Chromium keeps the right edge of the widened layout
   // viewport at the initial containing block's (`clientWidth`) instead of at the layout viewport's own: measured
   // from its left, the screen would be off by the widening. launcher.css places the root from the right there.
   const fit = () =>
     void (root.style.cssText = `--_vx:${screen.offsetLeft}px;--_vy:${screen.offsetTop}px;--_vw:${screen.width}px;--_vh:${screen.height}px;--_vr:${page.documentElement.clientWidth - screen.offsetLeft - screen.width}px`);
-  fit();
-  for (const type of EVENTS) screen.addEventListener(type, fit);
+  // Once phone-sized, for good: a viewport that turns phone-sized once (a rotation, a narrowed window) likely does again.
+  const follow = () => {
+    if (media && !media.matches) return;
+    media?.removeEventListener('change', follow);
+    for (const type of EVENTS) screen.addEventListener(type, fit);
+    fit();
+  };
+  media?.addEventListener('change', follow);
+  follow();
   return () => {
+    media?.removeEventListener('change', follow);
     for (const type of EVENTS) screen.removeEventListener(type, fit);
   };
 }

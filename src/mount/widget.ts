@@ -9,9 +9,19 @@ import { createLazyChat } from './lazy-chat.js';
 import { followPageRules } from './page-rules.js';
 import { createWidgetModel } from './widget-model.js';
 
-/** The languages the page and the visitor prefer, in order: the page's `<html lang>`, then the browser's. */
-export function pageLanguages(doc: Document): string[] {
-  return [doc.documentElement.lang, ...(doc.defaultView?.navigator.languages ?? [])].filter(Boolean);
+/**
+ * The languages the page and the visitor prefer, in order: the page's `<html lang>`, then the browser's (an empty
+ * `lang` is no language: `resolveLocale` passes it by). Read as they are iterated, afresh each time, so that the
+ * browser's are not read when the page's language settles the locale: the first read of `navigator` sets up its
+ * interface, a cost every page view would pay for nothing.
+ */
+export function pageLanguages(doc: Document): Iterable<string> {
+  return {
+    *[Symbol.iterator]() {
+      yield doc.documentElement.lang;
+      yield* doc.defaultView?.navigator.languages ?? [];
+    },
+  };
 }
 
 /**

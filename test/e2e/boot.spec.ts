@@ -39,6 +39,11 @@ describe('a launcher-only boot, in Chromium', () => {
     }
   });
 
+  it('asks V8 to compile the launcher while it streams (explicit compile hint), as its first line', () => {
+    // After the minifiers, which drop comments: without it Chromium compiles each function on the main thread.
+    expect(readFileSync(`${DIST}askbox.js`, 'utf8').split('\n', 1)[0]).toBe('//# allFunctionsCalledOnLoad');
+  });
+
   it('loads no chat code before the visitor shows interest; hovering the launcher loads it, once', async () => {
     const { page, requests, consoleErrors, pageErrors } = await e2e.open('/plain.html');
     await page.locator(W.launcher).waitFor();
@@ -58,6 +63,21 @@ describe('a launcher-only boot, in Chromium', () => {
     expect(await page.locator('script[src*="askbox-chat"]').count()).toBe(0);
     expect(consoleErrors).toEqual([]);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('loads the chat when a finger touches the launcher on a phone, before it lifts (no hover there)', async () => {
+    const { page, requests } = await e2e.open('/plain.html', { width: 390, height: 844, mobile: true });
+    await page.locator(W.launcher).waitFor();
+    const box = await page.locator(W.launcher).boundingBox();
+    const point = { x: (box?.x ?? 0) + 28, y: (box?.y ?? 0) + 28 };
+    const cdp = await page.context().newCDPSession(page);
+    // The finger is down and stays down: no click yet, only the touch's pointerdown.
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+    await expect.poll(() => chatRequests(requests).length).toBe(1);
+    expect(await page.locator(W.launcher).getAttribute('aria-expanded')).toBe('false');
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.locator(W.panel).waitFor();
+    expect(chatRequests(requests)).toHaveLength(1);
   });
 
   it('loads the chat on keyboard focus of the launcher too, and on a page call before any interaction', async () => {

@@ -56,6 +56,35 @@ describe('the launcher', () => {
     expect(await axeViolations(phone.page)).toEqual([]);
   });
 
+  it('draws its icon without an SVG, 26px in the button’s colour: the chat bubble, and the cross while open', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
+    const icon = () =>
+      page.evaluate(() => {
+        const root = document.querySelector('askbox-widget')?.shadowRoot;
+        const el = root?.querySelector('.launcher__icon');
+        if (!el) return null;
+        const style = getComputedStyle(el);
+        const { width, height } = el.getBoundingClientRect();
+        return {
+          svg: root?.querySelectorAll('svg').length,
+          size: [Math.round(width), Math.round(height)],
+          inButtonColour: style.backgroundColor === style.color,
+          clip: style.clipPath,
+        };
+      });
+    const closed = await icon();
+    expect(closed).toMatchObject({ svg: 0, size: [26, 26], inButtonColour: true });
+    expect(closed?.clip).toMatch(/^path\("M ?4 4/);
+    await page.locator(W.launcher).click();
+    await page.locator(W.welcome).waitFor();
+    // Off the launcher, which grows while hovered.
+    await page.mouse.move(0, 0);
+    const open = await icon();
+    expect(open?.clip).toMatch(/^path\("M ?6\.4 5/);
+    expect(open?.size).toEqual([26, 26]);
+  });
+
   it('shows an unread badge for a reply that completed while the panel was closed, and clears it on open', async () => {
     const { page } = await e2e.open('/plain.html');
     await ask(page, 'Answer me slowly please');

@@ -88,3 +88,43 @@ describe('a German page', () => {
     expect(consoleWarnings).toEqual([]);
   });
 });
+
+describe("the browser's languages", () => {
+  it('are read only when the page’s own language does not settle the locale, and then choose it', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await page.addInitScript(() => {
+      const counted = window as unknown as { languageReads: number };
+      counted.languageReads = 0;
+      Object.defineProperty(Navigator.prototype, 'languages', {
+        configurable: true,
+        get: () => {
+          counted.languageReads += 1;
+          return ['de-DE', 'en'];
+        },
+      });
+    });
+    const seen = async () => {
+      await page.locator(W.launcher).waitFor();
+      return page.evaluate(() => ({
+        reads: (window as unknown as { languageReads: number }).languageReads,
+        lang: document.querySelector('askbox-widget')?.shadowRoot?.querySelector('.askbox')?.getAttribute('lang'),
+      }));
+    };
+    // <html lang="en"> settles it: English, and the browser's languages are never read.
+    await page.reload();
+    expect(await seen()).toEqual({ reads: 0, lang: 'en' });
+
+    // A page without a language: the browser's first that Askbox speaks.
+    await page.route(
+      (url) => url.pathname === '/plain.html',
+      async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, body: (await response.text()).replace('<html lang="en">', '<html>') });
+      },
+    );
+    await page.reload();
+    const { reads, lang } = await seen();
+    expect(reads).toBeGreaterThan(0);
+    expect(lang).toBe('de-DE');
+  });
+});

@@ -132,6 +132,29 @@ describe('a phone on a right-to-left page wider than the screen', () => {
   });
 });
 
+describe('a tablet turned, or a window narrowed, to a phone-sized viewport on a page wider than the screen', () => {
+  it('reads no viewport sizes while wide, then keeps the launcher in the visible corner from the turn on', async () => {
+    const { page, pageErrors } = await e2e.open('/overflow.html', { ...PHONE, width: 900, height: 500 });
+    await page.locator(W.launcher).waitFor();
+    // Wider than a phone: the phone rules do not apply, so nothing is read or written (a layout at load saved).
+    const written = () =>
+      page.evaluate(
+        () => document.querySelector('askbox-widget')?.shadowRoot?.querySelector<HTMLElement>('.askbox')?.style.cssText,
+      );
+    expect(await written()).toBe('');
+    await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
+    expect(await page.evaluate(() => window.innerWidth > 1000)).toBe(true);
+    await expect.poll(() => launcherCorner(page)).toBe('bottom-right');
+    expect(await written()).toContain('--_vw');
+    await page.mouse.move(200, 300);
+    await page.mouse.wheel(300, 300);
+    await expect.poll(() => launcherCorner(page), { message: 'panned' }).toBe('bottom-right');
+    expect(await reachable(page, '.launcher')).toBe(true);
+    await tapOpen(page);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
 describe('a phone whose soft keyboard overlays the page (VirtualKeyboard API)', () => {
   it('keeps the launcher and the open panel above the keyboard, and gives the room back when it closes', async () => {
     const { page, pageErrors } = await e2e.open('/overflow.html', PHONE);
