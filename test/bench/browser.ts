@@ -2,11 +2,11 @@
 // long streamed replies, and a 200-message history, for the built dist/askbox.js and, with `--baseline <file>`,
 // another build of it, interleaved run by run in one browser so that both see the same machine load.
 //
-//   tsx test/bench/browser.ts [--runs 9] [--stream-runs 3] [--baseline /tmp/old-askbox.js] [--only boot,stream,history]
+//   tsx test/bench/browser.ts [--runs 9] [--stream-runs 3] [--baseline /tmp/old/askbox.js] [--only boot,stream,history]
 //
 // It asserts nothing about speed: a run that fails or times out is reported as missing and the benchmark goes on.
 import { readFileSync, readdirSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDemoServer } from '../../demo/server';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
@@ -64,13 +64,22 @@ function field<T>(samples: readonly (T | undefined)[], pick: (sample: T) => numb
 
 const KB = 1024;
 const demo = await startDemoServer({ port: 0, scenario: createBenchScenario(), proxy: { limits: false } });
-// The current launcher's chat file, served from next to it (a single-file baseline asks for none).
-const chatFile = readdirSync('dist').find((name) => /^askbox-chat\.[\w-]+\.js$/.test(name));
+/**
+ * The chat files each launcher loads, served from next to it: the current one's from dist/, a baseline's from the
+ * folder it was copied to (keep its chat file beside it; a single-file baseline asks for none).
+ */
+function chatFiles(folder: string): Record<string, string> {
+  const names = readdirSync(folder).filter((name) => /^askbox-chat\.[\w-]+\.js$/.test(name));
+  return Object.fromEntries(names.map((name) => [name, readFileSync(join(folder, name), 'utf8')]));
+}
 const host = await startBenchHost(
   builds.map((build) => build.code),
   DEMO_BOT_ID,
   demo.url,
-  chatFile ? { [chatFile]: readFileSync(`dist/${chatFile}`, 'utf8') } : {},
+  {
+    ...(args.baseline ? chatFiles(dirname(args.baseline)) : {}),
+    ...chatFiles('dist'),
+  },
 );
 const browser = await launchChromium();
 const started = performance.now();
