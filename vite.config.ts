@@ -76,10 +76,12 @@ function terser(): Plugin {
 }
 
 /**
- * Puts V8's explicit compile hint at the head of the launcher, after the minifiers (which drop comments): Chromium
- * then compiles its functions while it streams the file, off the main thread, rather than each on its first call on
- * the main thread. Nearly all of the launcher runs at load, so this moves about 2 ms of compiling out of the page's
- * main thread (see CHANGELOG, issue 19). Engines without compile hints read a comment.
+ * Puts V8's explicit compile hint at the head of the launcher and the chat file, after the minifiers (which drop
+ * comments): Chromium then compiles their functions while it streams each file, off the main thread, rather than each
+ * on its first call on the main thread. Nearly all of the launcher runs at load, so this moves about 2 ms of compiling
+ * out of the page's main thread at boot (see CHANGELOG, issue 19); the chat file, loaded on hover, is compiled before
+ * the click, which then costs 20 instead of 25 ms of main-thread CPU (+25 B gzip). Engines without compile hints read
+ * a comment.
  */
 function compileHint(): Plugin {
   return {
@@ -167,7 +169,7 @@ const CLASSIC_JSX: UserConfig['oxc'] = {
 const builds: Record<string, () => UserConfig> = {
   chat: () => ({
     oxc: CLASSIC_JSX,
-    plugins: [dompurifySource(), terser(), contentName((hash) => `askbox-chat.${hash}.js`)],
+    plugins: [dompurifySource(), terser(), compileHint(), contentName((hash) => `askbox-chat.${hash}.js`)],
     build: {
       emptyOutDir: true,
       target: 'es2022',
