@@ -31,6 +31,8 @@ beforeEach(async () => {
 const URL_OF = (path: string) => new URL(`http://127.0.0.1${path}`);
 const SSE = { 'content-type': 'text/event-stream; charset=utf-8' };
 const FAR = { firstMs: 60_000, idleMs: 60_000, totalMs: 60_000 };
+/** A service that answers in 50 ms. */
+const slow = () => new Promise<Response>((answer) => setTimeout(() => answer(new Response('{}')), 50));
 
 describe('without an SDK', () => {
   it('hands out a silent stream whose first byte and end cost nothing', () => {
@@ -217,7 +219,6 @@ describe('with an SDK', () => {
 
   it('times a call to the service by route and status, in seconds; without a route off the routes', async () => {
     const telemetry = createTelemetry('/askbox');
-    const slow = () => new Promise<Response>((answer) => setTimeout(() => answer(new Response('{}')), 50));
     await telemetry.upstream('/askbox/messages', slow);
     let collected = await sdk.collect();
     const match = { 'http.route': '/askbox/messages', 'http.response.status_code': 200 };
