@@ -99,6 +99,8 @@ describe('page rules', () => {
     expect(parsed(null)).toEqual({ patterns: [], failed: [] });
     expect(parsed('/größe/*')).toEqual({ patterns: ['/gr%C3%B6%C3%9Fe/*'], failed: [] });
     expect(parsed('/ä-ö')).toEqual({ patterns: ['/%C3%A4-%C3%B6'], failed: [] });
+    // A character beyond the BMP is two UTF-16 units, encoded together (either alone is a lone surrogate).
+    expect(parsed('/😀/*')).toEqual({ patterns: ['/%F0%9F%98%80/*'], failed: [] });
   });
 
   it.each(['/a?b', '/a#b', '/:id', '/(x)', '/{x}', '/a\\b', 'a/b'])('refuses %j', (pattern) => {
@@ -148,5 +150,12 @@ describe('the settings that take one of a few words', () => {
     const other = parse.parseConfig({ ...base, textsend: 'Go', context: 'x' });
     expect(other.config?.text.send).toBe(parse.parseConfig(base).config?.text.send);
     expect(other.unknown).toEqual(['textsend', 'context']);
+  });
+
+  it('reads no UI string from a key that only has text or errors inside it', () => {
+    const result = parse.parseConfig({ ...base, contextMenu: 'x', textXerrorsNetwork: 'y' });
+    expect(result.issues).toBeUndefined();
+    expect(result.unknown).toEqual(['contextMenu', 'textXerrorsNetwork']);
+    expect(result.config?.text).toEqual(parse.parseConfig(base).config?.text);
   });
 });
