@@ -57,7 +57,7 @@ export function installInMemorySdk(readers: MetricReader[] = []) {
     spans: () =>
       spanExporter
         .getFinishedSpans()
-        .map(({ name, attributes, status, events }) => ({ name, attributes, status, events })),
+        .map(({ name, kind, attributes, status, events }) => ({ name, kind, attributes, status, events })),
     async shutdown() {
       await Promise.all([meterProvider.shutdown(), tracerProvider.shutdown()]);
       metrics.disable();

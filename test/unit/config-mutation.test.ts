@@ -1,12 +1,20 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHAT_TEXT, toChatText, unknownTextKeys } from '../../src/config/chat-text';
-import { parseHandoff } from '../../src/config/handoff';
+import type * as Handoff from '../../src/config/handoff';
 
 /**
  * The edges of the chat file's settings that the feature tests leave open (found by Stryker, issue 18): which
  * override wins, blanks around a value, every bad handoff setting named in one error.
  */
 afterEach(() => vi.restoreAllMocks());
+
+// Imported afresh for each test: the handoff patterns are read when the module loads, and a runner that keeps modules
+// loaded between runs (as Stryker's does) would otherwise test the copy it loaded first.
+let parseHandoff: typeof Handoff.parseHandoff;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ parseHandoff } = await import('../../src/config/handoff'));
+});
 
 /** The console error `parseHandoff` writes for `input`, or undefined when it writes none. */
 function handoffError(input: Record<string, unknown>): string | undefined {
