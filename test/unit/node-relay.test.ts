@@ -1,5 +1,5 @@
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../../src/proxy/node';
 import { nodeFetch } from '../../src/proxy/node-fetch';
@@ -133,26 +133,6 @@ describe('native relay', () => {
     });
     expect(length).toBe(64 * large(0).length);
   }, 30_000);
-
-  it('sends the events of one read from the service in one frame, and ends with the service', async () => {
-    // A service whose three events, each a frame of its own, reach the proxy in one segment, so in one read.
-    const frames = ['data: 0\n\n', 'data: 1\n\n', 'data: 2\n\n'].map((e) => `${e.length.toString(16)}\r\n${e}\r\n`);
-    const tcp = createTcpServer((socket) =>
-      socket.once('data', () =>
-        socket.end(`HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${frames.join('')}0\r\n\r\n`),
-      ),
-    );
-    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
-    const { url } = await relay(`http://127.0.0.1:${(tcp.address() as AddressInfo).port}`, LONG);
-    const socket = connect(Number(new URL(url).port), '127.0.0.1');
-    socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
-    let raw = '';
-    for await (const chunk of socket) raw += String(chunk);
-    tcp.close();
-    expect(raw.split('\r\n\r\n').slice(1).join('\r\n\r\n')).toBe(
-      '1b\r\ndata: 0\n\ndata: 1\n\ndata: 2\n\n\r\n0\r\n\r\n',
-    );
-  });
 
   it('relays to an HTTP/1.0 visitor unframed, ending with the connection', async () => {
     const upstream = await service({ events: 3 });
