@@ -10,8 +10,6 @@ import { nodeFetch } from '../../src/proxy/node-fetch';
 import { LOAD_REPLY } from './proxy-streams';
 
 const [role, key = '', upstream] = process.argv.slice(2);
-/** Connections the kernel queues before the server accepts them (the kernel caps it at `net.core.somaxconn`). */
-const LISTEN_BACKLOG = 4096;
 const handler =
   role === 'simulator'
     ? createSimulator({
@@ -32,11 +30,7 @@ const handler =
         ...(process.env.BENCH_FETCH === 'global' ? {} : { fetch: nodeFetch }),
       });
 const server = createServer(toNodeListener(handler));
-// Node's default backlog, 511, overflows while 1,000 visitors connect within a second and the loop is busy: the
-// kernel drops their SYNs, and each waits 1 s (then 3 s more) to retry, which is what made calls slow in the ramp.
-server.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG }, () =>
-  process.send?.({ port: (server.address() as AddressInfo).port }),
-);
+server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
 process.on('message', (message) => {
   if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
   if (message !== 'memory') return;
