@@ -25,14 +25,33 @@ interface Answer {
   text: string;
 }
 
-/** One HTTP exchange, its whole body read. */
-function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+/** What every stream read so far has received: its events, the streams that began and the streams that ended. */
+const tally = { events: 0, began: 0, ended: 0 };
+
+/** A copy of the running tally of every stream read: events received, streams begun (first event) and ended. */
+export const streamTally = () => ({ ...tally });
+
+/** One HTTP exchange, its whole body read; with `events`, each reply event counted as it arrives. */
+function call(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; events?: boolean } = {},
+) {
   return new Promise<Answer>((resolve, reject) => {
     const req = request(url, { method: init.method ?? 'GET', headers: init.headers, agent }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      res.on('data', (chunk: string) => {
+        // From a little before the chunk, so an event's `data:` split between two chunks counts once.
+        const from = Math.max(0, text.length - 4);
+        if (init.events && text === '') tally.began++;
+        text += chunk;
+        if (init.events)
+          for (let at = text.indexOf('data:', from); at >= 0; at = text.indexOf('data:', at + 5)) tally.events++;
+      });
+      res.on('end', () => {
+        if (init.events) tally.ended++;
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+      });
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -67,7 +86,7 @@ async function oneStream(side: Side): Promise<{ ms: number; whole: boolean; stat
       ? new URL(asked.headers.location ?? '', side.base).href
       : (JSON.parse(asked.text) as { data?: { stream_url?: string } }).data?.stream_url;
   if (!location) return { ms: performance.now() - started, whole: false, status: asked.status };
-  const streamed = await call(location, { headers: side.streamHeaders });
+  const streamed = await call(location, { headers: side.streamHeaders, events: true });
   const whole = streamed.status === 200 && streamed.text.trimEnd().endsWith('data: [END]');
   return { ms: performance.now() - started, whole, status: streamed.status };
 }
