@@ -18,27 +18,25 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
  */
 export const LAUNCHER_BUDGET = 11.25 * 1024;
 /**
- * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what later issues measured:
+ * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what later issues were allowed:
  * - issue 22 item 5, proof of work: 482 B (fetching the challenge, the WebCrypto solver, sending the proof and the
  *   one retry on a 428);
- * - issue 23: 3,929 B of its 4 KB: 3,890 B of chat file (the header menu, ratings, export and delete about 3,150 B;
- *   the way to a person, its settings checked in the chat file, about 740 B) and 39 B of launcher, which hands on
- *   the chat file's strings (the locale packs' last lines) and the handoff settings (their names only);
  * - issue 22 items 3 and 4: 1,039 B, measured as the total before and after each: proxy URLs with a query (WordPress's
  *   plain permalinks) 37 B, and page rules 1,002 B, of which 424 B are the cost of the launcher carrying only the
- *   English it draws (the chat file carries the rest with their keys, which the launcher still needs for the packs
- *   and `data-text-*`) and 578 B the rules themselves, most of them in the launcher;
- * - issue 23's last items, 250 B. Measured on each branch, they cost the chat file 1,107 B: the conversations list
- *   707 B, `data-text-*` for the chat file's own strings 371 B (156 B of it naming unknown text keys) and 29 B of
- *   model split. The same session saved 288 B of chat file by merging the split stylesheet and running Terser over
- *   Oxc, 408 B in the chat code (JSX compiled to `h()` calls, one JSON reader for storage, smaller components) and
- *   74 B of launcher (Terser over Oxc −90 B, the launcher model −16 B, issue 21's phone screen +24 B, merge noise
- *   +8 B). Launcher and chat file went from 54,525 B to 54,841 B, 239 B past the budget before; 11 B more allow for
- *   the chat file's name inside the launcher, which changes with the chat file's bytes;
+ *   English it draws (the chat file carries the rest with their keys) and 578 B the rules themselves, most of them in
+ *   the launcher;
+ * - issue 23, its whole 4 KB and no more. Its features, measured on their branches as they landed, cost 4,179 B:
+ *   3,890 B of chat file for the header menu, ratings, export and delete (about 3,150 B) and the way to a person
+ *   (about 740 B); 39 B of launcher handing on the chat file's strings and the handoff settings; then the
+ *   conversations list 707 B, `data-text-*` for the chat file's own strings 371 B and 29 B of model split, less 288 B
+ *   saved by merging the split stylesheet and running Terser over Oxc, 408 B in the chat code and 74 B of launcher.
+ *   The 83 B past 4 KB came out of the chat file since: it went from 38,782 B before issue 23 to 42,610 B after
+ *   issue 20's model split (+112 B), Terser's unsafe_arrows/proto/methods and 4 passes (−102 B), DOMPurify compiled
+ *   from its TypeScript source (−753 B) and V8's compile hint (+25 B): +3,828 B in all;
  * - `reset()` forgetting the list of conversations and the ratings too, from one list of what a widget keeps of its
  *   visitor: 38 B (launcher 22 B, chat file 16 B), measured before and after.
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 3929 + 1039 + 250 + 38;
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
