@@ -140,68 +140,113 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const { languages = [], tables = {} } = env;
   const issues: ConfigIssue[] = [];
   const fail: Fail = (key, message) => void issues.push({ key, message });
+  // The readers take a setting by its key, which names both the input and its issue: the launcher parses this on
+  // every page view, and one key per call is the smallest form of it.
+  const given = (key: keyof WidgetConfig) => text(input[key]);
 
-  const botId = text(input.botId);
+  const colour = (key: keyof WidgetConfig): string | undefined => {
+    const value = given(key) || undefined;
+    if (value && !COLOR.test(value)) fail(key, `"${value}" is not a CSS colour (use e.g. "#0b57d0")`);
+    return value;
+  };
+
+  /** A true/false setting: `fallback` when absent, after a `fail` for anything but a boolean or its attribute text. */
+  const flag = (key: keyof WidgetConfig, fallback: boolean): boolean => {
+    const value = input[key];
+    if (value === undefined) return fallback;
+    if (value === null || value === false || value === 'false') return false;
+    // A bare `data-open` attribute reads as "" and means true, like a boolean HTML attribute.
+    if (value === true || value === '' || value === 'true') return true;
+    fail(key, 'must be "true" or "false"');
+    return fallback;
+  };
+
+  const oneOf = <T extends string>(key: keyof WidgetConfig, allowed: readonly T[], fallback: T): T => {
+    const value = given(key);
+    if (!value) return fallback;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    fail(key, `"${value}" must be one of ${allowed.join(', ')}`);
+    return fallback;
+  };
+
+  /** A number that keeps to `rule`, from `mount()` or an attribute's text; undefined when absent. */
+  const numberIn = (key: keyof WidgetConfig, [min, max, what, whole]: NumberRule): number | undefined => {
+    const value = input[key];
+    if (value === undefined || value === null || value === '') return undefined;
+    // A number from mount(), or the attribute's text; anything else (an object…) fails the range check below.
+    const number = typeof value === 'number' ? value : Number(text(value) || Number.NaN);
+    if (!(number >= min && number <= max && (!whole || Number.isInteger(number))))
+      fail(key, `must be ${what} from ${min} to ${max}`);
+    return number;
+  };
+
+  const bounded = (key: keyof WidgetConfig, fallback: string, max: number): string => {
+    const value = given(key);
+    if (messageLength(value) > max) fail(key, `is longer than ${max} characters`);
+    return value || fallback;
+  };
+
+  const botId = given('botId');
   if (!botId) fail('botId', 'is required (the id of your Cody bot)');
   else if (!ID.test(botId)) fail('botId', `"${botId}" is not a valid bot id`);
 
-  const proxyUrl = text(input.proxyUrl);
+  const proxyUrl = given('proxyUrl');
   if (!proxyUrl) fail('proxyUrl', 'is required (the URL of your Askbox token proxy, e.g. "/askbox")');
   else if (!PROXY_URL.test(proxyUrl))
     fail('proxyUrl', `"${proxyUrl}" must be an http(s) URL or a path starting with "/"`);
 
-  const position = oneOf(input.position, POSITIONS, DEFAULTS.position, 'position', fail);
-  const theme = oneOf(input.theme, THEMES, DEFAULTS.theme, 'theme', fail);
+  const position = oneOf('position', POSITIONS, DEFAULTS.position);
+  const theme = oneOf('theme', THEMES, DEFAULTS.theme);
 
-  const accent = colour(input.accent, 'accent', fail);
-  const accentText = colour(input.accentText, 'accentText', fail);
+  const accent = colour('accent');
+  const accentText = colour('accentText');
 
-  const open = flag(input.open, false, 'open', fail);
-  const launcher = flag(input.launcher, DEFAULTS.launcher, 'launcher', fail);
-  const stream = flag(input.stream, DEFAULTS.stream, 'stream', fail);
-  const debug = flag(input.debug, false, 'debug', fail);
+  const open = flag('open', false);
+  const launcher = flag('launcher', DEFAULTS.launcher);
+  const stream = flag('stream', DEFAULTS.stream);
+  const debug = flag('debug', false);
 
   const documentIds = list(input.documentIds);
   const badId = documentIds.find((id) => !ID.test(id));
   if (badId !== undefined) fail('documentIds', `"${badId}" is not a valid document id`);
   if (documentIds.length > MAX_DOCUMENT_IDS) fail('documentIds', `accepts at most ${MAX_DOCUMENT_IDS} ids`);
 
-  const starters = Array.isArray(input.starters) ? input.starters.map(String) : text(input.starters).split('|');
+  const starters = Array.isArray(input.starters) ? input.starters.map(String) : given('starters').split('|');
   const offered = starters.map((starter) => starter.trim()).filter(Boolean);
   if (offered.length > MAX_STARTERS) fail('starters', `offers at most ${MAX_STARTERS} questions`);
   if (offered.some((starter) => starter.length > MAX_STARTER_LENGTH))
     fail('starters', `each question must be at most ${MAX_STARTER_LENGTH} characters`);
 
-  const requested = text(input.locale) || undefined;
+  const requested = given('locale') || undefined;
   if (requested && !canonicalTag(requested))
     fail('locale', `"${requested}" is not a language tag (e.g. "de" or "pt-BR")`);
   const locale = resolveLocale(requested, languages);
   const pack = tables[locale.language] ?? {};
   const strings = readLocale(locale.language, pack);
-  const dir = oneOf(input.dir, DIRECTIONS, locale.dir, 'dir', fail);
+  const dir = oneOf('dir', DIRECTIONS, locale.dir);
 
   // The lengths of the wire contract's WIDGET_RULES, held to them by test/unit/widget-rules.test.ts.
-  const title = bounded(input.title, strings.title, 80, 'title', fail);
-  const welcome = bounded(input.welcome, strings.welcome, 1000, 'welcome', fail);
-  const placeholder = bounded(input.placeholder, strings.placeholder, 200, 'placeholder', fail);
-  const launcherLabel = bounded(input.launcherLabel, '', 60, 'launcherLabel', fail);
-  const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 100, 'conversationName', fail);
+  const title = bounded('title', strings.title, 80);
+  const welcome = bounded('welcome', strings.welcome, 1000);
+  const placeholder = bounded('placeholder', strings.placeholder, 200);
+  const launcherLabel = bounded('launcherLabel', '', 60);
+  const conversationName = bounded('conversationName', DEFAULTS.conversationName, 100);
 
-  const limitMessage = bounded(input.limitMessage, '', 300, 'limitMessage', fail) || undefined;
-  const limitLinkText = bounded(input.limitLinkText, '', 80, 'limitLinkText', fail) || undefined;
-  const limitLink = text(input.limitLink) || undefined;
+  const limitMessage = bounded('limitMessage', '', 300) || undefined;
+  const limitLinkText = bounded('limitLinkText', '', 80) || undefined;
+  const limitLink = given('limitLink') || undefined;
   if (limitLink && !LINK.test(limitLink)) fail('limitLink', 'must be an http(s) URL');
 
-  const streamTimeout = numberIn(input.streamTimeout, STREAM_TIMEOUT, 'streamTimeout', fail);
-  const zIndex = numberIn(input.zIndex, Z_INDEX, 'zIndex', fail);
-  const offsetX = numberIn(input.offsetX, OFFSET, 'offsetX', fail);
-  const offsetY = numberIn(input.offsetY, OFFSET, 'offsetY', fail);
+  const streamTimeout = numberIn('streamTimeout', STREAM_TIMEOUT);
+  const zIndex = numberIn('zIndex', Z_INDEX);
+  const offsetX = numberIn('offsetX', OFFSET);
+  const offsetY = numberIn('offsetY', OFFSET);
 
-  const mode = oneOf(input.mode, MODES, DEFAULTS.mode, 'mode', fail);
-  const target = bounded(input.target, '', 200, 'target', fail) || undefined;
+  const mode = oneOf('mode', MODES, DEFAULTS.mode);
+  const target = bounded('target', '', 200) || undefined;
   if (mode === 'inline' && !target && !env.inlineTarget)
     fail('target', 'is required in inline mode (the CSS selector of the container, e.g. "#help-chat")');
-  const instance = text(input.instance) || undefined;
+  const instance = given('instance') || undefined;
   if (instance && !ID.test(instance)) fail('instance', `"${instance}" must be 1 to 64 letters, digits, "-" or "_"`);
 
   const showOn = parsePaths(input.showOn, (message) => fail('showOn', message));
@@ -239,7 +284,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
       input,
       streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
       stream,
-      styleNonce: text(input.styleNonce) || undefined,
+      styleNonce: given('styleNonce') || undefined,
       text: uiText,
       pack,
       starters: offered,
@@ -263,60 +308,9 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-function colour(value: unknown, key: keyof WidgetConfig, fail: Fail): string | undefined {
-  const given = text(value) || undefined;
-  if (given && !COLOR.test(given)) fail(key, `"${given}" is not a CSS colour (use e.g. "#0b57d0")`);
-  return given;
-}
-
-/** A true/false setting: `fallback` when absent, after a `fail` for anything but a boolean or its attribute text. */
-function flag(value: unknown, fallback: boolean, key: keyof WidgetConfig, fail: Fail): boolean {
-  if (value === undefined) return fallback;
-  if (value === null || value === false || value === 'false') return false;
-  // A bare `data-open` attribute reads as "" and means true, like a boolean HTML attribute.
-  if (value === true || value === '' || value === 'true') return true;
-  fail(key, 'must be "true" or "false"');
-  return fallback;
-}
-
 function list(value: unknown): string[] {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
   return items.map((item) => String(item).trim()).filter(Boolean);
-}
-
-function oneOf<T extends string>(
-  value: unknown,
-  allowed: readonly T[],
-  fallback: T,
-  key: keyof WidgetConfig,
-  fail: Fail,
-): T {
-  const given = text(value);
-  if (!given) return fallback;
-  if ((allowed as readonly string[]).includes(given)) return given as T;
-  fail(key, `"${given}" must be one of ${allowed.join(', ')}`);
-  return fallback;
-}
-
-/** A number that keeps to `rule`, from `mount()` or an attribute's text; undefined when absent. */
-function numberIn(
-  value: unknown,
-  [min, max, what, whole]: NumberRule,
-  key: keyof WidgetConfig,
-  fail: Fail,
-): number | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  // A number from mount(), or the attribute's text; anything else (an object…) fails the range check below.
-  const given = typeof value === 'number' ? value : Number(text(value) || Number.NaN);
-  if (!(given >= min && given <= max && (!whole || Number.isInteger(given))))
-    fail(key, `must be ${what} from ${min} to ${max}`);
-  return given;
-}
-
-function bounded(value: unknown, fallback: string, max: number, key: keyof WidgetConfig, fail: Fail): string {
-  const given = text(value);
-  if (messageLength(given) > max) fail(key, `is longer than ${max} characters`);
-  return given || fallback;
 }
 
 type Fail = (key: keyof WidgetConfig, message: string) => void;
