@@ -30,46 +30,20 @@ export type ParseResult =
   | { config: WidgetConfig; unknown: string[]; issues?: undefined }
   | { config?: undefined; unknown?: undefined; issues: ConfigIssue[] };
 
-/** Every config key, once (but `language` and `pack`, which follow from `locale`, and `input`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
-const KEYS = {
-  botId: true,
-  proxyUrl: true,
-  title: true,
-  welcome: true,
-  placeholder: true,
-  position: true,
-  open: true,
-  launcher: true,
-  launcherLabel: true,
-  accent: true,
-  accentText: true,
-  theme: true,
-  documentIds: true,
-  conversationName: true,
-  limitMessage: true,
-  limitLink: true,
-  limitLinkText: true,
-  // Read by the chat file (config/handoff.ts), so the launcher carries only their names.
-  handoffUrl: true,
-  handoffEmail: true,
-  handoffParam: true,
-  streamTimeout: true,
-  stream: true,
-  styleNonce: true,
-  text: true,
-  locale: true,
-  dir: true,
-  starters: true,
-  mode: true,
-  target: true,
-  instance: true,
-  zIndex: true,
-  offsetX: true,
-  offsetY: true,
-  debug: true,
-  showOn: true,
-  hideOn: true,
-} as const satisfies Record<Exclude<keyof WidgetConfig, 'language' | 'pack' | 'input'> | HandoffKey, true>;
+/**
+ * The chat file's settings, which `input` may hold besides the config's own keys: the launcher carries only their
+ * names (config/handoff.ts reads them).
+ */
+const HANDOFF = { handoffUrl: true, handoffEmail: true, handoffParam: true } as const satisfies Record<
+  HandoffKey,
+  true
+>;
+
+/** The config's keys that follow from others (`language` and `pack` from `locale`) or hold the input itself. */
+type Derived = 'language' | 'pack' | 'input';
+
+/** Every other key of the config, each required even when its value may be undefined, so none can be left out. */
+type Settings = { [K in Exclude<keyof WidgetConfig, Derived>]-?: WidgetConfig[K] };
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
@@ -252,56 +226,51 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const showOn = parsePaths(input.showOn, (message) => fail('showOn', message));
   const hideOn = parsePaths(input.hideOn, (message) => fail('hideOn', message));
 
-  const unknown: string[] = [];
   const single: Record<string, unknown> = {};
-  for (const key of Object.keys(input)) {
-    if (SINGLE_TEXT.test(key)) single[key] = input[key];
-    else if (!Object.hasOwn(KEYS, key)) unknown.push(key);
-  }
+  for (const key of Object.keys(input)) if (SINGLE_TEXT.test(key)) single[key] = input[key];
   const uiText = parseText(input.text, single, strings.text, (message) => fail('text', message));
 
   if (issues.length > 0) return { issues };
-  return {
-    unknown,
-    config: {
-      botId,
-      proxyUrl: proxyUrl.replace(/\/+$/, ''),
-      title,
-      welcome,
-      placeholder,
-      position,
-      open,
-      launcher,
-      launcherLabel,
-      accent,
-      accentText,
-      theme,
-      documentIds,
-      conversationName,
-      limitMessage,
-      limitLink,
-      limitLinkText,
-      input,
-      streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
-      stream,
-      styleNonce: given('styleNonce') || undefined,
-      text: uiText,
-      pack,
-      starters: offered,
-      locale: locale.tag,
-      language: locale.language,
-      dir,
-      mode,
-      target,
-      instance,
-      zIndex,
-      offsetX: offsetX ?? DEFAULTS.offsetX,
-      offsetY: offsetY ?? DEFAULTS.offsetY,
-      debug,
-      showOn,
-      hideOn,
-    },
+  // Every key it has, whatever its value, is a setting: any other key of `input` is unknown (likely a typo).
+  const config: Settings = {
+    botId,
+    proxyUrl: proxyUrl.replace(/\/+$/, ''),
+    title,
+    welcome,
+    placeholder,
+    position,
+    open,
+    launcher,
+    launcherLabel,
+    accent,
+    accentText,
+    theme,
+    documentIds,
+    conversationName,
+    limitMessage,
+    limitLink,
+    limitLinkText,
+    streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
+    stream,
+    styleNonce: given('styleNonce') || undefined,
+    text: uiText,
+    starters: offered,
+    locale: locale.tag,
+    dir,
+    mode,
+    target,
+    instance,
+    zIndex,
+    offsetX: offsetX ?? DEFAULTS.offsetX,
+    offsetY: offsetY ?? DEFAULTS.offsetY,
+    debug,
+    showOn,
+    hideOn,
   };
+  const unknown = Object.keys(input).filter(
+    (key) => !SINGLE_TEXT.test(key) && !Object.hasOwn(config, key) && !Object.hasOwn(HANDOFF, key),
+  );
+  return { unknown, config: { ...config, input, pack, language: locale.language } };
 }
 
 function text(value: unknown): string {
