@@ -118,6 +118,13 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   // every page view, and one key per call is the smallest form of it.
   const given = (key: keyof WidgetConfig) => text(input[key]);
 
+  /** A list: an array from `mount()`, or the attribute's text split at `separator`; its items trimmed, empty ones out. */
+  const list = (key: keyof WidgetConfig, separator: string): string[] => {
+    const value = input[key];
+    const items: unknown[] = Array.isArray(value) ? value : given(key).split(separator);
+    return items.map((item) => String(item).trim()).filter(Boolean);
+  };
+
   const colour = (key: keyof WidgetConfig): string | undefined => {
     const value = given(key) || undefined;
     if (value && !COLOR.test(value)) fail(key, `"${value}" is not a CSS colour (use e.g. "#0b57d0")`);
@@ -180,13 +187,12 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const stream = flag('stream', DEFAULTS.stream);
   const debug = flag('debug', false);
 
-  const documentIds = list(input.documentIds);
+  const documentIds = list('documentIds', ',');
   const badId = documentIds.find((id) => !ID.test(id));
   if (badId !== undefined) fail('documentIds', `"${badId}" is not a valid document id`);
   if (documentIds.length > MAX_DOCUMENT_IDS) fail('documentIds', `accepts at most ${MAX_DOCUMENT_IDS} ids`);
 
-  const starters = Array.isArray(input.starters) ? input.starters.map(String) : given('starters').split('|');
-  const offered = starters.map((starter) => starter.trim()).filter(Boolean);
+  const offered = list('starters', '|');
   if (offered.length > MAX_STARTERS) fail('starters', `offers at most ${MAX_STARTERS} questions`);
   if (offered.some((starter) => starter.length > MAX_STARTER_LENGTH))
     fail('starters', `each question must be at most ${MAX_STARTER_LENGTH} characters`);
@@ -275,11 +281,6 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
-}
-
-function list(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  return items.map((item) => String(item).trim()).filter(Boolean);
 }
 
 type Fail = (key: keyof WidgetConfig, message: string) => void;
