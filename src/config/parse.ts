@@ -125,11 +125,15 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     return items.map((item) => String(item).trim()).filter(Boolean);
   };
 
-  const colour = (key: keyof WidgetConfig): string | undefined => {
-    const value = given(key) || undefined;
-    if (value && !COLOR.test(value)) fail(key, `"${value}" is not a CSS colour (use e.g. "#0b57d0")`);
+  /** A text setting that must match `pattern`, after a `fail` that quotes it when it does not. */
+  const checked = (key: keyof WidgetConfig, pattern: RegExp, problem: string): string => {
+    const value = given(key);
+    if (value && !pattern.test(value)) fail(key, `"${value}" ${problem}`);
     return value;
   };
+
+  const colour = (key: keyof WidgetConfig) =>
+    checked(key, COLOR, 'is not a CSS colour (use e.g. "#0b57d0")') || undefined;
 
   /** A true/false setting: `fallback` when absent, after a `fail` for anything but a boolean or its attribute text. */
   const flag = (key: keyof WidgetConfig, fallback: boolean): boolean => {
@@ -167,14 +171,11 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     return value || fallback;
   };
 
-  const botId = given('botId');
+  const botId = checked('botId', ID, 'is not a valid bot id');
   if (!botId) fail('botId', 'is required (the id of your Cody bot)');
-  else if (!ID.test(botId)) fail('botId', `"${botId}" is not a valid bot id`);
 
-  const proxyUrl = given('proxyUrl');
+  const proxyUrl = checked('proxyUrl', PROXY_URL, 'must be an http(s) URL or a path starting with "/"');
   if (!proxyUrl) fail('proxyUrl', 'is required (the URL of your Askbox token proxy, e.g. "/askbox")');
-  else if (!PROXY_URL.test(proxyUrl))
-    fail('proxyUrl', `"${proxyUrl}" must be an http(s) URL or a path starting with "/"`);
 
   const position = oneOf('position', POSITIONS, DEFAULTS.position);
   const theme = oneOf('theme', THEMES, DEFAULTS.theme);
@@ -214,8 +215,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
 
   const limitMessage = bounded('limitMessage', '', 300) || undefined;
   const limitLinkText = bounded('limitLinkText', '', 80) || undefined;
-  const limitLink = given('limitLink') || undefined;
-  if (limitLink && !LINK.test(limitLink)) fail('limitLink', 'must be an http(s) URL');
+  const limitLink = checked('limitLink', LINK, 'must be an http(s) URL') || undefined;
 
   const streamTimeout = numberIn('streamTimeout', STREAM_TIMEOUT);
   const zIndex = numberIn('zIndex', Z_INDEX);
@@ -226,8 +226,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const target = bounded('target', '', 200) || undefined;
   if (mode === 'inline' && !target && !env.inlineTarget)
     fail('target', 'is required in inline mode (the CSS selector of the container, e.g. "#help-chat")');
-  const instance = given('instance') || undefined;
-  if (instance && !ID.test(instance)) fail('instance', `"${instance}" must be 1 to 64 letters, digits, "-" or "_"`);
+  const instance = checked('instance', ID, 'must be 1 to 64 letters, digits, "-" or "_"') || undefined;
 
   const showOn = parsePaths(input.showOn, (message) => fail('showOn', message));
   const hideOn = parsePaths(input.hideOn, (message) => fail('hideOn', message));
