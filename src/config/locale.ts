@@ -1,4 +1,5 @@
 import { DEFAULT_TEXT, DEFAULTS, type LocalePack, type UiText } from './schema.js';
+import { isRecord, isUiString } from './text.js';
 
 /** A language's UI strings, and the defaults of the settings visitors read (title, welcome, placeholder). */
 export interface LocaleText {
@@ -14,12 +15,7 @@ export interface LocaleText {
  * by name and own key only (`packString`), so a key no string has is never read, and `__proto__` is just a key.
  */
 export function parsePack(value: unknown): LocalePack | undefined {
-  return value &&
-    typeof value === 'object' &&
-    !Array.isArray(value) &&
-    Object.values(value).every((line) => typeof line === 'string' && line.trim() && line.length <= 500)
-    ? (value as LocalePack)
-    : undefined;
+  return isRecord(value) && Object.values(value).every(isUiString) ? (value as LocalePack) : undefined;
 }
 
 /** The string `pack` has for `key`, without spaces around it; undefined for none. SECURITY: own keys only. */

@@ -30,46 +30,20 @@ export type ParseResult =
   | { config: WidgetConfig; unknown: string[]; issues?: undefined }
   | { config?: undefined; unknown?: undefined; issues: ConfigIssue[] };
 
-/** Every config key, once (but `language` and `pack`, which follow from `locale`, and `input`); `satisfies` makes the compiler name any key added to `WidgetConfig` and missed here. */
-const KEYS = {
-  botId: true,
-  proxyUrl: true,
-  title: true,
-  welcome: true,
-  placeholder: true,
-  position: true,
-  open: true,
-  launcher: true,
-  launcherLabel: true,
-  accent: true,
-  accentText: true,
-  theme: true,
-  documentIds: true,
-  conversationName: true,
-  limitMessage: true,
-  limitLink: true,
-  limitLinkText: true,
-  // Read by the chat file (config/handoff.ts), so the launcher carries only their names.
-  handoffUrl: true,
-  handoffEmail: true,
-  handoffParam: true,
-  streamTimeout: true,
-  stream: true,
-  styleNonce: true,
-  text: true,
-  locale: true,
-  dir: true,
-  starters: true,
-  mode: true,
-  target: true,
-  instance: true,
-  zIndex: true,
-  offsetX: true,
-  offsetY: true,
-  debug: true,
-  showOn: true,
-  hideOn: true,
-} as const satisfies Record<Exclude<keyof WidgetConfig, 'language' | 'pack' | 'input'> | HandoffKey, true>;
+/**
+ * The chat file's settings, which `input` may hold besides the config's own keys: the launcher carries only their
+ * names (config/handoff.ts reads them).
+ */
+const HANDOFF = { handoffUrl: true, handoffEmail: true, handoffParam: true } as const satisfies Record<
+  HandoffKey,
+  true
+>;
+
+/** The config's keys that follow from others (`language` and `pack` from `locale`) or hold the input itself. */
+type Derived = 'language' | 'pack' | 'input';
+
+/** Every other key of the config, each required even when its value may be undefined, so none can be left out. */
+type Settings = { [K in Exclude<keyof WidgetConfig, Derived>]-?: WidgetConfig[K] };
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
@@ -140,183 +114,172 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const { languages = [], tables = {} } = env;
   const issues: ConfigIssue[] = [];
   const fail: Fail = (key, message) => void issues.push({ key, message });
+  // The readers take a setting by its key, which names both the input and its issue: the launcher parses this on
+  // every page view, and one key per call is the smallest form of it.
+  const given = (key: keyof WidgetConfig) => text(input[key]);
 
-  const botId = text(input.botId);
+  /** A list: an array from `mount()`, or the attribute's text split at `separator`; its items trimmed, empty ones out. */
+  const list = (key: keyof WidgetConfig, separator: string): string[] => {
+    const value = input[key];
+    const items: unknown[] = Array.isArray(value) ? value : given(key).split(separator);
+    return items.map((item) => String(item).trim()).filter(Boolean);
+  };
+
+  /** A text setting that must match `pattern`, after a `fail` that quotes it when it does not. */
+  const checked = (key: keyof WidgetConfig, pattern: RegExp, problem: string): string => {
+    const value = given(key);
+    if (value && !pattern.test(value)) fail(key, `"${value}" ${problem}`);
+    return value;
+  };
+
+  const colour = (key: keyof WidgetConfig) =>
+    checked(key, COLOR, 'is not a CSS colour (use e.g. "#0b57d0")') || undefined;
+
+  /** A true/false setting: `fallback` when absent, after a `fail` for anything but a boolean or its attribute text. */
+  const flag = (key: keyof WidgetConfig, fallback: boolean): boolean => {
+    const value = input[key];
+    if (value === undefined) return fallback;
+    if (value === null || value === false || value === 'false') return false;
+    // A bare `data-open` attribute reads as "" and means true, like a boolean HTML attribute.
+    if (value === true || value === '' || value === 'true') return true;
+    fail(key, 'must be "true" or "false"');
+    return fallback;
+  };
+
+  const oneOf = <T extends string>(key: keyof WidgetConfig, allowed: readonly T[], fallback: T): T => {
+    const value = given(key);
+    if (!value) return fallback;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    fail(key, `"${value}" must be one of ${allowed.join(', ')}`);
+    return fallback;
+  };
+
+  /** A number that keeps to `rule`, from `mount()` or an attribute's text; undefined when absent. */
+  const numberIn = (key: keyof WidgetConfig, [min, max, what, whole]: NumberRule): number | undefined => {
+    const value = input[key];
+    if (value === undefined || value === null || value === '') return undefined;
+    // A number from mount(), or the attribute's text; anything else (an object…) fails the range check below.
+    const number = typeof value === 'number' ? value : Number(text(value) || Number.NaN);
+    if (!(number >= min && number <= max && (!whole || Number.isInteger(number))))
+      fail(key, `must be ${what} from ${min} to ${max}`);
+    return number;
+  };
+
+  const bounded = (key: keyof WidgetConfig, fallback: string, max: number): string => {
+    const value = given(key);
+    if (messageLength(value) > max) fail(key, `is longer than ${max} characters`);
+    return value || fallback;
+  };
+
+  const botId = checked('botId', ID, 'is not a valid bot id');
   if (!botId) fail('botId', 'is required (the id of your Cody bot)');
-  else if (!ID.test(botId)) fail('botId', `"${botId}" is not a valid bot id`);
 
-  const proxyUrl = text(input.proxyUrl);
+  const proxyUrl = checked('proxyUrl', PROXY_URL, 'must be an http(s) URL or a path starting with "/"');
   if (!proxyUrl) fail('proxyUrl', 'is required (the URL of your Askbox token proxy, e.g. "/askbox")');
-  else if (!PROXY_URL.test(proxyUrl))
-    fail('proxyUrl', `"${proxyUrl}" must be an http(s) URL or a path starting with "/"`);
 
-  const position = oneOf(input.position, POSITIONS, DEFAULTS.position, 'position', fail);
-  const theme = oneOf(input.theme, THEMES, DEFAULTS.theme, 'theme', fail);
+  const position = oneOf('position', POSITIONS, DEFAULTS.position);
+  const theme = oneOf('theme', THEMES, DEFAULTS.theme);
 
-  const accent = colour(input.accent, 'accent', fail);
-  const accentText = colour(input.accentText, 'accentText', fail);
+  const accent = colour('accent');
+  const accentText = colour('accentText');
 
-  const open = flag(input.open, false, 'open', fail);
-  const launcher = flag(input.launcher, DEFAULTS.launcher, 'launcher', fail);
-  const stream = flag(input.stream, DEFAULTS.stream, 'stream', fail);
-  const debug = flag(input.debug, false, 'debug', fail);
+  const open = flag('open', false);
+  const launcher = flag('launcher', DEFAULTS.launcher);
+  const stream = flag('stream', DEFAULTS.stream);
+  const debug = flag('debug', false);
 
-  const documentIds = list(input.documentIds);
+  const documentIds = list('documentIds', ',');
   const badId = documentIds.find((id) => !ID.test(id));
   if (badId !== undefined) fail('documentIds', `"${badId}" is not a valid document id`);
   if (documentIds.length > MAX_DOCUMENT_IDS) fail('documentIds', `accepts at most ${MAX_DOCUMENT_IDS} ids`);
 
-  const starters = Array.isArray(input.starters) ? input.starters.map(String) : text(input.starters).split('|');
-  const offered = starters.map((starter) => starter.trim()).filter(Boolean);
+  const offered = list('starters', '|');
   if (offered.length > MAX_STARTERS) fail('starters', `offers at most ${MAX_STARTERS} questions`);
   if (offered.some((starter) => starter.length > MAX_STARTER_LENGTH))
     fail('starters', `each question must be at most ${MAX_STARTER_LENGTH} characters`);
 
-  const requested = text(input.locale) || undefined;
+  const requested = given('locale') || undefined;
   if (requested && !canonicalTag(requested))
     fail('locale', `"${requested}" is not a language tag (e.g. "de" or "pt-BR")`);
   const locale = resolveLocale(requested, languages);
   const pack = tables[locale.language] ?? {};
   const strings = readLocale(locale.language, pack);
-  const dir = oneOf(input.dir, DIRECTIONS, locale.dir, 'dir', fail);
+  const dir = oneOf('dir', DIRECTIONS, locale.dir);
 
   // The lengths of the wire contract's WIDGET_RULES, held to them by test/unit/widget-rules.test.ts.
-  const title = bounded(input.title, strings.title, 80, 'title', fail);
-  const welcome = bounded(input.welcome, strings.welcome, 1000, 'welcome', fail);
-  const placeholder = bounded(input.placeholder, strings.placeholder, 200, 'placeholder', fail);
-  const launcherLabel = bounded(input.launcherLabel, '', 60, 'launcherLabel', fail);
-  const conversationName = bounded(input.conversationName, DEFAULTS.conversationName, 100, 'conversationName', fail);
+  const title = bounded('title', strings.title, 80);
+  const welcome = bounded('welcome', strings.welcome, 1000);
+  const placeholder = bounded('placeholder', strings.placeholder, 200);
+  const launcherLabel = bounded('launcherLabel', '', 60);
+  const conversationName = bounded('conversationName', DEFAULTS.conversationName, 100);
 
-  const limitMessage = bounded(input.limitMessage, '', 300, 'limitMessage', fail) || undefined;
-  const limitLinkText = bounded(input.limitLinkText, '', 80, 'limitLinkText', fail) || undefined;
-  const limitLink = text(input.limitLink) || undefined;
-  if (limitLink && !LINK.test(limitLink)) fail('limitLink', 'must be an http(s) URL');
+  const limitMessage = bounded('limitMessage', '', 300) || undefined;
+  const limitLinkText = bounded('limitLinkText', '', 80) || undefined;
+  const limitLink = checked('limitLink', LINK, 'must be an http(s) URL') || undefined;
 
-  const streamTimeout = numberIn(input.streamTimeout, STREAM_TIMEOUT, 'streamTimeout', fail);
-  const zIndex = numberIn(input.zIndex, Z_INDEX, 'zIndex', fail);
-  const offsetX = numberIn(input.offsetX, OFFSET, 'offsetX', fail);
-  const offsetY = numberIn(input.offsetY, OFFSET, 'offsetY', fail);
+  const streamTimeout = numberIn('streamTimeout', STREAM_TIMEOUT);
+  const zIndex = numberIn('zIndex', Z_INDEX);
+  const offsetX = numberIn('offsetX', OFFSET);
+  const offsetY = numberIn('offsetY', OFFSET);
 
-  const mode = oneOf(input.mode, MODES, DEFAULTS.mode, 'mode', fail);
-  const target = bounded(input.target, '', 200, 'target', fail) || undefined;
+  const mode = oneOf('mode', MODES, DEFAULTS.mode);
+  const target = bounded('target', '', 200) || undefined;
   if (mode === 'inline' && !target && !env.inlineTarget)
     fail('target', 'is required in inline mode (the CSS selector of the container, e.g. "#help-chat")');
-  const instance = text(input.instance) || undefined;
-  if (instance && !ID.test(instance)) fail('instance', `"${instance}" must be 1 to 64 letters, digits, "-" or "_"`);
+  const instance = checked('instance', ID, 'must be 1 to 64 letters, digits, "-" or "_"') || undefined;
 
   const showOn = parsePaths(input.showOn, (message) => fail('showOn', message));
   const hideOn = parsePaths(input.hideOn, (message) => fail('hideOn', message));
 
-  const unknown: string[] = [];
   const single: Record<string, unknown> = {};
-  for (const key of Object.keys(input)) {
-    if (SINGLE_TEXT.test(key)) single[key] = input[key];
-    else if (!Object.hasOwn(KEYS, key)) unknown.push(key);
-  }
+  for (const key of Object.keys(input)) if (SINGLE_TEXT.test(key)) single[key] = input[key];
   const uiText = parseText(input.text, single, strings.text, (message) => fail('text', message));
 
   if (issues.length > 0) return { issues };
-  return {
-    unknown,
-    config: {
-      botId,
-      proxyUrl: proxyUrl.replace(/\/+$/, ''),
-      title,
-      welcome,
-      placeholder,
-      position,
-      open,
-      launcher,
-      launcherLabel,
-      accent,
-      accentText,
-      theme,
-      documentIds,
-      conversationName,
-      limitMessage,
-      limitLink,
-      limitLinkText,
-      input,
-      streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
-      stream,
-      styleNonce: text(input.styleNonce) || undefined,
-      text: uiText,
-      pack,
-      starters: offered,
-      locale: locale.tag,
-      language: locale.language,
-      dir,
-      mode,
-      target,
-      instance,
-      zIndex,
-      offsetX: offsetX ?? DEFAULTS.offsetX,
-      offsetY: offsetY ?? DEFAULTS.offsetY,
-      debug,
-      showOn,
-      hideOn,
-    },
+  // Every key it has, whatever its value, is a setting: any other key of `input` is unknown (likely a typo).
+  const config: Settings = {
+    botId,
+    proxyUrl: proxyUrl.replace(/\/+$/, ''),
+    title,
+    welcome,
+    placeholder,
+    position,
+    open,
+    launcher,
+    launcherLabel,
+    accent,
+    accentText,
+    theme,
+    documentIds,
+    conversationName,
+    limitMessage,
+    limitLink,
+    limitLinkText,
+    streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
+    stream,
+    styleNonce: given('styleNonce') || undefined,
+    text: uiText,
+    starters: offered,
+    locale: locale.tag,
+    dir,
+    mode,
+    target,
+    instance,
+    zIndex,
+    offsetX: offsetX ?? DEFAULTS.offsetX,
+    offsetY: offsetY ?? DEFAULTS.offsetY,
+    debug,
+    showOn,
+    hideOn,
   };
+  const unknown = Object.keys(input).filter(
+    (key) => !SINGLE_TEXT.test(key) && !Object.hasOwn(config, key) && !Object.hasOwn(HANDOFF, key),
+  );
+  return { unknown, config: { ...config, input, pack, language: locale.language } };
 }
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
-}
-
-function colour(value: unknown, key: keyof WidgetConfig, fail: Fail): string | undefined {
-  const given = text(value) || undefined;
-  if (given && !COLOR.test(given)) fail(key, `"${given}" is not a CSS colour (use e.g. "#0b57d0")`);
-  return given;
-}
-
-/** A true/false setting: `fallback` when absent, after a `fail` for anything but a boolean or its attribute text. */
-function flag(value: unknown, fallback: boolean, key: keyof WidgetConfig, fail: Fail): boolean {
-  if (value === undefined) return fallback;
-  if (value === null || value === false || value === 'false') return false;
-  // A bare `data-open` attribute reads as "" and means true, like a boolean HTML attribute.
-  if (value === true || value === '' || value === 'true') return true;
-  fail(key, 'must be "true" or "false"');
-  return fallback;
-}
-
-function list(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  return items.map((item) => String(item).trim()).filter(Boolean);
-}
-
-function oneOf<T extends string>(
-  value: unknown,
-  allowed: readonly T[],
-  fallback: T,
-  key: keyof WidgetConfig,
-  fail: Fail,
-): T {
-  const given = text(value);
-  if (!given) return fallback;
-  if ((allowed as readonly string[]).includes(given)) return given as T;
-  fail(key, `"${given}" must be one of ${allowed.join(', ')}`);
-  return fallback;
-}
-
-/** A number that keeps to `rule`, from `mount()` or an attribute's text; undefined when absent. */
-function numberIn(
-  value: unknown,
-  [min, max, what, whole]: NumberRule,
-  key: keyof WidgetConfig,
-  fail: Fail,
-): number | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  // A number from mount(), or the attribute's text; anything else (an object…) fails the range check below.
-  const given = typeof value === 'number' ? value : Number(text(value) || Number.NaN);
-  if (!(given >= min && given <= max && (!whole || Number.isInteger(given))))
-    fail(key, `must be ${what} from ${min} to ${max}`);
-  return given;
-}
-
-function bounded(value: unknown, fallback: string, max: number, key: keyof WidgetConfig, fail: Fail): string {
-  const given = text(value);
-  if (messageLength(given) > max) fail(key, `is longer than ${max} characters`);
-  return given || fallback;
 }
 
 type Fail = (key: keyof WidgetConfig, message: string) => void;

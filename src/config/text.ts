@@ -55,8 +55,7 @@ function fromJson(value: unknown, fail: Fail): Record<string, unknown> | undefin
 function overrides(defaults: object, given: Record<string, unknown>, path: string, fail: Fail): Record<string, string> {
   const valid: Record<string, string> = {};
   for (const [key, value] of Object.entries(given)) {
-    if (typeof value !== 'string' || !value.trim() || value.length > MAX_TEXT_LENGTH)
-      fail(`${path}.${key} must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
+    if (!isUiString(value)) fail(`${path}.${key} must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);
     // SECURITY: own keys only, so `__proto__`, `constructor` and friends are never lookups.
     else if (Object.hasOwn(defaults, key)) valid[key] = value;
   }
@@ -65,6 +64,11 @@ function overrides(defaults: object, given: Record<string, unknown>, path: strin
 
 const lowerFirst = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A UI string a site or a locale pack may give: not blank, and at most `MAX_TEXT_LENGTH` characters. */
+export const isUiString = (value: unknown): value is string =>
+  typeof value === 'string' && Boolean(value.trim()) && value.length <= MAX_TEXT_LENGTH;
+
+/** A plain object (not null, not an array): what `text` and a locale pack must be. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

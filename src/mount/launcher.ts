@@ -1,4 +1,5 @@
 import type { WidgetConfig } from '../config/schema.js';
+import { make, makeButton } from './dom.js';
 
 /**
  * The part of the widget every page view pays for: a plain-DOM launcher button, built without Preact so that a
@@ -28,30 +29,24 @@ export function createLauncher(
   handlers: { onPress(): void; onWarm(): void },
 ): Launcher {
   const { text, launcherLabel } = config;
-  const make = (tag: string, className: string) => {
-    const el = doc.createElement(tag);
-    el.className = className;
-    return el;
-  };
-  const root = make('div', '');
+  const root = make(doc, 'div', '');
   // The UI's language, whatever the page's: a screen reader then reads German strings as German. Every rule is
   // written with logical properties, so the direction attribute mirrors the whole layout.
   root.lang = config.locale;
   root.dir = config.dir;
-  const slot = make('div', 'askbox__slot');
-  const button = make('button', launcherLabel ? 'launcher launcher--label' : 'launcher') as HTMLButtonElement;
-  button.type = 'button';
+  const slot = make(doc, 'div', 'askbox__slot');
+  const button = makeButton(doc, launcherLabel ? 'launcher launcher--label' : 'launcher');
   button.setAttribute('aria-controls', 'askbox-panel');
   // The icon is drawn by launcher.css (a clip path in its colour, the chat bubble or, open, the cross): an inline
   // <svg> would make every page view set up the browser's SVG interfaces for one shape.
-  button.append(make('span', 'launcher__icon'));
+  button.append(make(doc, 'span', 'launcher__icon'));
   // The label and the badge are seen; the button's name (below) says the same to assistive technology.
   if (launcherLabel) {
-    const label = make('span', 'launcher__label');
+    const label = make(doc, 'span', 'launcher__label');
     label.textContent = launcherLabel;
     button.append(label);
   }
-  const badge = make('span', 'launcher__badge');
+  const badge = make(doc, 'span', 'launcher__badge');
   badge.setAttribute('aria-hidden', 'true');
   button.append(badge);
   button.addEventListener('click', handlers.onPress);

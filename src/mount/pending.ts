@@ -1,4 +1,5 @@
 import type { UiText } from '../config/schema.js';
+import { make, makeButton } from './dom.js';
 
 /**
  * The panel's frame while the chat file loads, built by the launcher without Preact: a phone tap (no hover to load
@@ -31,19 +32,15 @@ export function createPendingFrame(
 ): PendingFrame {
   const doc = root.ownerDocument;
   const { text } = labels;
-  const frame = doc.createElement('div');
-  frame.className = 'panel pending';
+  const frame = make(doc, 'div', 'panel pending');
   frame.setAttribute('role', 'dialog');
   frame.setAttribute('aria-label', labels.title);
   frame.tabIndex = -1;
-  const close = doc.createElement('button');
-  close.type = 'button';
-  close.className = 'pending__close';
+  const close = makeButton(doc, 'pending__close');
   close.setAttribute('aria-label', text.close);
   close.textContent = '×';
   close.addEventListener('click', handlers.onClose);
-  const body = doc.createElement('div');
-  body.className = 'pending__body';
+  const body = make(doc, 'div', 'pending__body');
   frame.append(close, body);
   frame.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') handlers.onClose();
@@ -63,9 +60,7 @@ export function createPendingFrame(
       return opener;
     },
     loading(focus) {
-      const spinner = doc.createElement('span');
-      spinner.className = 'pending__spinner';
-      fill('status', text.loading).prepend(spinner);
+      fill('status', text.loading).prepend(make(doc, 'span', 'pending__spinner'));
       if (!frame.isConnected) root.insertBefore(frame, slot);
       if (!focus) return;
       opener = doc.activeElement;
@@ -76,9 +71,7 @@ export function createPendingFrame(
       const active = (frame.getRootNode() as Document | ShadowRoot).activeElement;
       const hadFocus = Boolean(active && frame.contains(active));
       fill('alert', text.loadFailed);
-      const retry = doc.createElement('button');
-      retry.type = 'button';
-      retry.className = 'pending__retry';
+      const retry = makeButton(doc, 'pending__retry');
       retry.textContent = text.retry;
       retry.addEventListener('click', handlers.onRetry);
       body.append(retry);

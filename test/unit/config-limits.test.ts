@@ -36,9 +36,9 @@ describe('config: the message-limit notice', () => {
     'https://x.test/a b',
     'https://x.test/"onmouseover="x',
     `https://x.test/${'a'.repeat(2000)}`,
-  ])('refuses the link %s: only an absolute http(s) URL', (limitLink) => {
+  ])('refuses the link %s, quoted: only an absolute http(s) URL', (limitLink) => {
     expect(parseConfig({ ...base, limitLink }).issues).toEqual([
-      { key: 'limitLink', message: expect.stringContaining('must be an http(s) URL') },
+      { key: 'limitLink', message: `"${limitLink.trim()}" must be an http(s) URL` },
     ]);
   });
 

@@ -90,6 +90,16 @@ describe('unknown keys', () => {
     const { unknown } = parseConfig({ xtextSend: 'x', colour: 'red', ...base, contextMenu: 'y', textsend: 'z' });
     expect(unknown).toEqual(['xtextSend', 'colour', 'contextMenu', 'textsend']);
   });
+
+  it('knows every setting, those only the chat file reads included, but not the keys the config derives', () => {
+    const settings = { ...base, limitMessage: 'x', target: '#x', handoffUrl: 'https://a.example', handoffParam: 'p' };
+    expect(parseConfig({ ...settings, handoffEmail: 'a@b.example', textSend: 'Go' }).unknown).toEqual([]);
+    expect(parseConfig({ ...settings, language: 'de', pack: {}, input: {} }).unknown).toEqual([
+      'language',
+      'pack',
+      'input',
+    ]);
+  });
 });
 
 describe('resolveLocale', () => {
