@@ -7,8 +7,12 @@ import {
   closeClients,
   eventsOf,
   IDEAL_STREAM_MS,
+  inSteadyState,
+  STEADY_WINDOW,
+  steadyLoad,
   streamLoad,
   streamTally,
+  RAMP_MS,
   whileAllOpen,
   type LoadResult,
   type Sample,
@@ -133,9 +137,80 @@ function row(what: string, result: LoadResult & { drops: string }, cpu: { proxy?
   };
 }
 
+/** Resolves `after` ms past `since` (a `performance.now()`). */
+const at = (since: number, after: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, since + after - performance.now())));
+
+/** The lengths of a run's streams that arrived whole. */
+const wholeDurations = (run: { result: LoadResult }) => run.result.streams.filter((s) => s.whole).map((s) => s.ms);
+
+/**
+ * `steadyLoad` on `side`, and from its window's start to its end: the proxy's CPU per relayed event (stream set-ups
+ * at their steady rate included, with the probes' calls) and the streams open at either end.
+ */
+async function steady(side: Side, count: number, proxy?: ChildProcess) {
+  const began = performance.now();
+  const run = counted(steadyLoad(side, count));
+  await at(began, STEADY_WINDOW[0]);
+  const first = { cpu: proxy && (await cpuMs(proxy)), tally: streamTally() };
+  await at(began, STEADY_WINDOW[1]);
+  const last = { cpu: proxy && (await cpuMs(proxy)), tally: streamTally() };
+  const result = await run;
+  const events = last.tally.events - first.tally.events;
+  return {
+    result,
+    perEvent: first.cpu === undefined || last.cpu === undefined ? undefined : ((last.cpu - first.cpu) * 1000) / events,
+    open: [first.tally, last.tally].map((tally) => tally.began - tally.ended).join(' → '),
+  };
+}
+
+/** The steady state's row of the report: the calls' latencies and the proxy's CPU within its window. */
+function steadyRow(what: string, run: Awaited<ReturnType<typeof steady>>) {
+  const p = (samples: Sample[], q: number) => ms(quantile(inSteadyState(samples), q));
+  const durations = wholeDurations(run);
+  return {
+    what,
+    'whole streams': `${durations.length}/${run.result.streams.length}`,
+    'streams open in the window': run.open,
+    'stream p50 / p99': `${ms(quantile(durations, 0.5))} / ${ms(quantile(durations, 0.99))}`,
+    'create p50 / p99': `${p(run.result.create, 0.5)} / ${p(run.result.create, 0.99)}`,
+    'JSON p50 / p99': `${p(run.result.list, 0.5)} / ${p(run.result.list, 0.99)}`,
+    'failed calls': run.result.failures.length,
+    'listen drops / SYN resends': run.result.drops,
+    'proxy µs/event': run.perEvent === undefined ? '—' : run.perEvent.toFixed(1),
+  };
+}
+
+/**
+ * The steady state of `count` concurrent streams (see `steadyLoad`), straight at the simulator and then through the
+ * proxy; prints the figures in the window where `count` are open, and the goals' verdicts there.
+ */
+async function steadyStreams(direct: Side, proxied: Side, proxy: ChildProcess, count: number): Promise<void> {
+  const straight = await steady(direct, count);
+  const through = await steady(proxied, count, proxy);
+  const rate = (count / IDEAL_STREAM_MS) * 1000;
+  console.log(
+    `\nSteady state: ${count} streams open, ${rate.toFixed(1)} new a second (figures from ${STEADY_WINDOW[0] / 1000} to ${STEADY_WINDOW[1] / 1000} s)`,
+  );
+  console.table([steadyRow('straight at the simulator', straight), steadyRow('through the proxy', through)]);
+  const createP99 = quantile(inSteadyState(through.result.create), 0.99);
+  const listP99 = quantile(inSteadyState(through.result.list), 0.99);
+  const ratio = quantile(wholeDurations(through), 0.5) / quantile(wholeDurations(straight), 0.5);
+  console.log(
+    `steady state, proxy CPU per relayed event (set-ups included): ${through.perEvent?.toFixed(1)} µs (target ≤ 25 µs: ${verdict((through.perEvent ?? Infinity) <= 25)})`,
+  );
+  console.log(
+    `steady state, create / JSON p99 through the proxy: ${ms(createP99)} / ${ms(listP99)} (target ≤ 250 ms: ${verdict(createP99 <= 250 && listP99 <= 250)})`,
+  );
+  console.log(
+    `steady state, stream duration, proxy / direct (median): ×${ratio.toFixed(3)} (target ≤ ×1.1: ${verdict(ratio <= 1.1)})`,
+  );
+}
+
 /**
  * `count` concurrent reply streams (default 1,000), straight at the simulator and then through the proxy, each with
- * create-conversation and JSON calls probed meanwhile; prints the figures and the goals' verdicts.
+ * create-conversation and JSON calls probed meanwhile: first as a crowd (all within a second), then in the steady
+ * state that keeps `count` open (`STEADY=0` leaves it out); prints the figures and the goals' verdicts.
  */
 export async function concurrentStreams(
   simulatorUrl: string,
@@ -170,9 +245,10 @@ export async function concurrentStreams(
     proxy: (await cpuMs(children.proxy)) - proxyCpu,
     simulator: (await cpuMs(children.simulator)) - simulatorCpu,
   };
-  closeClients();
 
-  console.log(`\n${count} concurrent reply streams (${IDEAL_STREAM_MS} ms of chunks each; probes every 40 ms)`);
+  console.log(
+    `\nA crowd: ${count} concurrent reply streams started within ${RAMP_MS / 1000} s (${IDEAL_STREAM_MS} ms of chunks each; probes every 40 ms)`,
+  );
   console.table([
     row('straight at the simulator', straight, straightCpu),
     row('through the proxy', through, throughCpu),
@@ -224,4 +300,6 @@ export async function concurrentStreams(
     ['proxy', through],
   ] as const)
     if (result.failures.length) console.log(`${what} failures (first 5):`, result.failures.slice(0, 5));
+  if (process.env.STEADY !== '0') await steadyStreams(direct, proxied, children.proxy, count);
+  closeClients();
 }

@@ -12,7 +12,7 @@ export const LOAD_REPLY = { match: 'load', text: 'word '.repeat(STREAM_CHUNKS), 
 /** `[START]`, the chunks, `[END]`. */
 const EVENTS_PER_STREAM = STREAM_CHUNKS + 2;
 /** Streams are started over this long, as visitors arrive, not in one instant. */
-const RAMP_MS = 1000;
+export const RAMP_MS = 1000;
 /** A create-conversation call and a JSON call each this often while the streams run. */
 const PROBE_EVERY_MS = 40;
 
@@ -133,18 +133,31 @@ export interface LoadResult {
   wallMs: number;
 }
 
-/** `count` streams started over `RAMP_MS`, with calls probed meanwhile; resolves when every stream has ended. */
-export async function streamLoad(side: Side, count: number): Promise<LoadResult> {
+/**
+ * `total` streams, the `i`th started `i * gapMs` after the first, with calls probed meanwhile; resolves when every
+ * stream has ended.
+ */
+async function startEvery(side: Side, total: number, gapMs: number): Promise<LoadResult> {
   const started = performance.now();
   const all = Promise.all(
-    Array.from({ length: count }, async (_, i) => {
-      await new Promise((resolve) => setTimeout(resolve, (i * RAMP_MS) / count));
+    Array.from({ length: total }, async (_, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * gapMs));
       return oneStream(side).catch(() => ({ ms: NaN, whole: false, status: 0 }));
     }),
   );
   const probes = await probe(side, started, all);
   return { streams: await all, ...probes, wallMs: performance.now() - started };
 }
+
+/** A crowd: `count` streams started over `RAMP_MS`, as if every visitor asked within the same second. */
+export const streamLoad = (side: Side, count: number) => startEvery(side, count, RAMP_MS / count);
+
+/**
+ * The steady state of `count` concurrent streams: visitors arrive at the rate that keeps `count` streams open
+ * (Little's law: `count` per stream length, 62.5 a second for 1,000 streams of 16 s), for two stream lengths. From
+ * `STEADY_WINDOW[0]` to `STEADY_WINDOW[1]` ms, `count` streams are open while new ones start and old ones end.
+ */
+export const steadyLoad = (side: Side, count: number) => startEvery(side, 2 * count, IDEAL_STREAM_MS / count);
 
 /** The samples taken while every stream was open: after the ramp (and a second), before the first could end. */
 export const whileAllOpen = (samples: Sample[]) =>
@@ -155,6 +168,16 @@ export const eventsOf = (result: LoadResult) => result.streams.filter((s) => s.w
 
 /** The ideal length of one stream: its chunks' delays. */
 export const IDEAL_STREAM_MS = (STREAM_CHUNKS + 1) * CHUNK_DELAY_MS;
+
+/**
+ * When `steadyLoad`'s steady state holds (ms since it began): once the first streams have ended (a stream runs a
+ * little longer than its chunks' delays) until the last arrival.
+ */
+export const STEADY_WINDOW = [IDEAL_STREAM_MS + 2000, 2 * IDEAL_STREAM_MS] as const;
+
+/** The latencies of the samples taken in the steady state's window. */
+export const inSteadyState = (samples: Sample[]) =>
+  samples.filter((sample) => sample.at >= STEADY_WINDOW[0] && sample.at < STEADY_WINDOW[1]).map((s) => s.ms);
 
 /** Closes the kept-alive sockets so the process can exit. */
 export function closeClients(): void {
