@@ -43,24 +43,19 @@ export interface WidgetModel {
   scheme(): 'light' | 'dark';
 }
 
-/** What a page view tells of how it was reached: the parts of its window `mayRemember` reads. */
-export interface Arrival {
-  document: Pick<Document, 'referrer'>;
-  location: Pick<Location, 'origin'>;
-  performance: { navigation?: Pick<PerformanceNavigation, 'type'> };
-}
-
 /**
  * Whether an open state remembered for the session can matter to this page view: one reached from a page of its own
- * origin (whose sessionStorage it shares), or by a reload or back and forward (whatever its referrer). A plain
- * navigation from elsewhere (a search engine, another site, a typed address, a bookmark) starts as the page says
- * (`data-open`), and the widget spares the page the read: a browser's first sessionStorage access is a synchronous
- * round trip to its storage process. A site sending `Referrer-Policy: no-referrer` gives its own links no referrer,
- * so there the panel reopens on reload and back or forward only. Where the navigation type is unknown (Navigation
- * Timing's `performance.navigation`, cheaper to read than its `getEntriesByType` entry), the state is read as before.
+ * origin (whose sessionStorage it shares), or by a reload or back and forward, whatever its referrer. `referrer` is
+ * `document.referrer`, `origin` the page's `location.origin`, `type` its `performance.navigation.type` (0 a plain
+ * navigation, 1 a reload, 2 back or forward; read rather than the `getEntriesByType` entry, which costs more to
+ * make). A plain navigation from elsewhere (a search engine, another site, a typed address, a bookmark) starts as the
+ * page says (`data-open`), and the widget spares the page the read: a browser's first sessionStorage access is a
+ * synchronous round trip to its storage process. A site sending `Referrer-Policy: no-referrer` gives its own links
+ * no referrer, so there the panel reopens on reload and back or forward only. Where the type is unknown, the state
+ * is read as before.
  */
-export const mayRemember = ({ document, location, performance }: Arrival): boolean =>
-  document.referrer.startsWith(location.origin + '/') || performance.navigation?.type !== 0;
+export const mayRemember = (referrer: string, origin: string, type: number | undefined): boolean =>
+  referrer.startsWith(origin + '/') || type !== 0;
 
 /**
  * Creates a widget's model; `tab` keeps the open state for the browser session (sessionStorage), read at load when

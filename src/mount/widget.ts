@@ -36,7 +36,9 @@ export function pageLanguages(doc: Document): Iterable<string> {
  */
 export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidget {
   const inline = config.mode === 'inline';
-  const model = createWidgetModel(config, deps.tabStorage ?? areaStore('sessionStorage'), () => mayRemember(window));
+  const model = createWidgetModel(config, deps.tabStorage ?? areaStore('sessionStorage'), () =>
+    mayRemember(document.referrer, location.origin, performance.navigation?.type),
+  );
   const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
   const emit: Emit = (type, detail) => {
     if (type === 'open' || type === 'close') model.setOpen(type === 'open');

@@ -150,12 +150,7 @@ const ARRIVALS: [what: string, referrer: string, type: number | undefined, remem
 
 describe('widget model: when the session can remember an open state (mayRemember)', () => {
   it.each(ARRIVALS)('%s', (_, referrer, type, remembers) => {
-    const arrival = {
-      document: { referrer },
-      location: { origin: SITE },
-      performance: type === undefined ? {} : { navigation: { type } },
-    };
-    expect(mayRemember(arrival)).toBe(remembers);
+    expect(mayRemember(referrer, SITE, type)).toBe(remembers);
   });
 
   it('reads nothing stored when the page view was reached from elsewhere: data-open decides', () => {
