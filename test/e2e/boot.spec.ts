@@ -158,4 +158,39 @@ describe('a launcher-only boot, in Chromium', () => {
     // The panel's box, from the frame's stylesheet: above the launcher, at its side.
     expect(await page.locator(W.panel).evaluate((panel) => getComputedStyle(panel).position)).toBe('fixed');
   });
+
+  it('puts the frame where the panel comes, bottom-left too, and a phone panel over the whole screen', async () => {
+    for (const [width, box] of [
+      [1000, { x: 20, width: 380 }],
+      [390, { x: 0, width: 390 }],
+    ] as const) {
+      const { page } = await e2e.open('/plain.html', { width, height: 700, mobile: width < 481 });
+      await page.locator(W.launcher).waitFor();
+      await page.evaluate(() => {
+        const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]');
+        window.Askbox?.destroy();
+        const script = document.createElement('script');
+        script.src = old?.src ?? '';
+        Object.assign(script.dataset, {
+          botId: old?.dataset.botId,
+          proxyUrl: old?.dataset.proxyUrl,
+          position: 'bottom-left',
+        });
+        document.head.append(script);
+      });
+      let release: (() => void) | undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.locator(W.launcher).click();
+      const frame = page.locator('askbox-widget .pending');
+      await frame.waitFor();
+      expect(await frame.boundingBox(), `frame at ${width}px`).toMatchObject(box);
+      release?.();
+      await page.locator(W.welcome).waitFor();
+      expect(await page.locator(W.panel).boundingBox(), `panel at ${width}px`).toMatchObject(box);
+    }
+  });
 });
