@@ -1,4 +1,5 @@
 import type { WidgetConfig } from '../config/schema.js';
+import frameCss from '../styles/frame.css?inline';
 import css from '../styles/launcher.css?inline';
 import { toThemeCss } from '../styles/theme.js';
 import type { Chat } from './chat.js';
@@ -14,8 +15,10 @@ import type { WidgetModel } from './widget-model.js';
 /** The widget on a page: its launcher, and the frame that stands in for the panel while the chat loads. */
 export interface Drawing {
   launcher: Launcher;
-  /** Built on first use: most visitors never see it. */
+  /** Built on first use, with its stylesheet: most visitors never see it. */
   readonly frame: PendingFrame;
+  /** The frame if it was built: what hides it or shows its failure builds none (the chat loaded ahead of need). */
+  readonly builtFrame: PendingFrame | undefined;
   /** Shows `chat`'s panel in the launcher's slot, in place of the frame; its stylesheet joins the launcher's once. */
   show(chat: Chat): void;
   /** Repaints the launcher in the model's scheme (after a change of theme). */
@@ -72,17 +75,22 @@ export function drawWidget(
     () =>
       console.error(`[askbox] data-target "${selector}" matches no element yet: the chat appears once one is added`),
   );
-  // The panel's stylesheet goes in once per drawing, however many chats `reset()` makes.
-  let styled = false;
+  /** The stylesheets added after the launcher's, each once per drawing (however many chats `reset()` makes). */
+  const added = new Set<string>();
   const addSheet = (sheet: string) => {
-    if (!styled) addStyles(shadow.root, sheet, config.styleNonce);
-    styled = true;
+    // The frame's box is the panel's too: its sheet goes first, before the panel's, which builds on it.
+    for (const next of [frameCss, sheet]) {
+      if (added.has(next)) continue;
+      added.add(next);
+      addStyles(shadow.root, next, config.styleNonce);
+    }
   };
   paint();
   return {
     paint,
     launcher,
     get frame() {
+      addSheet(frameCss);
       return (frame ??= createPendingFrame(launcher.root, launcher.slot, config, {
         onClose: () => {
           handlers.close();
@@ -90,6 +98,9 @@ export function drawWidget(
         },
         onRetry: handlers.open,
       }));
+    },
+    get builtFrame() {
+      return frame;
     },
     show: (chat) => chat.show(launcher, addSheet, frame?.opener),
     undraw: () => {

@@ -55,7 +55,7 @@ export function createLazyChat(config: WidgetConfig, model: WidgetModel, source:
     try {
       if (!chat && source.make && allowed) {
         chat = source.make();
-        drawing?.frame.hide();
+        drawing?.builtFrame?.hide();
         if (itself || inline) chat.model.open();
         show();
       }
@@ -75,7 +75,7 @@ export function createLazyChat(config: WidgetConfig, model: WidgetModel, source:
     }
     return loading?.then(() =>
       model.chat === 'failed'
-        ? drawing?.frame.failed()
+        ? drawing?.builtFrame?.failed()
         : run(!opening || model.open ? action : () => undefined, opening?.itself),
     );
   };
@@ -85,7 +85,7 @@ export function createLazyChat(config: WidgetConfig, model: WidgetModel, source:
   const close = () => {
     if (chat) return chat.model.close();
     model.open = false;
-    drawing?.frame.hide();
+    drawing?.builtFrame?.hide();
     drawing?.launcher.setOpen(false);
   };
   return {

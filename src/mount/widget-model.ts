@@ -44,12 +44,29 @@ export interface WidgetModel {
 }
 
 /**
- * Creates a widget's model; `tab` keeps the open state for the browser session (sessionStorage). Plain state with
- * no subscriptions: the launcher carries no signals library, and the widget repaints after each change it makes.
+ * Whether an open state remembered for the session can matter to this page view: one reached from a page of its own
+ * origin (whose sessionStorage it shares), or by a reload or back and forward, whatever its referrer. `referrer` is
+ * `document.referrer`, `origin` the page's `location.origin`, `type` its `performance.navigation.type` (0 a plain
+ * navigation, 1 a reload, 2 back or forward; read rather than the `getEntriesByType` entry, which costs more to
+ * make). A plain navigation from elsewhere (a search engine, another site, a typed address, a bookmark) starts as the
+ * page says (`data-open`), and the widget spares the page the read: a browser's first sessionStorage access is a
+ * synchronous round trip to its storage process. A site sending `Referrer-Policy: no-referrer` gives its own links
+ * no referrer, so there the panel reopens on reload and back or forward only. Where the type is unknown, the state
+ * is read as before.
  */
-export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore): WidgetModel {
+export const mayRemember = (referrer: string, origin: string, type: number | undefined): boolean =>
+  referrer.startsWith(origin + '/') || type !== 0;
+
+/**
+ * Creates a widget's model; `tab` keeps the open state for the browser session (sessionStorage), read at load when
+ * `arrival` says it can matter (see `mayRemember`). Plain state with no subscriptions: the launcher carries no
+ * signals library, and the widget repaints after each change it makes.
+ */
+export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore, arrival: () => boolean): WidgetModel {
   const key = `open:${widgetKey(config)}`;
   const bubble = config.mode === 'bubble';
+  /** Whether the remembered state is read: decided at the first read, and true once this page view stored one. */
+  let remembers: boolean | undefined;
   const model: WidgetModel = {
     chat: 'cold',
     go: (phase) =>
@@ -57,10 +74,12 @@ export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore): Wid
     open: false,
     setOpen: (open) => {
       model.open = open;
-      if (bubble && (tab.get(key) || open !== config.open)) tab.set(key, open ? '1' : '0');
+      if (!bubble || !(tab.get(key) || open !== config.open)) return;
+      tab.set(key, open ? '1' : '0');
+      remembers = true;
     },
     // The remembered state, else data-open's.
-    opensAtLoad: () => bubble && (tab.get(key) ?? (config.open ? '1' : '0')) === '1',
+    opensAtLoad: () => bubble && (((remembers ??= arrival()) && tab.get(key)) || (config.open ? '1' : '0')) === '1',
     forget: () => tab.remove(key),
     theme: config.theme,
     system: 'light',

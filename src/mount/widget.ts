@@ -7,7 +7,7 @@ import { createChatSource } from './chat-source.js';
 import { drawWidget, type Drawing } from './drawing.js';
 import { createLazyChat } from './lazy-chat.js';
 import { followPageRules } from './page-rules.js';
-import { createWidgetModel } from './widget-model.js';
+import { createWidgetModel, mayRemember } from './widget-model.js';
 
 /**
  * The languages the page and the visitor prefer, in order: the page's `<html lang>`, then the browser's (an empty
@@ -36,7 +36,9 @@ export function pageLanguages(doc: Document): Iterable<string> {
  */
 export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidget {
   const inline = config.mode === 'inline';
-  const model = createWidgetModel(config, deps.tabStorage ?? areaStore('sessionStorage'));
+  const model = createWidgetModel(config, deps.tabStorage ?? areaStore('sessionStorage'), () =>
+    mayRemember(document.referrer, location.origin, performance.navigation?.type),
+  );
   const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
   const emit: Emit = (type, detail) => {
     if (type === 'open' || type === 'close') model.setOpen(type === 'open');

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2E, W } from './harness';
 
@@ -24,6 +25,19 @@ const MARKERS = {
   markdown: '☐',
   'eventsource-parser': 'retry',
 } as const;
+
+/**
+ * The widget's stylesheets in cascade order, each named by its first rule: the launcher's (`:host`), the frame's
+ * (`.panel`) and the panel's (its tokens on `.askbox`); a launcher's sheet that carries the frame's rules is named
+ * `:host + .panel`.
+ */
+const sheets = (page: Page) =>
+  page.evaluate(() =>
+    [...(document.querySelector('askbox-widget')?.shadowRoot?.adoptedStyleSheets ?? [])].map((sheet) => {
+      const rules = [...sheet.cssRules].map((rule) => rule.cssText.split(' {')[0]);
+      return rules[0] === ':host' && rules.includes('.panel') ? ':host + .panel' : rules[0];
+    }),
+  );
 
 /** The requests for the chat file among a page's requests. */
 const chatRequests = (requests: string[]) => requests.filter((r) => /\/askbox-chat\.[\w-]+\.js$/.test(r));
@@ -113,9 +127,12 @@ describe('a launcher-only boot, in Chromium', () => {
       await held;
       await route.continue();
     });
+    // The launcher's stylesheet alone is parsed at boot; the frame's joins when the frame is first built.
+    expect(await sheets(page)).toEqual([':host']);
     await page.locator(W.launcher).tap();
     const frame = page.locator('askbox-widget .pending');
     await frame.getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
+    expect(await sheets(page)).toEqual([':host', '.panel']);
     expect(await frame.getAttribute('role')).toBe('dialog');
     // The frame is where the panel will be: the whole screen, the launcher hidden under it.
     expect(await frame.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 700 });
@@ -124,5 +141,56 @@ describe('a launcher-only boot, in Chromium', () => {
     release?.();
     await page.locator(W.input).waitFor();
     expect(await frame.count()).toBe(0);
+    expect(await sheets(page)).toEqual([':host', '.panel', '.askbox']);
+  });
+
+  it("adds the frame's stylesheet before the panel's when the chat was loaded ahead and no frame was built", async () => {
+    const { page } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
+    expect(await sheets(page)).toEqual([':host']);
+    // A hover loads the chat, which puts its panel's stylesheet in once loaded, the frame's before it.
+    await page.locator(W.launcher).hover();
+    await expect.poll(() => sheets(page)).toEqual([':host', '.panel', '.askbox']);
+    await page.locator(W.launcher).click();
+    await page.locator(W.input).waitFor();
+    expect(await page.locator('askbox-widget .pending').count()).toBe(0);
+    expect(await sheets(page)).toHaveLength(3);
+    // The panel's box, from the frame's stylesheet: above the launcher, at its side.
+    expect(await page.locator(W.panel).evaluate((panel) => getComputedStyle(panel).position)).toBe('fixed');
+  });
+
+  it('puts the frame where the panel comes, bottom-left too, and a phone panel over the whole screen', async () => {
+    for (const [width, box] of [
+      [1000, { x: 20, width: 380 }],
+      [390, { x: 0, width: 390 }],
+    ] as const) {
+      const { page } = await e2e.open('/plain.html', { width, height: 700, mobile: width < 481 });
+      await page.locator(W.launcher).waitFor();
+      await page.evaluate(() => {
+        const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]');
+        window.Askbox?.destroy();
+        const script = document.createElement('script');
+        script.src = old?.src ?? '';
+        Object.assign(script.dataset, {
+          botId: old?.dataset.botId,
+          proxyUrl: old?.dataset.proxyUrl,
+          position: 'bottom-left',
+        });
+        document.head.append(script);
+      });
+      let release: (() => void) | undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.locator(W.launcher).click();
+      const frame = page.locator('askbox-widget .pending');
+      await frame.waitFor();
+      expect(await frame.boundingBox(), `frame at ${width}px`).toMatchObject(box);
+      release?.();
+      await page.locator(W.welcome).waitFor();
+      expect(await page.locator(W.panel).boundingBox(), `panel at ${width}px`).toMatchObject(box);
+    }
   });
 });

@@ -128,6 +128,41 @@ describe('embedding on real pages', () => {
     expect(styled).toBe('rgb(79, 70, 229)');
   });
 
+  it("on a strict-CSP page without constructed stylesheets, adds the frame's and the panel's as nonce'd <style>s, in order", async () => {
+    const { page, consoleErrors, pageErrors } = await e2e.open('/csp.html');
+    await page.addInitScript(() =>
+      Object.defineProperty(CSSStyleSheet.prototype, 'replaceSync', { value: undefined, configurable: true }),
+    );
+    await page.reload();
+    await page.locator(W.launcher).waitFor();
+    /** The shadow root's <style>s, each named by its first selector, and whether each carries the page's nonce. */
+    const styles = () =>
+      page.evaluate(() =>
+        [...(document.querySelector('askbox-widget')?.shadowRoot?.querySelectorAll('style') ?? [])].map(
+          (style) => `${style.textContent?.split('{')[0]}${style.nonce ? ' (nonce)' : ''}`,
+        ),
+      );
+    expect(await styles()).toEqual([':host (nonce)']);
+    let release: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.locator(W.launcher).click();
+    const frame = page.locator('askbox-widget .pending');
+    await frame.waitFor();
+    expect(await styles()).toEqual([':host (nonce)', '.panel (nonce)']);
+    expect(await frame.boundingBox()).toMatchObject({ width: 380, height: 600 });
+    release?.();
+    await page.locator(W.welcome).waitFor();
+    expect(await styles()).toEqual([':host (nonce)', '.panel (nonce)', '.askbox (nonce)']);
+    expect(await page.locator(W.panel).boundingBox()).toMatchObject({ width: 380, height: 600 });
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('looks identical on a page with aggressive global CSS and a 10px root font size', async () => {
     const shots: Buffer[][] = [];
     for (const path of ['/plain.html', '/hostile.html']) {

@@ -231,8 +231,8 @@ describe('reset() and destroy()', () => {
     await page.locator(W.launcher).click();
     await page.locator(W.welcome).waitFor();
     expect(await page.locator(W.user).count()).toBe(0);
-    // The panel's stylesheet is not added a second time.
-    expect(await page.evaluate("document.querySelector('askbox-widget').shadowRoot.adoptedStyleSheets.length")).toBe(2);
+    // The frame's and the panel's stylesheets are not added a second time.
+    expect(await page.evaluate("document.querySelector('askbox-widget').shadowRoot.adoptedStyleSheets.length")).toBe(3);
     // Opened again since the reset, the panel reopens at load: with nothing of the earlier conversation.
     await page.reload();
     await page.locator(W.welcome).waitFor();

@@ -1,15 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../src/config/parse';
 import type { Theme } from '../../src/config/schema';
-import { CHAT_TRANSITIONS, createWidgetModel, type ChatPhase } from '../../src/mount/widget-model';
+import { CHAT_TRANSITIONS, createWidgetModel, mayRemember, type ChatPhase } from '../../src/mount/widget-model';
 import { createMemoryStorage } from '../helpers/memory-storage';
 
 const KEY = 'open:yiu456ytyUjk@/askbox';
 
-function setup(options: Record<string, unknown> = {}, tab = createMemoryStorage()) {
+/** A model over `tab`; `arrival` says whether this page view may read what the session remembers. */
+function setup(options: Record<string, unknown> = {}, tab = createMemoryStorage(), arrival = () => true) {
   const { config } = parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', ...options }, { inlineTarget: true });
   if (!config) throw new Error('bad config');
-  return { model: createWidgetModel(config, tab), tab };
+  return { model: createWidgetModel(config, tab, arrival), tab };
 }
 
 /** Puts a new model's chat in `phase` by the way the widget gets there. */
@@ -119,6 +120,65 @@ describe('widget model: the open state, remembered for the session', () => {
     model.forget();
     expect(tab.get(KEY)).toBeUndefined();
     expect(model.opensAtLoad()).toBe(true);
+  });
+});
+
+const SITE = 'https://shop.example';
+
+/**
+ * How a page view was reached, and whether the open state remembered for the session can matter to it: a referrer
+ * of the page's own origin, a reload, or back and forward; not a plain navigation from elsewhere or from nowhere.
+ * `type` is `performance.navigation.type` (0 navigate, 1 reload, 2 back or forward), undefined where the browser
+ * has none.
+ */
+const ARRIVALS: [what: string, referrer: string, type: number | undefined, remembers: boolean][] = [
+  ["a link on the site's own page", `${SITE}/pricing?plan=pro#faq`, 0, true],
+  ['a referrer cut to the origin (Referrer-Policy: origin)', `${SITE}/`, 0, true],
+  ['a search engine', 'https://www.google.com/', 0, false],
+  ['another origin of the same site', 'https://www.shop.example/', 0, false],
+  ['an origin that starts like the site', 'https://shop.example.evil.test/', 0, false],
+  ['the same host on another port', 'https://shop.example:8443/', 0, false],
+  ['the same host over http', 'http://shop.example/', 0, false],
+  ['a typed address, a bookmark, or a no-referrer link', '', 0, false],
+  ['a reload', '', 1, true],
+  ['a reload of a page landed on from a search engine', 'https://www.google.com/', 1, true],
+  ['back or forward', '', 2, true],
+  ['back or forward to a page reached from elsewhere', 'https://news.example/', 2, true],
+  ['a navigation of a type Navigation Timing reserves', '', 255, true],
+  ['a browser without performance.navigation', '', undefined, true],
+];
+
+describe('widget model: when the session can remember an open state (mayRemember)', () => {
+  it.each(ARRIVALS)('%s', (_, referrer, type, remembers) => {
+    expect(mayRemember(referrer, SITE, type)).toBe(remembers);
+  });
+
+  it('reads nothing stored when the page view was reached from elsewhere: data-open decides', () => {
+    const tab = createMemoryStorage();
+    tab.set(KEY, '1');
+    const reads: string[] = [];
+    const counted = { ...tab, get: (key: string) => (reads.push(key), tab.get(key)) };
+    const arrival = vi.fn(() => false);
+    const { model } = setup({}, counted, arrival);
+    expect([model.opensAtLoad(), model.opensAtLoad()]).toEqual([false, false]);
+    expect(reads).toEqual([]);
+    expect(arrival).toHaveBeenCalledTimes(1);
+    tab.set(KEY, '0');
+    expect(setup({ open: 'true' }, counted, arrival).model.opensAtLoad()).toBe(true);
+  });
+
+  it("reads it once this page view stored one (a single-page app's page shows the widget again)", () => {
+    const { model, tab } = setup({}, createMemoryStorage(), () => false);
+    model.setOpen(true);
+    expect([tab.get(KEY), model.opensAtLoad()]).toEqual(['1', true]);
+    model.setOpen(false);
+    expect(model.opensAtLoad()).toBe(false);
+  });
+
+  it('asks nothing for an inline panel, which remembers nothing', () => {
+    const arrival = vi.fn(() => true);
+    expect(setup({ mode: 'inline' }, createMemoryStorage(), arrival).model.opensAtLoad()).toBe(false);
+    expect(arrival).not.toHaveBeenCalled();
   });
 });
 
