@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -33,6 +34,10 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 const manual = { redirect: 'manual' } as const;
+/** Closes the services started so far. */
+const closers = () => {
+  for (const server of servers.splice(0)) server.close();
+};
 
 describe('connections', () => {
   it('keeps one connection alive across calls', async () => {
@@ -154,5 +159,61 @@ describe('an abort', () => {
     const pending = nodeFetch(url, { ...manual, signal: controller.signal });
     setTimeout(() => controller.abort('left'), 20);
     await expect(pending).rejects.toBe('left');
+  });
+});
+
+describe('the calls it makes itself', () => {
+  it('takes a string body, or none, natively, and a Request through fetch', async () => {
+    const { url } = await listen((req, res) => req.pipe(res));
+    const posted = await nodeFetch(url, { ...manual, method: 'POST', body: 'text' });
+    expect(nodeSourceOf(posted.body!)).toBeDefined();
+    expect(await posted.text()).toBe('text');
+    expect(nodeSourceOf((await nodeFetch(url, { ...manual, body: null })).body!)).toBeDefined();
+    const request = await nodeFetch(new Request(url, { method: 'POST', body: 'req' }), manual);
+    expect(await request.text()).toBe('req');
+  });
+
+  it('hands on exactly the headers the service sent', async () => {
+    const { url } = await listen((_req, res) => res.writeHead(200, { 'x-one': '1' }).end());
+    const response = await nodeFetch(url, manual);
+    expect([...response.headers.keys()].sort()).toEqual([
+      'connection',
+      'date',
+      'keep-alive',
+      'transfer-encoding',
+      'x-one',
+    ]);
+  });
+
+  it.each([
+    ['a 204', 204, 'GET'],
+    ['a HEAD', 200, 'HEAD'],
+    ['a status past 599', 600, 'GET'],
+  ])('frees the connection after %s, for the next call', async (_what, status, method) => {
+    const { url, ports } = await listen((req, res) =>
+      req.url === '/first'
+        ? res.writeHead(status, { 'content-length': '2' }).end(status === 204 ? '' : 'ab')
+        : res.end('ok'),
+    );
+    await nodeFetch(`${url}/first`, { ...manual, method }).catch(() => undefined);
+    expect(await (await nodeFetch(`${url}/next`, manual)).text()).toBe('ok');
+    expect(ports).toHaveLength(1);
+  });
+
+  it('reads the body of a 599', async () => {
+    const { url } = await listen((_req, res) => res.writeHead(599).end('edge'));
+    const response = await nodeFetch(url, manual);
+    expect([response.status, await response.text()]).toEqual([599, 'edge']);
+  });
+
+  it('leaves no listener on the signal once the response closed, or the call failed', async () => {
+    const { url } = await listen((_req, res) => res.end('ok'));
+    const signal = new AbortController().signal;
+    await (await nodeFetch(url, { ...manual, signal })).text();
+    await expect.poll(() => getEventListeners(signal, 'abort').length).toBe(0);
+    const refused = await listen(() => undefined);
+    closers();
+    await expect(nodeFetch(refused.url, { ...manual, signal })).rejects.toThrow(TypeError);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });
