@@ -75,7 +75,9 @@ describe('connections', () => {
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    await expect(nodeFetch(url, manual)).rejects.toThrow(new TypeError('fetch failed'));
+    const failed = nodeFetch(url, manual);
+    await expect(failed).rejects.toThrow(new TypeError('fetch failed'));
+    await expect(failed).rejects.toMatchObject({ cause: { code: 'ECONNRESET' } });
     expect(connections).toBe(1);
   });
 });

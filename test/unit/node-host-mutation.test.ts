@@ -55,6 +55,8 @@ describe('a Host the adapter takes', () => {
     [`a.${LABEL}`, `http://a.${LABEL}/p`],
     [`${'a.'.repeat(125)}tests`, `http://${'a.'.repeat(125)}tests/p`],
     ['a.test:8', 'http://a.test:8/p'],
+    ['a.test:8080', 'http://a.test:8080/p'],
+    ['x.y', 'http://x.y/p'],
     ['[fe80::1]', 'http://[fe80::1]/p'],
     ['[::FFFF]', 'http://[::ffff]/p'],
     ['[::ffff:1.2.3.4]', 'http://[::ffff:102:304]/p'],
