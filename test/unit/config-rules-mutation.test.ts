@@ -33,6 +33,9 @@ describe('a language tag', () => {
     ['sr-Latn', 'sr-Latn'],
     ['de-CH-1996', 'de-CH'],
     ['en-US-x-twain', 'en-US'],
+    // Either case in every part, private use included.
+    ['EN-us-X-Twain', 'en-US'],
+    ['ZH-HANT-tw', 'zh-Hant-TW'],
     ['iw', 'he'],
     [' pt-br ', 'pt-BR'],
     // A subtag that is no region (two letters or three digits) is a variant, left aside.
