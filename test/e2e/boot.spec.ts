@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, W } from './harness';
+import { retag, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -166,18 +166,7 @@ describe('a launcher-only boot, in Chromium', () => {
     ] as const) {
       const { page } = await e2e.open('/plain.html', { width, height: 700, mobile: width < 481 });
       await page.locator(W.launcher).waitFor();
-      await page.evaluate(() => {
-        const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]');
-        window.Askbox?.destroy();
-        const script = document.createElement('script');
-        script.src = old?.src ?? '';
-        Object.assign(script.dataset, {
-          botId: old?.dataset.botId,
-          proxyUrl: old?.dataset.proxyUrl,
-          position: 'bottom-left',
-        });
-        document.head.append(script);
-      });
+      await retag(page, { position: 'bottom-left' });
       let release: (() => void) | undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {

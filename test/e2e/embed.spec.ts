@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countDifferentPixels } from '../helpers/png';
-import { ask, startE2E, W } from './harness';
+import { ask, retag, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -44,27 +44,18 @@ describe('embedding on real pages', () => {
   it('honours data-text overrides and warns once, by name, about attributes it does not know', async () => {
     const { page, consoleWarnings, consoleErrors } = await e2e.open('/dynamic.html');
     await page.locator(W.launcher).waitFor();
-    await page.evaluate(() => {
-      const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]');
-      window.Askbox?.destroy();
-      const script = document.createElement('script');
-      script.src = old?.src ?? '';
-      Object.assign(script.dataset, {
-        botId: old?.dataset.botId,
-        proxyUrl: old?.dataset.proxyUrl,
-        text: JSON.stringify({
-          launcher: 'Plaudern',
-          send: 'Senden',
-          sendd: 'typo',
-          errors: { htp: 'x' },
-          back: 'Zurück',
-        }),
-        // A string of the chat file's own (issue 23), one attribute: data-text-menu.
-        textMenu: 'Mehr',
-        colour: 'red',
-        cfasync: 'false',
-      });
-      document.head.append(script);
+    await retag(page, {
+      text: JSON.stringify({
+        launcher: 'Plaudern',
+        send: 'Senden',
+        sendd: 'typo',
+        errors: { htp: 'x' },
+        back: 'Zurück',
+      }),
+      // A string of the chat file's own (issue 23), one attribute: data-text-menu.
+      textMenu: 'Mehr',
+      colour: 'red',
+      cfasync: 'false',
     });
     await page.locator('askbox-widget').getByRole('button', { name: 'Plaudern' }).click();
     await page.locator('askbox-widget').getByRole('button', { name: 'Senden' }).waitFor();

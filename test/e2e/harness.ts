@@ -94,6 +94,21 @@ export const W = {
   alert: 'askbox-widget [role="alert"]',
 } as const;
 
+/**
+ * Replaces the page's widget with one from a new script tag: the page's bot and proxy, and `attributes` (data-*
+ * names, camelCased), as a tag manager would inject it.
+ */
+export function retag(page: Page, attributes: Record<string, string>) {
+  return page.evaluate((extra) => {
+    const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]');
+    window.Askbox?.destroy();
+    const script = document.createElement('script');
+    script.src = old?.src ?? '';
+    Object.assign(script.dataset, { botId: old?.dataset.botId, proxyUrl: old?.dataset.proxyUrl, ...extra });
+    document.head.append(script);
+  }, attributes);
+}
+
 /** Opens the panel, types `text` and presses Enter. */
 export async function ask(page: Page, text: string) {
   if (!(await page.locator(W.panel).isVisible())) await page.locator(W.launcher).click();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
-import { ask, deepActive, startE2E, W } from './harness';
+import { ask, deepActive, retag, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -18,14 +18,7 @@ afterAll(() => e2e?.close());
 /** Replaces the page's widget with one from a script tag carrying `attributes` (data-* names, camelCased). */
 async function embed(page: Page, attributes: Record<string, string>) {
   await page.locator(W.launcher).waitFor();
-  await page.evaluate((extra) => {
-    const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]');
-    window.Askbox?.destroy();
-    const script = document.createElement('script');
-    script.src = old?.src ?? '';
-    Object.assign(script.dataset, { botId: old?.dataset.botId, proxyUrl: old?.dataset.proxyUrl, ...extra });
-    document.head.append(script);
-  }, attributes);
+  await retag(page, attributes);
   await page.waitForFunction(() => window.Askbox !== undefined);
 }
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2E, W } from './harness';
+import { retag, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -84,14 +84,7 @@ describe('the open state, read only where the session can remember one', () => {
     await page.evaluate(() => sessionStorage.setItem('askbox:v1:open:askboxDemo01@/askbox', '0'));
     await page.goto(`${e2e.url}/plain.html?landing`, { referer: 'https://news.example/' });
     await page.locator(W.launcher).waitFor();
-    await page.evaluate(() => {
-      const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]');
-      window.Askbox?.destroy();
-      const script = document.createElement('script');
-      script.src = old?.src ?? '';
-      Object.assign(script.dataset, { botId: old?.dataset.botId, proxyUrl: old?.dataset.proxyUrl, open: 'true' });
-      document.head.append(script);
-    });
+    await retag(page, { open: 'true' });
     // The remembered close is not read at load: the page's data-open decides, and the open it shows is kept.
     await page.locator(W.welcome).waitFor();
     expect(await page.evaluate(() => sessionStorage.getItem('askbox:v1:open:askboxDemo01@/askbox'))).toBe('1');

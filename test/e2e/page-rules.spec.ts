@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ask, startE2E, W, type TestPage } from './harness';
+import { ask, retag, startE2E, W, type TestPage } from './harness';
 import { LEAK_COUNTER } from './leaks';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
@@ -19,18 +19,6 @@ const chatRequests = ({ requests }: TestPage) => requests.filter((r) => /askbox-
 async function settle(page: Page) {
   await page.waitForLoadState('load');
   await page.waitForTimeout(300);
-}
-
-/** Replaces the page's tag with one carrying `attributes`, as a tag manager would inject it. */
-function retag(page: Page, attributes: Record<string, string>) {
-  return page.evaluate((extra) => {
-    const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]')!;
-    window.Askbox?.destroy();
-    const script = document.createElement('script');
-    script.src = old.src;
-    Object.assign(script.dataset, { botId: old.dataset.botId, proxyUrl: old.dataset.proxyUrl, ...extra });
-    document.head.append(script);
-  }, attributes);
 }
 
 describe('page rules in Chromium', () => {
