@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retag, startE2E, W } from './harness';
+import { holdChatFile, retag, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -121,12 +121,7 @@ describe('a launcher-only boot, in Chromium', () => {
     const { page, requests } = await e2e.open('/plain.html', { width: 390, height: 700, mobile: true });
     await page.locator(W.launcher).waitFor();
     // A slow chat file: the frame stays in its loading state meanwhile.
-    let release: (() => void) | undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdChatFile(page);
     // The launcher's stylesheet alone is parsed at boot; the frame's joins when the frame is first built.
     expect(await sheets(page)).toEqual([':host']);
     await page.locator(W.launcher).tap();
@@ -138,7 +133,7 @@ describe('a launcher-only boot, in Chromium', () => {
     expect(await frame.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 700 });
     expect(await page.locator(W.launcher).isVisible()).toBe(false);
     expect(chatRequests(requests)).toHaveLength(1);
-    release?.();
+    release();
     await page.locator(W.input).waitFor();
     expect(await frame.count()).toBe(0);
     expect(await sheets(page)).toEqual([':host', '.panel', '.askbox']);
@@ -167,17 +162,12 @@ describe('a launcher-only boot, in Chromium', () => {
       const { page } = await e2e.open('/plain.html', { width, height: 700, mobile: width < 481 });
       await page.locator(W.launcher).waitFor();
       await retag(page, { position: 'bottom-left' });
-      let release: (() => void) | undefined;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdChatFile(page);
       await page.locator(W.launcher).click();
       const frame = page.locator('askbox-widget .pending');
       await frame.waitFor();
       expect(await frame.boundingBox(), `frame at ${width}px`).toMatchObject(box);
-      release?.();
+      release();
       await page.locator(W.welcome).waitFor();
       expect(await page.locator(W.panel).boundingBox(), `panel at ${width}px`).toMatchObject(box);
     }

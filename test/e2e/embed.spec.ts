@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countDifferentPixels } from '../helpers/png';
-import { ask, retag, startE2E, W } from './harness';
+import { ask, holdChatFile, retag, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -134,18 +134,13 @@ describe('embedding on real pages', () => {
         ),
       );
     expect(await styles()).toEqual([':host (nonce)']);
-    let release: (() => void) | undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdChatFile(page);
     await page.locator(W.launcher).click();
     const frame = page.locator('askbox-widget .pending');
     await frame.waitFor();
     expect(await styles()).toEqual([':host (nonce)', '.panel (nonce)']);
     expect(await frame.boundingBox()).toMatchObject({ width: 380, height: 600 });
-    release?.();
+    release();
     await page.locator(W.welcome).waitFor();
     expect(await styles()).toEqual([':host (nonce)', '.panel (nonce)', '.askbox (nonce)']);
     expect(await page.locator(W.panel).boundingBox()).toMatchObject({ width: 380, height: 600 });

@@ -109,6 +109,20 @@ export function retag(page: Page, attributes: Record<string, string>) {
   }, attributes);
 }
 
+/**
+ * Holds back the chat file, so that the launcher's loading frame stays on screen; resolves to the function that lets
+ * it through.
+ */
+export async function holdChatFile(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Opens the panel, types `text` and presses Enter. */
 export async function ask(page: Page, text: string) {
   if (!(await page.locator(W.panel).isVisible())) await page.locator(W.launcher).click();
