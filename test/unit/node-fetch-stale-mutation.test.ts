@@ -74,3 +74,20 @@ it('sends a call again only once, even when the retry meets a stale connection t
   await expect(failed).rejects.toMatchObject({ cause: { code: 'ECONNRESET' } });
   expect(seen.requests).toBe(4);
 });
+
+it('sends a call again when its body cannot be written to a reused connection the service closed (EPIPE)', async () => {
+  // The first connection answers one request and closes at once; the next call takes it before its end is read,
+  // and its large body meets the closed socket. The next connection answers.
+  let connections = 0;
+  const server = createServer((socket) => {
+    const first = connections++ === 0;
+    socket.once('data', () => (first ? socket.end(OK).destroy() : socket.write(OK)));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  expect(await (await nodeFetch(url, manual)).text()).toBe('ok');
+  const response = await nodeFetch(url, { ...manual, method: 'POST', body: 'y'.repeat(8_000_000) });
+  expect(await response.text()).toBe('ok');
+  expect(connections).toBe(2);
+});
