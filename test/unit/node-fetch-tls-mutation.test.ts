@@ -27,12 +27,11 @@ const sortWarning = (warning: Error) =>
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'askbox-tls-'));
   try {
-    execFileSync('openssl', [
-      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
-      ...['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1'],
-      ...['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
-    ]);
-    const tls = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+    const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
+    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+    execFileSync('openssl', ['req', '-x509', ...ec, '-keyout', key, '-out', cert, '-days', '1', ...subject]);
+    const tls = { key: readFileSync(key), cert: readFileSync(cert) };
     server = createServer(tls, (_req, res) => res.end('ok'));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -21,7 +21,10 @@ it('hands the handler an HTTP/2 request without its pseudo-headers', async () =>
   });
   const server: Http2Server = createServer();
   // The compatibility API's request and response stand in for node:http's, as Express would take them.
-  server.on('request', (req, res) => void listener(req as unknown as IncomingMessage, res as unknown as ServerResponse));
+  server.on(
+    'request',
+    (req, res) => void listener(req as unknown as IncomingMessage, res as unknown as ServerResponse),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(() => server.close());
   const authority = `127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -31,7 +34,9 @@ it('hands the handler an HTTP/2 request without its pseudo-headers', async () =>
   const stream = session.request({ ':path': '/x?y=1', host: authority, 'x-one': '1' });
   let body = '';
   stream.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-  const status = await new Promise<unknown>((resolve) => stream.once('response', (headers) => resolve(headers[':status'])));
+  const status = await new Promise<unknown>((resolve) =>
+    stream.once('response', (headers) => resolve(headers[':status'])),
+  );
   await new Promise((resolve) => stream.once('end', resolve));
 
   expect([status, body]).toEqual([200, 'ok']);

@@ -13,13 +13,9 @@ afterEach(() => {
 });
 
 it('sends the headers of a body that is no event stream with its first chunk, not before', async () => {
-  let release = () => {};
+  let late: ReadableStreamDefaultController<Uint8Array> | undefined;
   const listener = toNodeListener(async () => {
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        release = () => (controller.enqueue(new TextEncoder().encode('late')), controller.close());
-      },
-    });
+    const body = new ReadableStream<Uint8Array>({ start: (controller) => void (late = controller) });
     return new Response(body, { headers: { 'content-type': 'text/plain' } });
   });
   const server = createServer(listener);
@@ -35,7 +31,8 @@ it('sends the headers of a body that is no event stream with its first chunk, no
   });
   await new Promise((resolve) => setTimeout(resolve, 100));
   const releasedAt = Date.now();
-  release();
+  late?.enqueue(new TextEncoder().encode('late'));
+  late?.close();
   const res = await answered;
   let text = '';
   for await (const chunk of res) text += String(chunk);
