@@ -15,14 +15,15 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 /**
  * Literals of each library's code, to find it in a minified file (names are mangled, literals are not): Preact's
- * MathML check, the signals' brand, DOMPurify's tag allowlist, the markdown renderer's task-list glyph, and
+ * MathML check, the signals' brand, DOMPurify's tag allowlist, the markdown renderer's task-list glyph (☐), and
  * eventsource-parser's field parsing.
  */
 const MARKERS = {
   preact: '^m(i|n|o|s|text|space)$',
   signals: 'preact-signals',
   dompurify: 'acronym',
-  markdown: '☐',
+  // Escaped, as the build writes every character past ASCII.
+  markdown: String.raw`\u2610`,
   'eventsource-parser': 'retry',
 } as const;
 
@@ -59,6 +60,12 @@ describe('a launcher-only boot, in Chromium', () => {
     const chatFile = readdirSync(DIST).find((name) => /^askbox-chat\.[\w-]+\.js$/.test(name));
     for (const file of ['askbox.js', chatFile])
       expect(readFileSync(`${DIST}${file}`, 'utf8').split('\n', 1)[0], file).toBe('//# allFunctionsCalledOnLoad');
+  });
+
+  it('ships both files in ASCII, so that the browser keeps their source one byte a character, not two', () => {
+    const chatFile = readdirSync(DIST).find((name) => /^askbox-chat\.[\w-]+\.js$/.test(name));
+    for (const file of ['askbox.js', chatFile])
+      expect(readFileSync(`${DIST}${file}`, 'utf8').match(/[^\0-\x7f]/g), file).toBeNull();
   });
 
   it('loads no chat code before the visitor shows interest; hovering the launcher loads it, once', async () => {
