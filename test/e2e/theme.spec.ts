@@ -138,6 +138,8 @@ describe('theme tokens in Chromium', () => {
   it('keeps the panel’s place on a viewport too short for it: 28px free above, the launcher’s row below', async () => {
     const { page } = await e2e.open('/plain.html', { height: 600 });
     await page.locator(W.launcher).click();
+    // The chat's panel, not the loading frame that has its box until the chat file is there (both are `.panel`).
+    await page.locator(W.welcome).waitFor();
     // Off the launcher, which grows under the pointer.
     await page.mouse.move(0, 0);
     const panel = await page.locator(W.panel).boundingBox();
