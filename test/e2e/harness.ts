@@ -114,7 +114,7 @@ export function retag(page: Page, attributes: Record<string, string>) {
  * it through.
  */
 export async function holdChatFile(page: Page): Promise<() => void> {
-  let release = () => {};
+  let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
     await held;
