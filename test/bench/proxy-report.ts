@@ -112,19 +112,28 @@ async function sides(simulatorUrl: string, proxyUrl: string, key: string): Promi
   };
 }
 
-const spread = (samples: Sample[]) => {
-  const all = samples.map((sample) => sample.ms);
-  return `${ms(quantile(all, 0.5))} / ${ms(quantile(all, 0.99))}`;
-};
+/** The median and the p99 of `values`, in ms. */
+const pair = (values: number[]) => `${ms(quantile(values, 0.5))} / ${ms(quantile(values, 0.99))}`;
+const spread = (samples: Sample[]) => pair(samples.map((sample) => sample.ms));
+
+/** The lengths of a run's streams that arrived whole. */
+const wholeDurations = (result: LoadResult) => result.streams.filter((s) => s.whole).map((s) => s.ms);
+
+/** A row's columns about the streams themselves: how many arrived whole, and how long they ran. */
+function streamColumns(result: LoadResult) {
+  const durations = wholeDurations(result);
+  return {
+    'whole streams': `${durations.length}/${result.streams.length}`,
+    'stream p50 / p99': pair(durations),
+  };
+}
 
 /** One row of the report. */
 function row(what: string, result: LoadResult & { drops: string }, cpu: { proxy?: number; simulator: number }) {
-  const durations = result.streams.filter((s) => s.whole).map((s) => s.ms);
   const events = eventsOf(result);
   return {
     what,
-    'whole streams': `${durations.length}/${result.streams.length}`,
-    'stream p50 / p99': `${ms(quantile(durations, 0.5))} / ${ms(quantile(durations, 0.99))}`,
+    ...streamColumns(result),
     'create p50 / p99': spread(result.create),
     'JSON p50 / p99': spread(result.list),
     'create / JSON p99, all open': `${ms(quantile(whileAllOpen(result.create), 0.99))} / ${ms(quantile(whileAllOpen(result.list), 0.99))}`,
@@ -140,9 +149,6 @@ function row(what: string, result: LoadResult & { drops: string }, cpu: { proxy?
 /** Resolves `after` ms past `since` (a `performance.now()`). */
 const at = (since: number, after: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, since + after - performance.now())));
-
-/** The lengths of a run's streams that arrived whole. */
-const wholeDurations = (run: { result: LoadResult }) => run.result.streams.filter((s) => s.whole).map((s) => s.ms);
 
 /**
  * `steadyLoad` on `side`, and from its window's start to its end: the proxy's CPU per relayed event (stream set-ups
@@ -166,15 +172,12 @@ async function steady(side: Side, count: number, proxy?: ChildProcess) {
 
 /** The steady state's row of the report: the calls' latencies and the proxy's CPU within its window. */
 function steadyRow(what: string, run: Awaited<ReturnType<typeof steady>>) {
-  const p = (samples: Sample[], q: number) => ms(quantile(inSteadyState(samples), q));
-  const durations = wholeDurations(run);
   return {
     what,
-    'whole streams': `${durations.length}/${run.result.streams.length}`,
+    ...streamColumns(run.result),
     'streams open in the window': run.open,
-    'stream p50 / p99': `${ms(quantile(durations, 0.5))} / ${ms(quantile(durations, 0.99))}`,
-    'create p50 / p99': `${p(run.result.create, 0.5)} / ${p(run.result.create, 0.99)}`,
-    'JSON p50 / p99': `${p(run.result.list, 0.5)} / ${p(run.result.list, 0.99)}`,
+    'create p50 / p99': pair(inSteadyState(run.result.create)),
+    'JSON p50 / p99': pair(inSteadyState(run.result.list)),
     'failed calls': run.result.failures.length,
     'listen drops / SYN resends': run.result.drops,
     'proxy µs/event': run.perEvent === undefined ? '—' : run.perEvent.toFixed(1),
@@ -195,7 +198,7 @@ async function steadyStreams(direct: Side, proxied: Side, proxy: ChildProcess, c
   console.table([steadyRow('straight at the simulator', straight), steadyRow('through the proxy', through)]);
   const createP99 = quantile(inSteadyState(through.result.create), 0.99);
   const listP99 = quantile(inSteadyState(through.result.list), 0.99);
-  const ratio = quantile(wholeDurations(through), 0.5) / quantile(wholeDurations(straight), 0.5);
+  const ratio = quantile(wholeDurations(through.result), 0.5) / quantile(wholeDurations(straight.result), 0.5);
   console.log(
     `steady state, proxy CPU per relayed event (set-ups included): ${through.perEvent?.toFixed(1)} µs (target ≤ 25 µs: ${verdict((through.perEvent ?? Infinity) <= 25)})`,
   );
@@ -253,12 +256,7 @@ export async function concurrentStreams(
     row('straight at the simulator', straight, straightCpu),
     row('through the proxy', through, throughCpu),
   ]);
-  const median = (result: LoadResult) =>
-    quantile(
-      result.streams.filter((s) => s.whole).map((s) => s.ms),
-      0.5,
-    );
-  const ratio = median(through) / median(straight);
+  const ratio = quantile(wholeDurations(through), 0.5) / quantile(wholeDurations(straight), 0.5);
   const perEvent = (throughCpu.proxy * 1000) / eventsOf(through);
   const kernel = ((await ask<NodeJS.CpuUsage>(children.proxy, 'cpu')).system - proxyKernel) / 1000 / throughCpu.proxy;
   const perStream = (memoryDuring.rss - memoryBefore.rss) / count;
