@@ -44,7 +44,8 @@ function forward(req: IncomingMessage, res: ServerResponse, target: URL) {
 }
 
 /**
- * Serves `builds` (the scripts' text, read once so a rebuild during the run changes nothing) at /build/<i>.js and
+ * Serves `builds` (the scripts' text, read once so a rebuild during the run changes nothing; after the builds under
+ * test, the boot's reference launchers) at /build/<i>.js and
  * their pages at /page/<i>, the blank page at /page/blank, the files a launcher loads from next to itself (`files`,
  * by name: the chat file) at /build/<name>, and forwards /askbox/ to `demoUrl`.
  */

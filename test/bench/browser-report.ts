@@ -47,17 +47,26 @@ function cell(summary: Summary, digits: number): string {
 }
 
 /**
- * Prints `rows` under `title`: a column per build (`median [min–max]`) and, with two builds, the ratio of the first
- * (current) median to the second (baseline): below 1 the current build is cheaper or faster.
+ * Prints `rows` under `title`: a column per build (`median [min–max]`; blank where a row has no values for it) and,
+ * when the first `compared` columns are two builds, the ratio of the first (current) median to the second
+ * (baseline): below 1 the current build is cheaper or faster. Columns after the compared ones (the boot's reference
+ * launchers) take no part in the ratio.
  */
-export function printTable(title: string, builds: readonly string[], rows: readonly TableRow[]) {
-  const header = ['', ...builds, ...(builds.length === 2 ? ['current/baseline'] : [])];
+export function printTable(
+  title: string,
+  builds: readonly string[],
+  rows: readonly TableRow[],
+  compared = builds.length,
+) {
+  const paired = compared === 2;
+  const header = ['', ...builds, ...(paired ? ['current/baseline'] : [])];
   const lines = rows.map((row) => {
     const digits = row.digits ?? 1;
     const summaries = row.values.map(summarize);
-    const cells = [row.label, ...summaries.map((summary) => cell(summary, digits))];
+    const blanks = Array.from({ length: builds.length - summaries.length }, () => '');
+    const cells = [row.label, ...summaries.map((summary) => cell(summary, digits)), ...blanks];
     const [current, baseline] = summaries;
-    if (builds.length === 2 && current && baseline) {
+    if (paired && current && baseline) {
       const ratio = current.median / baseline.median;
       cells.push(Number.isFinite(ratio) ? ratio.toFixed(2) : '—');
     }

@@ -1,6 +1,10 @@
 // The widget's cost in Chromium (`npm run bench:browser`; issue 8): boot on a blank host page and the first open,
 // long streamed replies, and a 200-message history, for the built dist/askbox.js and, with `--baseline <file>`,
-// another build of it, interleaved run by run in one browser so that both see the same machine load.
+// another build of it, interleaved run by run in one browser so that both see the same machine load. Boot also runs
+// three reference launchers (browser-floor.ts) in the same rotation, in columns of their own: a plain fixed <button>,
+// Askbox's launcher DOM in a shadow root with its real stylesheet, and that plus the page hooks Askbox keeps from boot
+// on (viewport and media-query listeners, a MutationObserver, <askbox-chat>'s definition). They do the DOM work the
+// launcher must do and none of its logic: the floor its boot cost is measured against (they have no panel to open).
 //
 //   tsx test/bench/browser.ts [--runs 9] [--stream-runs 3] [--baseline /tmp/old/askbox.js] [--only boot,stream,history]
 //
@@ -13,6 +17,7 @@ import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { launchChromium } from '../e2e/harness';
 import { freshBuild } from '../helpers/build';
 import { measureBoot, AFTER_LOAD_MS, type BootSample } from './browser-boot';
+import { floors } from './browser-floor';
 import { STREAM_SIZES, createBenchScenario, streamReply, CHUNK_SIZE } from './browser-fixtures';
 import { measureHistory, seedHistory, type HistorySample } from './browser-history';
 import { PROXY_PATH, startBenchHost, type Variant } from './browser-host';
@@ -38,6 +43,8 @@ if (args.baseline)
   builds.push({ label: `baseline (${basename(args.baseline)})`, code: readFileSync(args.baseline, 'utf8') });
 const labels = builds.map((build) => build.label);
 const INDICES = builds.map((_, index) => index);
+/** The reference launchers, served after the builds (their indices follow the builds'). */
+const FLOORS = floors(builds[0]?.code ?? '');
 
 /**
  * The builds in run `run`'s order: A, B in even runs and B, A in odd ones, so neither build always runs first
@@ -73,7 +80,7 @@ function chatFiles(folder: string): Record<string, string> {
   return Object.fromEntries(names.map((name) => [name, readFileSync(join(folder, name), 'utf8')]));
 }
 const host = await startBenchHost(
-  builds.map((build) => build.code),
+  [...builds, ...FLOORS].map((build) => build.code),
   DEMO_BOT_ID,
   demo.url,
   {
@@ -88,19 +95,24 @@ try {
 
   if (PHASES.has('boot')) {
     // The blank page takes its turn in the rotation too: its median is what every build's numbers are measured from.
-    const variants: Variant[] = [{ kind: 'blank' }, ...builds.map((_, index) => ({ kind: 'build' as const, index }))];
+    const variants: Variant[] = [
+      { kind: 'blank' },
+      ...[...builds, ...FLOORS].map((_, index) => ({ kind: 'build' as const, index })),
+    ];
     const samples = new Map<Variant, (BootSample | undefined)[]>(variants.map((variant) => [variant, []]));
     for (let run = 0; run < RUNS; run++) {
       const rotated = [...variants.slice(run % variants.length), ...variants.slice(0, run % variants.length)];
       for (const variant of rotated) {
         const sample = await attempt(`boot run ${run + 1}`, () =>
-          measureBoot(browser, host.url(variant), variant.kind === 'build'),
+          measureBoot(browser, host.url(variant), variant.kind === 'build' && variant.index < builds.length),
         );
         samples.get(variant)?.push(sample);
       }
     }
     const blank = samples.get(variants[0] as Variant) ?? [];
+    // The builds' columns, then the reference launchers'; the first-open rows have the builds' only.
     const perBuild = variants.slice(1).map((variant) => samples.get(variant) ?? []);
+    const opened = perBuild.slice(0, builds.length);
     const delta = (pick: (sample: BootSample) => number, scale = 1) => {
       const base = median(field(blank, pick));
       return perBuild.map((runs) => field(runs, pick).map((value) => (value - base) / scale));
@@ -112,14 +124,15 @@ try {
       { label: 'longest task ms', values: perBuild.map((runs) => field(runs, (s) => s.longestTaskMs)) },
       { label: 'JS heap Δ KB', values: delta((s) => s.heapBytes, KB), digits: 0 },
       { label: 'JS heap Δ KB after a full GC', values: delta((s) => s.heapAfterGcBytes, KB), digits: 0 },
-      { label: 'first open ms (click → panel painted)', values: perBuild.map((runs) => field(runs, (s) => s.openMs)) },
-      { label: 'first open: main-thread CPU ms', values: perBuild.map((runs) => field(runs, (s) => s.openTaskMs)) },
-      { label: 'first open: longest task ms', values: perBuild.map((runs) => field(runs, (s) => s.openLongestTaskMs)) },
+      { label: 'first open ms (click → panel painted)', values: opened.map((runs) => field(runs, (s) => s.openMs)) },
+      { label: 'first open: main-thread CPU ms', values: opened.map((runs) => field(runs, (s) => s.openTaskMs)) },
+      { label: 'first open: longest task ms', values: opened.map((runs) => field(runs, (s) => s.openLongestTaskMs)) },
     ];
     printTable(
       `Boot on a blank host page, ${AFTER_LOAD_MS} ms after load (Δ: over the same page without the script, median ${median(field(blank, (s) => s.taskMs)).toFixed(1)} task ms), ${RUNS} runs; then the first open after hover and focus`,
-      labels,
+      [...labels, ...FLOORS.map((floor) => floor.label)],
       rows,
+      labels.length,
     );
   }
 
