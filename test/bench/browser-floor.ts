@@ -9,11 +9,23 @@
 // declare no inner named functions (see `script`, which refuses such a text).
 import { readFileSync } from 'node:fs';
 import { Features, transform } from 'lightningcss';
+import type { Browser } from 'playwright-core';
 
-/** A reference launcher: its column's label and the script's text. */
+/** What a reference launcher leaves on the page: `checkFloors` holds each to it before anything is measured. */
+interface Drawn {
+  /** A plain `<button>` in `<body>`. */
+  button: boolean;
+  /** Askbox's launcher in a shadow root, fixed in place by the adopted stylesheet. */
+  launcher: boolean;
+  /** `<askbox-chat>` defined. */
+  element: boolean;
+}
+
+/** A reference launcher: its column's label, the script's text, and what it draws. */
 export interface Floor {
   label: string;
   code: string;
+  drawn: Drawn;
 }
 
 /**
@@ -131,8 +143,51 @@ export function floors(build: string): Floor[] {
         'transform options to match vite.config.ts',
     );
   return [
-    { label: 'floor: <button>', code: script([plainButton], '') },
-    { label: 'floor: shadow launcher', code: script([shadowLauncher], css) },
-    { label: 'floor: + page hooks', code: script([shadowLauncher, pageHooks], css) },
+    {
+      label: 'floor: <button>',
+      code: script([plainButton], ''),
+      drawn: { button: true, launcher: false, element: false },
+    },
+    {
+      label: 'floor: shadow launcher',
+      code: script([shadowLauncher], css),
+      drawn: { button: false, launcher: true, element: false },
+    },
+    {
+      label: 'floor: + page hooks',
+      code: script([shadowLauncher, pageHooks], css),
+      drawn: { button: false, launcher: true, element: true },
+    },
   ];
+}
+
+/**
+ * Loads each reference launcher's page (`urls[i]` for `list[i]`) once and throws unless it ran without a page error
+ * and drew what it should: a script that failed half-way would be measured as a cheaper floor than it is.
+ */
+export async function checkFloors(browser: Browser, list: readonly Floor[], urls: readonly string[]): Promise<void> {
+  for (const [index, floor] of list.entries()) {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(urls[index] ?? '', { waitUntil: 'load' });
+      const drawn = await page.evaluate((): Drawn => {
+        const root = document.querySelector('askbox-widget')?.shadowRoot;
+        const launcher = root?.querySelector('.launcher');
+        return {
+          button: document.querySelector('body > button') !== null,
+          launcher: launcher instanceof HTMLElement && getComputedStyle(launcher).position === 'fixed',
+          element: customElements.get('askbox-chat') !== undefined,
+        };
+      });
+      if (errors.length > 0 || JSON.stringify(drawn) !== JSON.stringify(floor.drawn))
+        throw new Error(
+          `browser-floor: "${floor.label}" drew ${JSON.stringify(drawn)}, not ${JSON.stringify(floor.drawn)}${errors.length > 0 ? `; page errors: ${errors.join('; ')}` : ''}`,
+        );
+    } finally {
+      await context.close();
+    }
+  }
 }

@@ -17,7 +17,7 @@ import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { launchChromium } from '../e2e/harness';
 import { freshBuild } from '../helpers/build';
 import { measureBoot, AFTER_LOAD_MS, type BootSample } from './browser-boot';
-import { floors } from './browser-floor';
+import { checkFloors, floors } from './browser-floor';
 import { STREAM_SIZES, createBenchScenario, streamReply, CHUNK_SIZE } from './browser-fixtures';
 import { measureHistory, seedHistory, type HistorySample } from './browser-history';
 import { PROXY_PATH, startBenchHost, type Variant } from './browser-host';
@@ -94,6 +94,11 @@ try {
   console.log(`Askbox in Chromium ${browser.version()}: ${labels.join(' vs ')}; median [min–max] of the runs`);
 
   if (PHASES.has('boot')) {
+    await checkFloors(
+      browser,
+      FLOORS,
+      FLOORS.map((_, index) => host.url({ kind: 'build', index: builds.length + index })),
+    );
     // The blank page takes its turn in the rotation too: its median is what every build's numbers are measured from.
     const variants: Variant[] = [
       { kind: 'blank' },
