@@ -1,16 +1,17 @@
 // The proxy's cost, measured on loopback (`npm run bench`): what it adds to a JSON request and to a stream's first
 // chunk over calling the simulator directly, its throughput, its memory per open stream, and how it relays 1,000
 // concurrent reply streams (its CPU per event, the latency of calls meanwhile, the streams' length) next to the same
-// load straight at the simulator. The simulator and the proxy each run in their own process, so their CPU and memory
-// are measured apart from the load generator; every run is bounded in time or count and everything stops by itself.
+// load straight at the simulator and through the floor, a reverse proxy on node:http with no policy (what Node itself
+// costs to relay the same bytes). The simulator, the proxy and the floor each run in their own process, so their CPU
+// and memory are measured apart from the load generator; every run is bounded in time or count and everything stops by itself.
 // `--streams` runs the concurrent-stream part alone; `STREAMS=n` changes its count; `BENCH_FETCH=global` runs the
-// proxy on the runtime's fetch instead of `nodeFetch`; `BENCH_PROF=proxy` writes the proxy's CPU profile to $TMPDIR/askbox-profiles.
-import { fork, type ChildProcess } from 'node:child_process';
+// proxy on the runtime's fetch instead of `nodeFetch`; `BENCH_PROF=proxy` (or `floor`) writes its CPU profile to $TMPDIR/askbox-profiles.
+import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
-import { concurrentStreams, cpuMs } from './proxy-report';
+import { concurrentStreams, cpuMs, type Server } from './proxy-report';
 
 const KEY = 'bench-api-key';
 const SECONDS = 4;
@@ -20,12 +21,7 @@ const OPEN_STREAMS = 1000;
 /** The whole benchmark's bound: past it, it gives up rather than hang. */
 const GIVE_UP_MS = 10 * 60_000;
 
-interface Child {
-  process: ChildProcess;
-  url: string;
-}
-
-function start(...args: string[]): Promise<Child> {
+function start(...args: string[]): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), args, {
     execArgv: [
       '--import',
@@ -43,7 +39,7 @@ function start(...args: string[]): Promise<Child> {
   });
 }
 
-function memory(child: Child): Promise<NodeJS.MemoryUsage> {
+function memory(child: Server): Promise<NodeJS.MemoryUsage> {
   return new Promise((resolve) => {
     child.process.once('message', (message) => resolve((message as { memory: NodeJS.MemoryUsage }).memory));
     child.process.send('memory');
@@ -98,13 +94,14 @@ async function firstChunk(post: () => Promise<Response>): Promise<number[]> {
 
 const simulator = await start('simulator', KEY);
 const proxy = await start('proxy', KEY, `${simulator.url}/api/v1`);
+const floor = await start('floor', KEY, simulator.url);
 const giveUp = setTimeout(() => {
   console.error(`gave up after ${GIVE_UP_MS / 1000} s`);
   process.exit(1);
 }, GIVE_UP_MS);
 try {
   if (process.argv.includes('--streams')) {
-    await concurrentStreams(simulator.url, proxy.url, { simulator: simulator.process, proxy: proxy.process }, KEY);
+    await concurrentStreams({ simulator, proxy, floor }, KEY);
     process.exit(0);
   }
   const json = { 'content-type': 'application/json' };
@@ -190,9 +187,10 @@ try {
   console.log(
     `memory per open stream, ${OPEN_STREAMS} held: ${(perStream / 1024).toFixed(1)} KB RSS, ${(heapPerStream / 1024).toFixed(1)} KB heap (target ≤ 200 KB: ${verdict(perStream <= 200 * 1024)})`,
   );
-  await concurrentStreams(simulator.url, proxy.url, { simulator: simulator.process, proxy: proxy.process }, KEY);
+  await concurrentStreams({ simulator, proxy, floor }, KEY);
 } finally {
   clearTimeout(giveUp);
+  floor.process.kill();
   proxy.process.kill();
   simulator.process.kill();
 }

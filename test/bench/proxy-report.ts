@@ -1,5 +1,6 @@
 // The concurrent-stream part of the proxy load benchmark (see proxy-load.ts): the same load straight at the
-// simulator, then through the proxy, and the figures side by side with the goals.
+// simulator, then through the proxy, then through the floor (Node relaying the same bytes with no policy, see
+// floor-relay.ts), and the figures side by side with the goals.
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
@@ -76,15 +77,34 @@ async function post(url: string, headers: Record<string, string>, body: object) 
 }
 
 /** A conversation to stream in, and another with one message for the JSON calls, on each side. */
-async function sides(simulatorUrl: string, proxyUrl: string, key: string): Promise<{ direct: Side; proxied: Side }> {
-  const json = { 'content-type': 'application/json' };
-  const keyed = { ...json, authorization: `Bearer ${key}` };
-  const api = `${simulatorUrl}/api/v1`;
+/** A server of the benchmark in its own process, and where it listens. */
+export interface Server {
+  process: ChildProcess;
+  url: string;
+}
+
+/** A side spoken to with the service's key: the simulator itself, or the floor in front of it. */
+async function keyedSide(origin: string, key: string): Promise<Side> {
+  const keyed = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+  const api = `${origin}/api/v1`;
   const [streamIn, listed] = await Promise.all([
     post(`${api}/conversations`, keyed, { name: 'load', bot_id: DEMO_BOT_ID }),
     post(`${api}/conversations`, keyed, { name: 'list', bot_id: DEMO_BOT_ID }),
   ]);
   await post(`${api}/messages`, keyed, { content: 'shipping?', conversation_id: listed.data.id });
+  return {
+    base: api,
+    headers: keyed,
+    conversationId: streamIn.data.id,
+    listPath: `/messages?conversation_id=${listed.data.id}`,
+    listHeaders: keyed,
+    streamHeaders: { authorization: keyed.authorization },
+  };
+}
+
+/** The proxy's side: its conversations, each with the visitor's grant. */
+async function proxySide(proxyUrl: string): Promise<Side> {
+  const json = { 'content-type': 'application/json' };
   const base = `${proxyUrl}/askbox`;
   const proxyStream = await post(`${base}/conversations`, json, { name: 'load', bot_id: DEMO_BOT_ID });
   const proxyList = await post(`${base}/conversations`, json, { name: 'list', bot_id: DEMO_BOT_ID });
@@ -92,24 +112,21 @@ async function sides(simulatorUrl: string, proxyUrl: string, key: string): Promi
   await post(`${base}/messages`, listGrant, { content: 'shipping?', conversation_id: proxyList.data.id });
   const grant = { ...json, 'x-askbox-grant': proxyStream.meta!.grant };
   return {
-    direct: {
-      base: api,
-      headers: keyed,
-      conversationId: streamIn.data.id,
-      listPath: `/messages?conversation_id=${listed.data.id}`,
-      listHeaders: keyed,
-      streamHeaders: { authorization: keyed.authorization },
-    },
-    proxied: {
-      base,
-      // The JSON calls carry the listed conversation's grant; the streams their own.
-      headers: grant,
-      conversationId: proxyStream.data.id,
-      listPath: `/messages?conversation_id=${proxyList.data.id}`,
-      streamHeaders: { 'x-askbox-grant': grant['x-askbox-grant'] },
-      listHeaders: listGrant,
-    },
+    base,
+    // The JSON calls carry the listed conversation's grant; the streams their own.
+    headers: grant,
+    conversationId: proxyStream.data.id,
+    listPath: `/messages?conversation_id=${proxyList.data.id}`,
+    streamHeaders: { 'x-askbox-grant': grant['x-askbox-grant'] },
+    listHeaders: listGrant,
   };
+}
+
+/** What runs between the load and the simulator: Askbox's proxy, and the floor (Node relaying with no policy). */
+interface Relay {
+  what: string;
+  side: Side;
+  process: ChildProcess;
 }
 
 /** The median and the p99 of `values`, in ms. */
@@ -119,21 +136,87 @@ const spread = (samples: Sample[]) => pair(samples.map((sample) => sample.ms));
 /** The lengths of a run's streams that arrived whole. */
 const wholeDurations = (result: LoadResult) => result.streams.filter((s) => s.whole).map((s) => s.ms);
 
-/** A row's columns about the streams themselves: how many arrived whole, and how long they ran. */
-function streamColumns(result: LoadResult) {
+/** How much longer a run's streams took than the same load's straight at the simulator (medians). */
+const ratio = (result: LoadResult, direct: LoadResult) =>
+  quantile(wholeDurations(result), 0.5) / quantile(wholeDurations(direct), 0.5);
+
+/** A row's columns about the streams themselves: how many arrived whole, how long they ran, against direct ones. */
+function streamColumns(result: LoadResult, direct: LoadResult) {
   const durations = wholeDurations(result);
   return {
     'whole streams': `${durations.length}/${result.streams.length}`,
     'stream p50 / p99': pair(durations),
+    '× direct': `×${ratio(result, direct).toFixed(3)}`,
   };
 }
 
-/** One row of the report. */
-function row(what: string, result: LoadResult & { drops: string }, cpu: { proxy?: number; simulator: number }) {
-  const events = eventsOf(result);
+/** What a crowd measured, and through a relay, what that relay's process spent. */
+interface Crowd {
+  result: LoadResult & { drops: string };
+  /** CPU time over the whole run, in ms. */
+  cpu: { simulator: number; relay?: number };
+  relay?: {
+    /** The share of the relay's CPU spent in the kernel. */
+    kernel: number;
+    /** CPU per relayed event while every stream was open, in µs. */
+    openPerEvent: number;
+    /** Memory per open stream, in bytes. */
+    rss: number;
+    heap: number;
+  };
+}
+
+/**
+ * The relay's memory once every stream is open (or, on a machine that cannot keep up, halfway through), and its
+ * CPU per event from then, after that GC, until the first stream ends or for 6 s: the relay without set-ups.
+ */
+async function whileOpen(relay: ChildProcess, before: NodeJS.MemoryUsage, began: number, count: number) {
+  await until(() => streamTally().began - began >= count, IDEAL_STREAM_MS / 2);
+  const during = await ask<NodeJS.MemoryUsage>(relay, 'memory');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const open = { cpu: await cpuMs(relay), tally: streamTally() };
+  await until(() => streamTally().ended > open.tally.ended, 6000);
+  return {
+    openPerEvent: (((await cpuMs(relay)) - open.cpu) * 1000) / (streamTally().events - open.tally.events),
+    rss: (during.rss - before.rss) / count,
+    // RSS rarely shrinks: after an earlier part of the benchmark it may understate; the heap's figure does not.
+    heap: (during.heapUsed + during.external - before.heapUsed - before.external) / count,
+  };
+}
+
+/** `streamLoad` on `side`, with the simulator's CPU meanwhile. */
+async function crowd(side: Side, count: number, simulator: ChildProcess): Promise<Crowd> {
+  const simulatorCpu = await cpuMs(simulator);
+  const result = await counted(streamLoad(side, count));
+  return { result, cpu: { simulator: (await cpuMs(simulator)) - simulatorCpu } };
+}
+
+/** `crowd` through `relay`, with what the relay's process spent. */
+async function relayedCrowd(side: Side, count: number, simulator: ChildProcess, relay: ChildProcess): Promise<Crowd> {
+  const before = await ask<NodeJS.CpuUsage>(relay, 'cpu');
+  const memory = await ask<NodeJS.MemoryUsage>(relay, 'memory');
+  const began = streamTally().began;
+  const run = crowd(side, count, simulator);
+  const open = await whileOpen(relay, memory, began, count);
+  const { result, cpu } = await run;
+  const { user, system } = await ask<NodeJS.CpuUsage>(relay, 'cpu');
+  const relayMs = (user + system - before.user - before.system) / 1000;
+  return {
+    result,
+    cpu: { ...cpu, relay: relayMs },
+    relay: { ...open, kernel: (system - before.system) / 1000 / relayMs },
+  };
+}
+
+const perEvent = (run: Crowd) => (run.cpu.relay === undefined ? NaN : (run.cpu.relay * 1000) / eventsOf(run.result));
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** One row of the crowd's report. */
+function crowdRow(what: string, run: Crowd, direct: LoadResult) {
+  const { result, cpu, relay } = run;
   return {
     what,
-    ...streamColumns(result),
+    ...streamColumns(result, direct),
     'create p50 / p99': spread(result.create),
     'JSON p50 / p99': spread(result.list),
     'create / JSON p99, all open': `${ms(quantile(whileAllOpen(result.create), 0.99))} / ${ms(quantile(whileAllOpen(result.list), 0.99))}`,
@@ -141,8 +224,10 @@ function row(what: string, result: LoadResult & { drops: string }, cpu: { proxy?
     // Machine-wide (Linux): what other processes drop counts too.
     'listen drops / SYN resends': result.drops,
     'simulator CPU': `${((cpu.simulator / result.wallMs) * 100).toFixed(0)} %`,
-    'proxy CPU': cpu.proxy === undefined ? '—' : `${((cpu.proxy / result.wallMs) * 100).toFixed(0)} %`,
-    'proxy µs/event': cpu.proxy === undefined ? '—' : ((cpu.proxy * 1000) / events).toFixed(1),
+    'relay CPU': cpu.relay === undefined ? '—' : `${((cpu.relay / result.wallMs) * 100).toFixed(0)} %`,
+    'relay µs/event (kernel)': relay ? `${perEvent(run).toFixed(1)} (${(relay.kernel * 100).toFixed(0)} %)` : '—',
+    'µs/event, all open': relay ? relay.openPerEvent.toFixed(1) : '—',
+    'RSS / heap per stream': relay ? `${kb(relay.rss)} / ${kb(relay.heap)}` : '—',
   };
 }
 
@@ -151,16 +236,16 @@ const at = (since: number, after: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, since + after - performance.now())));
 
 /**
- * `steadyLoad` on `side`, and from its window's start to its end: the proxy's CPU per relayed event (stream set-ups
+ * `steadyLoad` on `side`, and from its window's start to its end: the relay's CPU per relayed event (stream set-ups
  * at their steady rate included, with the probes' calls) and the streams open at either end.
  */
-async function steady(side: Side, count: number, proxy?: ChildProcess) {
+async function steady(side: Side, count: number, relay?: ChildProcess) {
   const began = performance.now();
   const run = counted(steadyLoad(side, count));
   await at(began, STEADY_WINDOW[0]);
-  const first = { cpu: proxy && (await cpuMs(proxy)), tally: streamTally() };
+  const first = { cpu: relay && (await cpuMs(relay)), tally: streamTally() };
   await at(began, STEADY_WINDOW[1]);
-  const last = { cpu: proxy && (await cpuMs(proxy)), tally: streamTally() };
+  const last = { cpu: relay && (await cpuMs(relay)), tally: streamTally() };
   const result = await run;
   const events = last.tally.events - first.tally.events;
   return {
@@ -170,134 +255,114 @@ async function steady(side: Side, count: number, proxy?: ChildProcess) {
   };
 }
 
-/** The steady state's row of the report: the calls' latencies and the proxy's CPU within its window. */
-function steadyRow(what: string, run: Awaited<ReturnType<typeof steady>>) {
+/** The steady state's row of the report: the calls' latencies and the relay's CPU within its window. */
+function steadyRow(what: string, run: Awaited<ReturnType<typeof steady>>, direct: LoadResult) {
   return {
     what,
-    ...streamColumns(run.result),
+    ...streamColumns(run.result, direct),
     'streams open in the window': run.open,
     'create p50 / p99': pair(inSteadyState(run.result.create)),
     'JSON p50 / p99': pair(inSteadyState(run.result.list)),
     'failed calls': run.result.failures.length,
     'listen drops / SYN resends': run.result.drops,
-    'proxy µs/event': run.perEvent === undefined ? '—' : run.perEvent.toFixed(1),
+    'relay µs/event': run.perEvent === undefined ? '—' : run.perEvent.toFixed(1),
   };
 }
 
 /**
- * The steady state of `count` concurrent streams (see `steadyLoad`), straight at the simulator and then through the
- * proxy; prints the figures in the window where `count` are open, and the goals' verdicts there.
+ * The steady state of `count` concurrent streams (see `steadyLoad`), straight at the simulator and then through
+ * each relay; prints the figures in the window where `count` are open, and the proxy's verdicts there.
  */
-async function steadyStreams(direct: Side, proxied: Side, proxy: ChildProcess, count: number): Promise<void> {
+async function steadyStreams(direct: Side, relays: Relay[], count: number): Promise<void> {
   const straight = await steady(direct, count);
-  const through = await steady(proxied, count, proxy);
+  const through: Awaited<ReturnType<typeof steady>>[] = [];
+  for (const relay of relays) through.push(await steady(relay.side, count, relay.process));
   const rate = (count / IDEAL_STREAM_MS) * 1000;
   console.log(
     `\nSteady state: ${count} streams open, ${rate.toFixed(1)} new a second (figures from ${STEADY_WINDOW[0] / 1000} to ${STEADY_WINDOW[1] / 1000} s)`,
   );
-  console.table([steadyRow('straight at the simulator', straight), steadyRow('through the proxy', through)]);
-  const createP99 = quantile(inSteadyState(through.result.create), 0.99);
-  const listP99 = quantile(inSteadyState(through.result.list), 0.99);
-  const ratio = quantile(wholeDurations(through.result), 0.5) / quantile(wholeDurations(straight.result), 0.5);
+  console.table([
+    steadyRow('straight at the simulator', straight, straight.result),
+    ...relays.map((relay, i) => steadyRow(relay.what, through[i]!, straight.result)),
+  ]);
+  const proxy = through[0]!;
+  const createP99 = quantile(inSteadyState(proxy.result.create), 0.99);
+  const listP99 = quantile(inSteadyState(proxy.result.list), 0.99);
+  const longer = ratio(proxy.result, straight.result);
   console.log(
-    `steady state, proxy CPU per relayed event (set-ups included): ${through.perEvent?.toFixed(1)} µs (target ≤ 25 µs: ${verdict((through.perEvent ?? Infinity) <= 25)})`,
+    `steady state, proxy CPU per relayed event (set-ups included): ${proxy.perEvent?.toFixed(1)} µs (target ≤ 25 µs: ${verdict((proxy.perEvent ?? Infinity) <= 25)}; the floor: ${through[1]?.perEvent?.toFixed(1)} µs)`,
   );
   console.log(
     `steady state, create / JSON p99 through the proxy: ${ms(createP99)} / ${ms(listP99)} (target ≤ 250 ms: ${verdict(createP99 <= 250 && listP99 <= 250)})`,
   );
   console.log(
-    `steady state, stream duration, proxy / direct (median): ×${ratio.toFixed(3)} (target ≤ ×1.1: ${verdict(ratio <= 1.1)})`,
+    `steady state, stream duration, proxy / direct (median): ×${longer.toFixed(3)} (target ≤ ×1.1: ${verdict(longer <= 1.1)})`,
   );
 }
 
-/**
- * `count` concurrent reply streams (default 1,000), straight at the simulator and then through the proxy, each with
- * create-conversation and JSON calls probed meanwhile: first as a crowd (all within a second), then in the steady
- * state that keeps `count` open (`STEADY=0` leaves it out); prints the figures and the goals' verdicts.
- */
-export async function concurrentStreams(
-  simulatorUrl: string,
-  proxyUrl: string,
-  children: { simulator: ChildProcess; proxy: ChildProcess },
-  key: string,
-  count = Number(process.env.STREAMS ?? 1000),
-): Promise<void> {
-  const { direct, proxied } = await sides(simulatorUrl, proxyUrl, key);
-  let simulatorCpu = await cpuMs(children.simulator);
-  const straight = await counted(streamLoad(direct, count));
-  const straightCpu = { simulator: (await cpuMs(children.simulator)) - simulatorCpu };
-
-  simulatorCpu = await cpuMs(children.simulator);
-  const proxyCpu = await cpuMs(children.proxy);
-  const proxyKernel = (await ask<NodeJS.CpuUsage>(children.proxy, 'cpu')).system;
-  const memoryBefore = await ask<NodeJS.MemoryUsage>(children.proxy, 'memory');
-  const before = streamTally();
-  const loaded = counted(streamLoad(proxied, count));
-  // Once every stream is open (or, on a machine that cannot keep up, halfway through): the proxy's memory then.
-  await until(() => streamTally().began - before.began >= count, IDEAL_STREAM_MS / 2);
-  const memoryDuring = await ask<NodeJS.MemoryUsage>(children.proxy, 'memory');
-  // The relay, without setting streams up: the proxy's CPU per event while every stream is open (after that GC,
-  // until the first ends or for 6 s); the calls probed meanwhile go on.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const open = { cpu: await cpuMs(children.proxy), tally: streamTally() };
-  await until(() => streamTally().ended > open.tally.ended, 6000);
-  const relayPerEvent =
-    (((await cpuMs(children.proxy)) - open.cpu) * 1000) / (streamTally().events - open.tally.events);
-  const through = await loaded;
-  const throughCpu = {
-    proxy: (await cpuMs(children.proxy)) - proxyCpu,
-    simulator: (await cpuMs(children.simulator)) - simulatorCpu,
-  };
-
-  console.log(
-    `\nA crowd: ${count} concurrent reply streams started within ${RAMP_MS / 1000} s (${IDEAL_STREAM_MS} ms of chunks each; probes every 40 ms)`,
-  );
-  console.table([
-    row('straight at the simulator', straight, straightCpu),
-    row('through the proxy', through, throughCpu),
-  ]);
-  const ratio = quantile(wholeDurations(through), 0.5) / quantile(wholeDurations(straight), 0.5);
-  const perEvent = (throughCpu.proxy * 1000) / eventsOf(through);
-  const kernel = ((await ask<NodeJS.CpuUsage>(children.proxy, 'cpu')).system - proxyKernel) / 1000 / throughCpu.proxy;
-  const perStream = (memoryDuring.rss - memoryBefore.rss) / count;
-  // RSS rarely shrinks: after an earlier part of the benchmark it may understate; the heap's figure does not.
-  const heapPerStream =
-    (memoryDuring.heapUsed + memoryDuring.external - memoryBefore.heapUsed - memoryBefore.external) / count;
+/** The proxy's verdicts on the crowd's goals, and the floor's CPU per event beside its own. */
+function crowdVerdicts(proxy: Crowd, floor: Crowd, direct: LoadResult): void {
   const createP99 = quantile(
-    through.create.map((sample) => sample.ms),
+    proxy.result.create.map((sample) => sample.ms),
     0.99,
   );
   const listP99 = quantile(
-    through.list.map((sample) => sample.ms),
+    proxy.result.list.map((sample) => sample.ms),
     0.99,
   );
+  const longer = ratio(proxy.result, direct);
+  const memory = Math.max(proxy.relay?.rss ?? NaN, proxy.relay?.heap ?? NaN);
   console.log(
-    `proxy CPU per relayed event: ${perEvent.toFixed(1)} µs, ${(kernel * 100).toFixed(0)} % of it in the kernel (target ≤ 25 µs: ${verdict(perEvent <= 25)})`,
-  );
-  console.log(
-    `proxy CPU per relayed event while every stream is open (no stream set up meanwhile): ${relayPerEvent.toFixed(1)} µs`,
+    `proxy CPU per relayed event: ${perEvent(proxy).toFixed(1)} µs (target ≤ 25 µs: ${verdict(perEvent(proxy) <= 25)}), ${proxy.relay?.openPerEvent.toFixed(1)} µs while every stream is open; the floor: ${perEvent(floor).toFixed(1)} and ${floor.relay?.openPerEvent.toFixed(1)} µs`,
   );
   console.log(
     `create / JSON p99 through the proxy: ${ms(createP99)} / ${ms(listP99)} (target ≤ 250 ms: ${verdict(createP99 <= 250 && listP99 <= 250)})`,
   );
   console.log(
-    `stream duration, proxy / direct (median): ×${ratio.toFixed(3)} (target ≤ ×1.1: ${verdict(ratio <= 1.1)})`,
+    `stream duration, proxy / direct (median): ×${longer.toFixed(3)} (target ≤ ×1.1: ${verdict(longer <= 1.1)})`,
   );
+  console.log(`proxy memory per open stream: ${kb(memory)} (target ≤ 200 KB: ${verdict(memory <= 200 * 1024)})`);
+}
+
+/**
+ * `count` concurrent reply streams (default 1,000), straight at the simulator, then through the proxy, then through
+ * the floor (see floor-relay.ts), each with create-conversation and JSON calls probed meanwhile: first as a crowd
+ * (all within a second), then in the steady state that keeps `count` open (`STEADY=0` leaves it out); prints the
+ * figures and the proxy's verdicts on the goals.
+ */
+export async function concurrentStreams(
+  servers: { simulator: Server; proxy: Server; floor: Server },
+  key: string,
+  count = Number(process.env.STREAMS ?? 1000),
+): Promise<void> {
+  const direct = await keyedSide(servers.simulator.url, key);
+  const relays: Relay[] = [
+    { what: 'through the proxy', side: await proxySide(servers.proxy.url), process: servers.proxy.process },
+    {
+      what: 'through the floor (Node, no policy)',
+      side: await keyedSide(servers.floor.url, key),
+      process: servers.floor.process,
+    },
+  ];
+  const simulator = servers.simulator.process;
+  const straight = await crowd(direct, count, simulator);
+  const through: Crowd[] = [];
+  for (const relay of relays) through.push(await relayedCrowd(relay.side, count, simulator, relay.process));
+
   console.log(
-    `proxy memory per open stream: ${(perStream / 1024).toFixed(1)} KB RSS, ${(heapPerStream / 1024).toFixed(1)} KB heap (target ≤ 200 KB: ${verdict(Math.max(perStream, heapPerStream) <= 200 * 1024)})`,
+    `\nA crowd: ${count} concurrent reply streams started within ${RAMP_MS / 1000} s (${IDEAL_STREAM_MS} ms of chunks each; probes every 40 ms)`,
   );
-  for (const [what, result] of [
-    ['direct', straight],
-    ['proxy', through],
-  ] as const) {
+  console.table([
+    crowdRow('straight at the simulator', straight, straight.result),
+    ...relays.map((relay, i) => crowdRow(relay.what, through[i]!, straight.result)),
+  ]);
+  crowdVerdicts(through[0]!, through[1]!, straight.result);
+  const runs = [['direct', straight] as const, ...relays.map((relay, i) => [relay.what, through[i]!] as const)];
+  for (const [what, { result }] of runs) {
     const cut = result.streams.filter((s) => !s.whole).map((s) => s.status);
     if (cut.length) console.log(`${what}: ${cut.length} streams not whole, statuses`, [...new Set(cut)]);
+    if (result.failures.length) console.log(`${what}: failures (first 5):`, result.failures.slice(0, 5));
   }
-  for (const [what, result] of [
-    ['direct', straight],
-    ['proxy', through],
-  ] as const)
-    if (result.failures.length) console.log(`${what} failures (first 5):`, result.failures.slice(0, 5));
-  if (process.env.STEADY !== '0') await steadyStreams(direct, proxied, children.proxy, count);
+  if (process.env.STEADY !== '0') await steadyStreams(direct, relays, count);
   closeClients();
 }

@@ -1,35 +1,45 @@
 // A server for the proxy load benchmark, in its own process so each side is measured alone:
-// `tsx serve.ts simulator <key>` or `tsx serve.ts proxy <key> <upstream>`. It reports its port (and, on request, its memory
+// `tsx serve.ts simulator <key>`, `tsx serve.ts proxy <key> <upstream>` or `tsx serve.ts floor <key> <origin>` (the
+// floor: Node relaying HTTP with no policy, see floor-relay.ts). It reports its port (and, on request, its memory
 // after a full GC, or its CPU time so far) over IPC, and exits when its parent does.
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSimulator, DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy } from '../../src/proxy/handler';
 import { toNodeListener } from '../../src/proxy/node';
 import { nodeFetch } from '../../src/proxy/node-fetch';
+import { floorRelay } from './floor-relay';
 import { LOAD_REPLY } from './proxy-streams';
 
-const [role, key = '', upstream] = process.argv.slice(2);
-const handler =
-  role === 'simulator'
-    ? createSimulator({
+const [role, key = '', upstream = ''] = process.argv.slice(2);
+
+function listener(): RequestListener {
+  if (role === 'floor') return floorRelay(upstream);
+  if (role === 'simulator')
+    return toNodeListener(
+      createSimulator({
         apiKey: key,
         scenario: {
           defaults: { delayMs: 0, chunkSize: 40 },
           replies: [{ match: 'hold', text: 'held open '.repeat(20), chunkSize: 5, stallAfter: 1 }, LOAD_REPLY],
         },
-      }).handle
-    : createProxy({
-        apiKey: key,
-        botIds: [DEMO_BOT_ID],
-        upstream,
-        secret: 'bench-secret-0123456789abcdef',
-        limits: false,
-        timeouts: { idleMs: 600_000, firstByteMs: 600_000, maxStreamMs: 600_000 },
-        // `BENCH_FETCH=global` measures the proxy on the runtime's fetch (undici) and web streams instead.
-        ...(process.env.BENCH_FETCH === 'global' ? {} : { fetch: nodeFetch }),
-      });
-const server = createServer(toNodeListener(handler));
+      }).handle,
+    );
+  return toNodeListener(
+    createProxy({
+      apiKey: key,
+      botIds: [DEMO_BOT_ID],
+      upstream,
+      secret: 'bench-secret-0123456789abcdef',
+      limits: false,
+      timeouts: { idleMs: 600_000, firstByteMs: 600_000, maxStreamMs: 600_000 },
+      // `BENCH_FETCH=global` measures the proxy on the runtime's fetch (undici) and web streams instead.
+      ...(process.env.BENCH_FETCH === 'global' ? {} : { fetch: nodeFetch }),
+    }),
+  );
+}
+
+const server = createServer(listener());
 server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
 process.on('message', (message) => {
   if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
