@@ -76,14 +76,16 @@ async function post(url: string, headers: Record<string, string>, body: object) 
   return (await response.json()) as { data: { id: string }; meta?: { grant: string } };
 }
 
-/** A conversation to stream in, and another with one message for the JSON calls, on each side. */
 /** A server of the benchmark in its own process, and where it listens. */
 export interface Server {
   process: ChildProcess;
   url: string;
 }
 
-/** A side spoken to with the service's key: the simulator itself, or the floor in front of it. */
+/**
+ * A side spoken to with the service's key (the simulator itself, or the floor in front of it): a conversation to
+ * stream in, and another with one message for the JSON calls.
+ */
 async function keyedSide(origin: string, key: string): Promise<Side> {
   const keyed = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
   const api = `${origin}/api/v1`;
@@ -102,7 +104,7 @@ async function keyedSide(origin: string, key: string): Promise<Side> {
   };
 }
 
-/** The proxy's side: its conversations, each with the visitor's grant. */
+/** The proxy's side: the same two conversations, each with the visitor's grant. */
 async function proxySide(proxyUrl: string): Promise<Side> {
   const json = { 'content-type': 'application/json' };
   const base = `${proxyUrl}/askbox`;
