@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPhp, startPhpProxy, type PhpLaunch } from '../helpers/php';
@@ -143,30 +143,39 @@ describe('the PHP store, called directly', () => {
   });
 });
 
-describe('the PHP store, a corrupt file written over a working one', () => {
-  it('is refused rather than read as empty', async () => {
-    const config = contractConfig('http://127.0.0.1:9', []);
-    const running = await startPhpProxy(config);
-    try {
-      // The service is unreachable (502), but the store has been made and written.
-      const first = await fetch(`${running.url}/conversations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.8' },
-        body: '{"name":"x","bot_id":"askboxDemo01"}',
-      });
-      expect(first.status).toBe(502);
-      // Once the worker has closed it (the last connection checkpoints and removes the WAL), the file overwritten.
-      const wal = join(running.store, 'askbox-store.sqlite-wal');
-      await expect.poll(() => existsSync(wal)).toBe(false);
-      writeFileSync(join(running.store, 'askbox-store.sqlite'), 'not a database at all'.repeat(400));
-      const refused = await fetch(`${running.url}/conversations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
-        body: '{"name":"x","bot_id":"askboxDemo01"}',
-      });
-      expect(refused.status).toBe(503);
-    } finally {
-      await running.close();
-    }
+/**
+ * Each PHP worker keeps one persistent connection to the store, named after the file's device and inode. What
+ * happens to the file under a running site must reach that connection: one worker (`workers: 1`) serves every
+ * request here, so the connection the first request made is the one the next request finds.
+ */
+describe('the PHP store under a running site (persistent connections)', () => {
+  const config = contractConfig('http://127.0.0.1:9', []);
+  let running: Awaited<ReturnType<typeof startPhpProxy>> | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  it('opens a store replaced under it afresh, and refuses a corrupt one, rather than write on through the old file', async () => {
+    running = await startPhpProxy(config, undefined, {}, { workers: 1 });
+    // The service is unreachable (502), but the store has been made and written.
+    expect((await create(running.url, '203.0.113.8')).status).toBe(502);
+    // The whole store goes (its WAL with it: SQLite would read the old pages from a WAL left behind), and a corrupt
+    // file takes its place.
+    for (const file of readdirSync(running.store)) rmSync(join(running.store, file));
+    writeFileSync(join(running.store, 'askbox-store.sqlite'), 'not a database at all'.repeat(400));
+    expect((await create(running.url, '203.0.113.9')).status).toBe(503);
+  });
+
+  it('is not held by a request that died inside its transaction', async () => {
+    // The site's settings are evaluated per request: on /die, a write that exits with its transaction open.
+    const die = `(static function (): array {
+      if (str_ends_with($_SERVER['REQUEST_URI'], '/die')) askbox_db_write(askbox_db(['storeDir' => getenv('STORE')]), static fn () => exit());
+      return [];
+    })()`;
+    running = await startPhpProxy(config, undefined, {}, { workers: 1, options: die });
+    expect((await create(running.url, '203.0.113.8')).status).toBe(502);
+    await fetch(`${running.url}/die`);
+    expect((await create(running.url, '203.0.113.9')).status).toBe(502);
   });
 });

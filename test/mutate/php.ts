@@ -158,9 +158,20 @@ const MUTANTS: Mutant[] = [
     to: '$reason',
   },
   {
+    rule: 'store connection kept across a replaced file',
+    from: "PDO::ATTR_PERSISTENT => \"askbox:{$stat['dev']}:{$stat['ino']}\"",
+    to: "PDO::ATTR_PERSISTENT => 'askbox'",
+  },
+  {
+    rule: 'store transaction left open by a request that died in it',
+    from: 'if ($pending === null) return;',
+    to: 'return;',
+  },
+  {
+    // Not the umask before it: the chmod right after makes the new, still empty file private either way.
     rule: 'store file readable by others',
-    from: '$mask = umask(0077);',
-    to: '$mask = umask(0022);',
+    from: "if (($stat['mode'] & 0077) !== 0) @chmod($file, 0600);",
+    to: '',
   },
 ];
 

@@ -871,7 +871,7 @@ final class AskboxLimitStoreError extends RuntimeException
 /**
  * The store: one SQLite database (PDO, WAL, a busy deadline) in `storeDir`, shared by every PHP worker of the site.
  * SECURITY: it holds visitors' IP addresses, so the folder is made 0700 and the file 0600, and the default folder
- * is outside the system's temporary folder. Opened once per request; every failure is an AskboxLimitStoreError.
+ * is outside the system's temporary folder. Every failure is an AskboxLimitStoreError.
  */
 function askbox_db(array $c): PDO
 {
@@ -879,7 +879,12 @@ function askbox_db(array $c): PDO
     return $open[$c['storeDir']] ??= askbox_db_open($c['storeDir']);
 }
 
-/** Opens (and on first use creates) the store in `$dir`: a new connection each call. */
+/**
+ * Opens (and on first use creates) the store in `$dir`. Each PHP worker keeps one persistent connection to it:
+ * opening SQLite, and checkpointing its WAL when the last connection closes, cost 1.1 ms of the 1.3 ms a request
+ * spent on the store. The connection is named after the file's device and inode, so a file replaced under a
+ * running site is opened afresh, never written through a stale handle.
+ */
 function askbox_db_open(string $dir): PDO
 {
     if (!class_exists('PDO') || !in_array('sqlite', PDO::getAvailableDrivers(), true)) throw new AskboxLimitStoreError('PDO SQLite is missing: install php-sqlite3 (pdo_sqlite).');
@@ -891,11 +896,17 @@ function askbox_db_open(string $dir): PDO
         umask($mask);
         if ($fp !== false) fclose($fp);
     }
-    if (is_file($file) && (fileperms($file) & 0077) !== 0) @chmod($file, 0600);
+    $stat = @stat($file);
+    if ($stat === false) throw new AskboxLimitStoreError("The store $file cannot be made.");
+    if (($stat['mode'] & 0077) !== 0) @chmod($file, 0600);
     try {
-        $db = new PDO('sqlite:' . $file, null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
+        $db = new PDO('sqlite:' . $file, null, null, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION, PDO::ATTR_PERSISTENT => "askbox:{$stat['dev']}:{$stat['ino']}"]);
+        // A connection this worker has set up already: synchronous = NORMAL is its set-up's last step.
+        if ((int) $db->query('PRAGMA synchronous')->fetchColumn() === 1) return $db;
         $db->exec('PRAGMA busy_timeout = ' . ASKBOX_STORE_WAIT_MS);
         if ((int) $db->query('PRAGMA user_version')->fetchColumn() !== 1) {
+            // 1 KiB pages: a take rewrites a few scattered rows, and each one costs its page in the WAL.
+            $db->exec('PRAGMA page_size = 1024');
             $db->exec('PRAGMA journal_mode = WAL');
             $db->exec('BEGIN IMMEDIATE');
             $db->exec('CREATE TABLE IF NOT EXISTS buckets (k TEXT PRIMARY KEY, t REAL NOT NULL, a INTEGER NOT NULL, e INTEGER NOT NULL) WITHOUT ROWID;
@@ -906,6 +917,8 @@ function askbox_db_open(string $dir): PDO
                 PRAGMA user_version = 1;');
             $db->exec('COMMIT');
         }
+        // askbox_db_begin waits for the write lock itself; nothing else here waits on another worker (WAL).
+        $db->exec('PRAGMA busy_timeout = 0');
         // WAL: a reader never waits for the writer; NORMAL: a power cut may lose the last takes, never corrupt.
         $db->exec('PRAGMA synchronous = NORMAL');
     } catch (PDOException $error) {
@@ -922,21 +935,37 @@ function askbox_db_open(string $dir): PDO
 function askbox_db_begin(PDO $db): void
 {
     $end = hrtime(true) + ASKBOX_STORE_WAIT_MS * 1000000;
-    $db->exec('PRAGMA busy_timeout = 0');
-    try {
-        while (true) {
-            try {
-                $db->exec('BEGIN IMMEDIATE');
-                return;
-            } catch (PDOException $error) {
-                // SQLITE_BUSY (5) is another worker's write: wait a little; anything else, or past the deadline, fails.
-                if (($error->errorInfo[1] ?? null) !== 5 || hrtime(true) >= $end) throw $error;
-                usleep(random_int(50, 250));
-            }
+    while (true) {
+        try {
+            $db->exec('BEGIN IMMEDIATE');
+            return;
+        } catch (PDOException $error) {
+            // SQLITE_BUSY (5) is another worker's write: wait a little; anything else, or past the deadline, fails.
+            if (($error->errorInfo[1] ?? null) !== 5 || hrtime(true) >= $end) throw $error;
+            usleep(random_int(50, 250));
         }
-    } finally {
-        $db->exec('PRAGMA busy_timeout = ' . ASKBOX_STORE_WAIT_MS);
     }
+}
+
+/**
+ * Marks the connection whose transaction is open (null: none). A shutdown function rolls it back if the request
+ * dies inside it (a timeout, exhausted memory): the persistent connection outlives the request, and an open
+ * transaction on it would hold every other worker's writes until this worker's next request.
+ */
+function askbox_db_pending(?PDO $db): void
+{
+    static $pending = null, $armed = false;
+    $pending = $db;
+    if ($armed) return;
+    $armed = true;
+    register_shutdown_function(static function () use (&$pending): void {
+        if ($pending === null) return;
+        try {
+            $pending->exec('ROLLBACK');
+        } catch (PDOException) {
+            // SQLite rolled back by itself already; there is nothing left to release.
+        }
+    });
 }
 
 /** Runs `$work` in one write transaction (BEGIN IMMEDIATE: no deadlock between two workers' upgrades). */
@@ -944,6 +973,7 @@ function askbox_db_write(PDO $db, callable $work): mixed
 {
     try {
         askbox_db_begin($db);
+        askbox_db_pending($db);
         try {
             $result = $work($db);
             $db->exec('COMMIT');
@@ -955,6 +985,8 @@ function askbox_db_write(PDO $db, callable $work): mixed
                 // SQLite may have rolled back by itself (a full disk); the first error is the one to report.
             }
             throw $error;
+        } finally {
+            askbox_db_pending(null);
         }
     } catch (PDOException $error) {
         throw new AskboxLimitStoreError('The store cannot be written: ' . $error->getMessage(), 0, $error);
@@ -988,10 +1020,12 @@ function askbox_take(PDO $db, array $checks, int $now, int $cap = ASKBOX_MAX_BUC
         foreach ($checks as [$key, $capacity, $rate]) array_push($rows, $key, $levels[$key] - 1, $now, $now + (int) ceil($capacity / $rate * 1000));
         $db->prepare('INSERT INTO buckets (k, t, a, e) VALUES ' . implode(', ', array_fill(0, count($checks), '(?, ?, ?, ?)'))
             . ' ON CONFLICT (k) DO UPDATE SET t = excluded.t, a = excluded.a, e = excluded.e')->execute($rows);
+        // Only a take that adds buckets grows the table, so only such a take sweeps out those full again.
+        $change = count(array_diff_key(array_flip($keys), $states));
+        if ($change === 0) return 0;
         $gone = $db->prepare('DELETE FROM buckets WHERE e <= ?');
         $gone->execute([$now]);
-        $change = count(array_diff_key(array_flip($keys), $states)) - $gone->rowCount();
-        if ($change === 0) return 0;
+        $change -= $gone->rowCount();
         $count = (int) $db->query('SELECT v FROM meta WHERE k = \'buckets\'')->fetchColumn() + $change;
         if ($count > $cap) {
             $count -= $db->exec('DELETE FROM buckets WHERE k IN (SELECT k FROM buckets ORDER BY e LIMIT ' . ($count - $cap) . ')');
