@@ -81,9 +81,10 @@ const MUTANTS: Mutant[] = [
     to: "['conversation_id', 'includes', 'page', 'per_page', 'keyword']",
   },
   {
-    rule: 'stream URL schemes: one more (ftp)',
-    from: "if (!in_array(strtolower($parts['scheme']), ['http', 'https'], true)) return null;",
-    to: "if (!in_array(strtolower($parts['scheme']), ['http', 'https', 'ftp'], true)) return null;",
+    // Not its scheme check, which the origin check repeats: every origin it accepts is http(s), as validated.
+    rule: 'stream URL on another origin',
+    from: "if ($origin !== $c['upstreamOrigin'] && !in_array($origin, $c['streamOrigins'], true)) return null;",
+    to: '',
   },
   {
     rule: 'id regex unanchored',
@@ -139,7 +140,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     rule: 'no per-IP daily cap',
-    from: '$daily("day:ip:$ip", $l[\'ipMessagesPerDay\']),\n',
+    from: "$daily('ipMessagesPerDay'), ",
     to: '',
   },
   {
@@ -154,8 +155,8 @@ const MUTANTS: Mutant[] = [
   },
   {
     rule: 'stream URL logged',
-    from: "preg_replace('#(https?://[^/\\s)]+)[^\\s)]*#i', '$1', $reason)",
-    to: '$reason',
+    from: "preg_replace('#(https?://[^/\\s)]+)[^\\s)]*#i', '$1', error_get_last()['message'] ?? 'fopen failed')",
+    to: "error_get_last()['message'] ?? 'fopen failed'",
   },
   {
     rule: 'store connection kept across a replaced file',
@@ -200,7 +201,11 @@ function main(): void {
         return;
       }
       const file = join(dir, `mutant-${i}.php`);
-      writeFileSync(file, original.replace(mutant.from, mutant.to));
+      // A function, so that `$'` or `$1` in the PHP is not read as a replacement pattern.
+      writeFileSync(
+        file,
+        original.replace(mutant.from, () => mutant.to),
+      );
       const lint = spawnSync('php', ['-l', file], { encoding: 'utf8' });
       if (lint.status !== 0) {
         rows.push({ rule: mutant.rule, result: 'invalid PHP' });

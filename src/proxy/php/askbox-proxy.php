@@ -788,10 +788,9 @@ function askbox_open(array $c, string $method, string $url, ?array $body, int $d
     $fp = @fopen($url, 'rb', false, $context);
     if ($fp === false) {
         $late = (microtime(true) - $started) * 1000 >= $deadlineMs * 0.9;
-        // SECURITY: PHP's message quotes the URL, and a stream URL is a bearer capability: only its origin is logged.
-        $origin = askbox_origin((array) parse_url($url));
-        $reason = str_replace($url, $origin, error_get_last()['message'] ?? 'fopen failed');
-        askbox_log($c, ['level' => 'error', 'event' => 'upstream', 'message' => preg_replace('#(https?://[^/\s)]+)[^\s)]*#i', '$1', $reason)]);
+        // SECURITY: PHP's message quotes the URL, and a stream URL is a bearer capability: only origins are logged.
+        $reason = preg_replace('#(https?://[^/\s)]+)[^\s)]*#i', '$1', error_get_last()['message'] ?? 'fopen failed');
+        askbox_log($c, ['level' => 'error', 'event' => 'upstream', 'message' => $reason]);
         return $late ? 'timeout' : 'unreachable';
     }
     $status = 0;
