@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUCKET_CASES } from '../fixtures/token-buckets';
-import { runPhp } from '../helpers/php';
+import { runPhpOnStore } from '../helpers/php';
 
 const T0 = 1_700_000_000_000;
 
@@ -12,9 +12,8 @@ describe("the PHP proxy's limit store", () => {
       return `for ($i = 0; $i < ${c.taken}; $i++) if (askbox_take($db, ${check}, ${T0}) !== 0) throw new Exception('drain ${i}');
         $waits[] = askbox_take($db, ${check}, ${T0 + c.elapsedMs});`;
     });
-    const waits = runPhp(
-      `$db = askbox_db(['storeDir' => sys_get_temp_dir() . '/askbox-buckets-' . bin2hex(random_bytes(6))]);
-      $waits = [];
+    const waits = runPhpOnStore(
+      `$waits = [];
       ${cases.join('\n')}
       echo json_encode($waits);`,
     );

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,8 @@ import { startUpstream } from './upstream';
 describe('the PHP proxy hands ratings to the site', () => {
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   const running: Awaited<ReturnType<typeof startPhpProxy>>[] = [];
-  const out = join(mkdtempSync(join(tmpdir(), 'askbox-feedback-')), 'feedback.jsonl');
+  const folder = mkdtempSync(join(tmpdir(), 'askbox-feedback-'));
+  const out = join(folder, 'feedback.jsonl');
 
   beforeAll(async () => {
     upstream = await startUpstream(CONTRACT_KEY, CONTRACT_SCENARIO);
@@ -19,6 +20,7 @@ describe('the PHP proxy hands ratings to the site', () => {
   afterAll(async () => {
     await Promise.all(running.map((proxy) => proxy.close()));
     await upstream?.close();
+    rmSync(folder, { recursive: true, force: true });
   });
 
   async function rate(options?: string) {
@@ -77,7 +79,7 @@ describe('the PHP proxy hands ratings to the site', () => {
   });
 
   it('calls onDelete once the service has deleted the conversation', async () => {
-    const erased = join(mkdtempSync(join(tmpdir(), 'askbox-erased-')), 'erased.jsonl');
+    const erased = join(folder, 'erased.jsonl');
     const { proxy, id, grant } = await rate(
       `['onDelete' => static function (array $event): void { file_put_contents(${JSON.stringify(erased)}, json_encode($event) . "\\n", FILE_APPEND); }]`,
     );

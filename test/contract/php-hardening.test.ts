@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runPhp, startPhpProxy } from '../helpers/php';
+import { runPhp, runPhpOnStore, startPhpProxy } from '../helpers/php';
 import { CONVERSATION, json, startService, type Route } from '../helpers/php-service';
 import { freePort } from '../helpers/ports';
 import { contractConfig } from './config';
@@ -231,8 +231,7 @@ describe('the PHP proxy rules, called directly', () => {
   it('caps one IP at ipMessagesPerDay and one visitor at visitorMessagesPerDay over simulated days', () => {
     // One message every 20 s for two days from one IP; a new visitor each time, or always the same one.
     const sent =
-      runPhp(`$db = askbox_db(['storeDir' => sys_get_temp_dir() . '/askbox-day-' . bin2hex(random_bytes(6))]);
-      $l = askbox_config(['apiKey' => 'k', 'botIds' => ['b'], 'secret' => str_repeat('s', 16), 'storeDir' => '/x'])['limits'];
+      runPhpOnStore(`$l = askbox_config(['apiKey' => 'k', 'botIds' => ['b'], 'secret' => str_repeat('s', 16), 'storeDir' => '/x'])['limits'];
       $l['ipMessages'] = $l['visitorMessages'] = ['burst' => 10, 'perMinute' => 10];
       $days = ['fresh' => [0, 0], 'same' => [0, 0]];
       foreach ($days as $who => &$count) {

@@ -1,7 +1,7 @@
 import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runPhp, startPhpProxy, type PhpLaunch } from '../helpers/php';
+import { runPhp, runPhpOnStore, startPhpProxy, type PhpLaunch } from '../helpers/php';
 import { contractConfig } from './config';
 
 const create = (url: string, ip = '203.0.113.7') =>
@@ -22,12 +22,6 @@ const dir = (server: Record<string, string>, options = '[]', env: Record<string,
       ASKBOX_STORE_DIR: '',
       ...env,
     },
-  );
-
-/** Runs PHP code against a fresh store in $db. */
-const take = (body: string) =>
-  runPhp(
-    `$db = askbox_db(['storeDir' => sys_get_temp_dir() . '/askbox-store-test-' . bin2hex(random_bytes(6))]);\n${body}`,
   );
 
 /** The PHP proxy's limit store (SQLite through PDO): fails closed, private, bounded, with the shared arithmetic. */
@@ -113,7 +107,7 @@ describe('the PHP limit store', () => {
 describe('the PHP store, called directly', () => {
   it('takes all or nothing, answers the wait in ms rounded up, and refills at its rate', () => {
     expect(
-      take(`$c = [['a', 2.0, 0.5], ['b', 1.0, 0.25]];
+      runPhpOnStore(`$c = [['a', 2.0, 0.5], ['b', 1.0, 0.25]];
         echo json_encode([askbox_take($db, $c, 1000), askbox_take($db, $c, 1000), askbox_take($db, [['a', 2.0, 0.5]], 1000),
           askbox_take($db, [['a', 2.0, 0.5]], 1001), askbox_take($db, $c, 4999), askbox_take($db, $c, 5000)]);`),
     ).toEqual([0, 4000, 0, 1999, 1, 0]);
@@ -121,7 +115,7 @@ describe('the PHP store, called directly', () => {
 
   it('keeps at most the cap of buckets, forgetting first those soonest full again', () => {
     expect(
-      take(`for ($i = 0; $i < 8; $i++) askbox_take($db, [["k$i", 1.0, $i === 3 ? 0.001 : 1.0]], 1000, 5);
+      runPhpOnStore(`for ($i = 0; $i < 8; $i++) askbox_take($db, [["k$i", 1.0, $i === 3 ? 0.001 : 1.0]], 1000, 5);
         echo json_encode([$db->query('SELECT count(*) FROM buckets')->fetchColumn(), $db->query("SELECT v FROM meta")->fetchColumn(),
           askbox_take($db, [['k3', 1.0, 0.001]], 1000, 5), askbox_take($db, [['k7', 1.0, 1.0]], 1000, 5), askbox_take($db, [['k0', 1.0, 1.0]], 1000, 5)]);`),
     ).toEqual([5, 5, 1_000_000, 1000, 0]);
@@ -129,7 +123,7 @@ describe('the PHP store, called directly', () => {
 
   it('drops buckets once they would be full again', () => {
     expect(
-      take(`askbox_take($db, [['a', 2.0, 1.0]], 1000); askbox_take($db, [['b', 2.0, 1.0]], 2500);
+      runPhpOnStore(`askbox_take($db, [['a', 2.0, 1.0]], 1000); askbox_take($db, [['b', 2.0, 1.0]], 2500);
         askbox_take($db, [['c', 2.0, 1.0]], 3000);
         echo json_encode($db->query('SELECT k FROM buckets ORDER BY k')->fetchAll(PDO::FETCH_COLUMN));`),
     ).toEqual(['b', 'c']);
@@ -137,7 +131,7 @@ describe('the PHP store, called directly', () => {
 
   it('spends a stream token once, until it expires', () => {
     expect(
-      take(`echo json_encode([askbox_spend($db, 'tok', 2000, 1000), askbox_spend($db, 'tok', 2000, 1999), askbox_spend($db, 'other', 2000, 1999),
+      runPhpOnStore(`echo json_encode([askbox_spend($db, 'tok', 2000, 1000), askbox_spend($db, 'tok', 2000, 1999), askbox_spend($db, 'other', 2000, 1999),
         askbox_spend($db, 'tok', 3000, 2000)]);`),
     ).toEqual([true, false, true, true]);
   });

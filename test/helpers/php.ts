@@ -109,6 +109,19 @@ export async function startPhpProxy(
   };
 }
 
+/** runPhp with `$db` open on a fresh store, in a temporary folder removed afterwards. */
+export function runPhpOnStore(code: string, env: Record<string, string> = {}): unknown {
+  const store = mkdtempSync(join(tmpdir(), 'askbox-store-'));
+  try {
+    return runPhp(`$db = askbox_db(['storeDir' => getenv('ASKBOX_TEST_STORE')]);\n${code}`, {
+      ...env,
+      ASKBOX_TEST_STORE: store,
+    });
+  } finally {
+    rmSync(store, { recursive: true, force: true });
+  }
+}
+
 /** Runs PHP code with the proxy loaded and answers what it printed as JSON (direct calls, no server). */
 export function runPhp(code: string, env: Record<string, string> = {}): unknown {
   requirePhp();
