@@ -102,6 +102,36 @@ describe('the PHP limit store', () => {
       'storeDir must be an absolute folder path',
     );
   });
+
+  /**
+   * Each PHP worker keeps one persistent connection to the store, named after the file's device and inode. What
+   * happens to the file under a running site must reach that connection: one worker (`workers: 1`) serves every
+   * request here, so the connection the first request made is the one the next request finds.
+   */
+  describe('under a running site (persistent connections)', () => {
+    it('opens a store replaced under it afresh, and refuses a corrupt one, rather than write on through the old file', async () => {
+      running = await startPhpProxy(config, undefined, {}, { workers: 1 });
+      // The service is unreachable (502), but the store has been made and written.
+      expect((await create(running.url, '203.0.113.8')).status).toBe(502);
+      // The whole store goes (its WAL with it: SQLite would read the old pages from a WAL left behind), and a corrupt
+      // file takes its place.
+      for (const file of readdirSync(running.store)) rmSync(join(running.store, file));
+      writeFileSync(join(running.store, 'askbox-store.sqlite'), 'not a database at all'.repeat(400));
+      expect((await create(running.url, '203.0.113.9')).status).toBe(503);
+    });
+
+    it('is not held by a request that died inside its transaction', async () => {
+      // The site's settings are evaluated per request: on /die, a write that exits with its transaction open.
+      const die = `(static function (): array {
+        if (str_ends_with($_SERVER['REQUEST_URI'], '/die')) askbox_db_write(askbox_db(['storeDir' => getenv('STORE')]), static fn () => exit());
+        return [];
+      })()`;
+      running = await startPhpProxy(config, undefined, {}, { workers: 1, options: die });
+      expect((await create(running.url, '203.0.113.8')).status).toBe(502);
+      await fetch(`${running.url}/die`);
+      expect((await create(running.url, '203.0.113.9')).status).toBe(502);
+    });
+  });
 });
 
 describe('the PHP store, called directly', () => {
@@ -134,42 +164,5 @@ describe('the PHP store, called directly', () => {
       runPhpOnStore(`echo json_encode([askbox_spend($db, 'tok', 2000, 1000), askbox_spend($db, 'tok', 2000, 1999), askbox_spend($db, 'other', 2000, 1999),
         askbox_spend($db, 'tok', 3000, 2000)]);`),
     ).toEqual([true, false, true, true]);
-  });
-});
-
-/**
- * Each PHP worker keeps one persistent connection to the store, named after the file's device and inode. What
- * happens to the file under a running site must reach that connection: one worker (`workers: 1`) serves every
- * request here, so the connection the first request made is the one the next request finds.
- */
-describe('the PHP store under a running site (persistent connections)', () => {
-  const config = contractConfig('http://127.0.0.1:9', []);
-  let running: Awaited<ReturnType<typeof startPhpProxy>> | undefined;
-  afterEach(async () => {
-    await running?.close();
-    running = undefined;
-  });
-
-  it('opens a store replaced under it afresh, and refuses a corrupt one, rather than write on through the old file', async () => {
-    running = await startPhpProxy(config, undefined, {}, { workers: 1 });
-    // The service is unreachable (502), but the store has been made and written.
-    expect((await create(running.url, '203.0.113.8')).status).toBe(502);
-    // The whole store goes (its WAL with it: SQLite would read the old pages from a WAL left behind), and a corrupt
-    // file takes its place.
-    for (const file of readdirSync(running.store)) rmSync(join(running.store, file));
-    writeFileSync(join(running.store, 'askbox-store.sqlite'), 'not a database at all'.repeat(400));
-    expect((await create(running.url, '203.0.113.9')).status).toBe(503);
-  });
-
-  it('is not held by a request that died inside its transaction', async () => {
-    // The site's settings are evaluated per request: on /die, a write that exits with its transaction open.
-    const die = `(static function (): array {
-      if (str_ends_with($_SERVER['REQUEST_URI'], '/die')) askbox_db_write(askbox_db(['storeDir' => getenv('STORE')]), static fn () => exit());
-      return [];
-    })()`;
-    running = await startPhpProxy(config, undefined, {}, { workers: 1, options: die });
-    expect((await create(running.url, '203.0.113.8')).status).toBe(502);
-    await fetch(`${running.url}/die`);
-    expect((await create(running.url, '203.0.113.9')).status).toBe(502);
   });
 });
