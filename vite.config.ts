@@ -279,9 +279,9 @@ const BUILT_TESTS = [
   'test/contract/php-*.test.ts',
   'test/contract/cross-runtime.test.ts',
   'test/contract/defaults.test.ts',
-  'test/unit/wordpress-plugin.test.ts',
-  'test/unit/wordpress-rules.test.ts',
-  'test/unit/package-exports.test.ts',
+  'test/unit/proxy/wordpress-plugin.test.ts',
+  'test/unit/proxy/wordpress-rules.test.ts',
+  'test/unit/project/package-exports.test.ts',
 ];
 
 const node: TestProjectConfiguration = {
@@ -299,7 +299,7 @@ const dom: TestProjectConfiguration = {
   test: {
     name: 'dom',
     environment: 'happy-dom',
-    include: ['test/unit/**/*.dom.test.ts', 'test/component/**/*.test.tsx'],
+    include: ['test/unit/**/*.dom.test.ts', 'test/unit/**/*.test.tsx'],
   },
 };
 const e2e: TestProjectConfiguration = {

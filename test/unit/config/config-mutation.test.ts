@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CHAT_TEXT, toChatText, unknownTextKeys } from '../../../src/config/chat-text';
+import type * as Handoff from '../../../src/config/handoff';
+
+/**
+ * The edges of the chat file's settings that the feature tests leave open (found by Stryker, issue 18): which
+ * override wins, blanks around a value, every bad handoff setting named in one error.
+ */
+afterEach(() => vi.restoreAllMocks());
+
+// Imported afresh for each test: the handoff patterns are read when the module loads, and a runner that keeps modules
+// loaded between runs (as Stryker's does) would otherwise test the copy it loaded first.
+let parseHandoff: typeof Handoff.parseHandoff;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ parseHandoff } = await import('../../../src/config/handoff'));
+});
+
+/** The console error `parseHandoff` writes for `input`, or undefined when it writes none. */
+function handoffError(input: Record<string, unknown>): string | undefined {
+  const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  parseHandoff(input);
+  expect(error.mock.calls.length).toBeLessThanOrEqual(1);
+  const message = error.mock.calls[0]?.[0] as string | undefined;
+  error.mockRestore();
+  return message;
+}
+
+describe('the chat file’s strings', () => {
+  it('takes an override over the pack, from its attribute or from data-text, and only a string', () => {
+    const pack = { menu: 'Mehr' };
+    expect(toChatText(pack).menu).toBe('Mehr');
+    expect(toChatText(pack, { textMenu: 'More!' }).menu).toBe('More!');
+    expect(toChatText(pack, { text: { menu: 'More!' } }).menu).toBe('More!');
+    expect(toChatText(pack, { text: '{"menu": "More!"}' }).menu).toBe('More!');
+    expect(toChatText(pack, { textMenu: 7, text: { menu: ['More!'] } }).menu).toBe('Mehr');
+  });
+
+  it('reads a pack’s string without the blanks around it, and a blank one as English', () => {
+    expect(toChatText({ menu: '  Mehr  ', back: ' ' })).toEqual({ ...CHAT_TEXT, menu: 'Mehr' });
+  });
+
+  it('keeps an override’s blanks (the launcher has refused a blank one already)', () => {
+    expect(toChatText({}, { textMenu: ' More ' }).menu).toBe(' More ');
+  });
+
+  it.each([['{'], ['null'], ['"menu"'], ['7']])('passes over a data-text of %s', (text) => {
+    expect(toChatText({}, { text })).toEqual(CHAT_TEXT);
+    expect(unknownTextKeys({ text })).toEqual([]);
+  });
+
+  it('names only the attributes that start with text and a capital letter', () => {
+    expect(unknownTextKeys({ textual: 'x', text: '{}', xtextMenu: 'x', textMenuu: 'x', textMenu: 'x' })).toEqual([
+      'textMenuu',
+    ]);
+    expect(unknownTextKeys({ text: { errors: { network: 'x', netwrok: 'y' } } })).toEqual(['text.errors.netwrok']);
+  });
+});
+
+describe('the handoff settings', () => {
+  it('reads a value without the blanks around it, and an empty one as unset', () => {
+    expect(handoffError({ handoffUrl: '', handoffEmail: '', handoffParam: '' })).toBeUndefined();
+    expect(parseHandoff({ handoffUrl: '', handoffEmail: '', handoffParam: '' })).toEqual({
+      url: undefined,
+      email: undefined,
+      param: undefined,
+    });
+    expect(parseHandoff({ handoffUrl: ' https://example.com/help\n', handoffEmail: ' a@b.example ' })).toEqual({
+      url: 'https://example.com/help',
+      email: 'a@b.example',
+      param: undefined,
+    });
+  });
+
+  it('names every bad setting, with what it must be, in one error', () => {
+    expect(handoffError({ handoffUrl: '/help', handoffEmail: 'x', handoffParam: 'a b', other: 1 })).toBe(
+      '[askbox] "Talk to a person" is left out because its settings are wrong:' +
+        '\n  - data-handoff-url "/help" must be an http(s) URL' +
+        '\n  - data-handoff-email "x" must be an email address' +
+        '\n  - data-handoff-param "a b" must be a query parameter name (letters, digits, "-" or "_")',
+    );
+    expect(handoffError({ handoffEmail: ' ' })).toContain('data-handoff-email " " must be an email address');
+    expect(handoffError({ handoffParam: 7 })).toContain('data-handoff-param 7 must be');
+  });
+
+  it.each([
+    ['a@b.example', true],
+    ['first.last+tag-x@mail-1.example.co.uk', true],
+    [`${'a'.repeat(64)}@b.example`, true],
+    [`${'a'.repeat(65)}@b.example`, false],
+    ['@b.example', false],
+    ['a@b', false],
+    ['a@.example', false],
+    ['a@b.', false],
+    [' x a@b.example', false],
+    ['<a@b.example', false],
+    ['a@b.example>', false],
+    ['a@b.example?cc=c@d.example', false],
+    ['a@b.exa mple', false],
+    ['a%b@b.example', false],
+    ['a@b_c.example', true],
+    ['a@b.example#x', false],
+  ])('takes the email address %j: %s', (email, valid) => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(parseHandoff({ handoffEmail: email }).email).toBe(valid ? email : undefined);
+  });
+
+  it.each([
+    ['conversation_id', true],
+    ['a-b', true],
+    ['x'.repeat(64), true],
+    ['x'.repeat(65), false],
+    ['a=b', false],
+    ['&a', false],
+    ['a&', false],
+    ['a b', false],
+  ])('takes the parameter name %j: %s', (param, valid) => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(parseHandoff({ handoffParam: param }).param).toBe(valid ? param : undefined);
+  });
+});

@@ -1,0 +1,345 @@
+import { describe, expect, it } from 'vitest';
+import { QUOTA_MESSAGE } from '../../../demo/simulator/http';
+import { createSimulator, DEMO_BOT_ID } from '../../../demo/simulator/index';
+import { FAILED_REPLY_TEXT } from '../../../demo/simulator/messages';
+import { containsWords, createScenarioPlayer, parseScenario } from '../../../demo/simulator/scenario';
+import { toChunks } from '../../../demo/simulator/stream';
+import { chunksOf, SIM_KEY, SIM_ORIGIN, setupSimulator } from '../../helpers/simulator';
+
+const ID = /^[A-Za-z0-9]{12}$/;
+
+describe('simulator: envelopes and resources', () => {
+  it('requires the Bearer key (401 "Unauthenticated.")', async () => {
+    const { api } = setupSimulator();
+    for (const key of [null, 'wrong']) {
+      const res = await api('GET', '/bots', undefined, key);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ message: 'Unauthenticated.' });
+    }
+  });
+
+  it('lists bots in the list envelope with full pagination meta', async () => {
+    const { api } = setupSimulator();
+    const res = await api('GET', '/bots');
+    expect(res.status).toBe(200);
+    expect(res.body?.data[0]).toEqual({
+      id: DEMO_BOT_ID,
+      name: 'Askbox Demo Bot',
+      model: expect.any(String),
+      created_at: expect.any(Number),
+    });
+    expect(res.body?.meta.pagination).toEqual({
+      count: 2,
+      total: 2,
+      per_page: 15,
+      total_pages: 1,
+      next_page: null,
+      previous_page: null,
+    });
+    expect((await api('GET', '/bots?keyword=demo')).body?.data).toHaveLength(1);
+  });
+
+  it('creates, reads, updates and deletes a conversation', async () => {
+    const { api, sim } = setupSimulator();
+    const docId = sim.documents[0]?.id;
+    const created = await api('POST', '/conversations', {
+      name: 'Visitor',
+      bot_id: DEMO_BOT_ID,
+      document_ids: [docId],
+    });
+    expect(created.status).toBe(200);
+    expect(created.body?.data).toEqual({
+      id: expect.stringMatching(ID),
+      name: 'Visitor',
+      bot_id: DEMO_BOT_ID,
+      created_at: expect.any(Number),
+    });
+    const id = created.body?.data.id;
+    expect((await api('GET', `/conversations/${id}`)).body?.data.document_ids).toBeUndefined();
+    expect((await api('GET', `/conversations/${id}?includes=document_ids`)).body?.data.document_ids).toEqual([docId]);
+    expect((await api('POST', `/conversations/${id}`, { name: 'Renamed', bot_id: DEMO_BOT_ID })).body?.data.name).toBe(
+      'Renamed',
+    );
+    expect((await api('GET', `/conversations?bot_id=${DEMO_BOT_ID}&keyword=renam`)).body?.data).toHaveLength(1);
+    expect((await api('DELETE', `/conversations/${id}`)).status).toBe(200);
+    expect(await api('GET', `/conversations/${id}`)).toMatchObject({
+      status: 404,
+      body: { message: expect.any(String) },
+    });
+  });
+
+  it('answers 422 in Laravel wording, first error plus "(and N more errors)"', async () => {
+    const { api } = setupSimulator();
+    expect((await api('POST', '/conversations', { name: 'x', bot_id: 'nope' })).body).toEqual({
+      message: 'The selected bot id is invalid.',
+      errors: { bot_id: ['The selected bot id is invalid.'] },
+    });
+    expect((await api('POST', '/messages', {})).body).toEqual({
+      message: 'The content field is required. (and 1 more error)',
+      errors: {
+        content: ['The content field is required.'],
+        conversation_id: ['The conversation id field is required.'],
+      },
+    });
+    const res = await api('POST', '/conversations', { bot_id: 'nope', document_ids: ['x', 'y'] });
+    expect(res.body?.message).toBe('The name field is required. (and 3 more errors)');
+    expect(res.body?.errors['document_ids.1']).toEqual(['The selected document_ids.1 is invalid.']);
+    const conversation = (await api('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).body?.data.id;
+    expect(
+      (await api('POST', '/messages', { content: 'x'.repeat(2001), conversation_id: conversation })).body?.errors
+        .content,
+    ).toEqual(['The content field must not be greater than 2000 characters.']);
+    expect(
+      (await api('POST', '/messages', { content: '   ', conversation_id: conversation })).body?.errors.content,
+    ).toEqual(['The content field is required.']);
+  });
+
+  it('never crashes: bad JSON, huge bodies, unknown paths and methods', async () => {
+    const { api } = setupSimulator();
+    expect((await api('POST', '/conversations', '{not json')).status).toBe(422);
+    expect((await api('POST', '/conversations', '[1,2]')).status).toBe(422);
+    expect((await api('POST', '/messages', JSON.stringify({ content: 'x'.repeat(1_100_000) }))).status).toBe(413);
+    expect((await api('GET', '/nope')).status).toBe(404);
+    expect((await api('GET', '/conversations/a/b/c')).status).toBe(404);
+    const wrong = await api('PUT', '/bots');
+    expect(wrong.status).toBe(405);
+    expect(wrong.body?.message).toBe('The PUT method is not supported for route api/v1/bots. Supported methods: GET.');
+  });
+});
+
+describe('simulator: messages', () => {
+  it('stores the question and the machine reply; POST /messages returns the reply', async () => {
+    const { api, conversation } = setupSimulator();
+    const id = await conversation();
+    const res = await api('POST', '/messages', { content: 'How much does shipping cost?', conversation_id: id });
+    expect(res.status).toBe(200);
+    expect(res.body?.data).toEqual({
+      id: expect.stringMatching(ID),
+      content: expect.stringContaining('€4.90'),
+      conversation_id: id,
+      machine: true,
+      failed_responding: false,
+      flagged: false,
+      created_at: expect.any(Number),
+    });
+    const list = await api('GET', `/messages?conversation_id=${id}&includes=sources,usage`);
+    expect(list.body?.data.map((m: { machine: boolean }) => m.machine)).toEqual([false, true]);
+    const reply = list.body?.data[1];
+    expect(reply.sources.data[0]).toEqual({
+      type: 'written',
+      document_id: expect.stringMatching(ID),
+      document_name: 'Shipping and returns',
+      document_url: expect.stringMatching(/^http:\/\/sim\.test\/documents\//),
+      created_at: expect.any(Number),
+    });
+    expect(reply.usage).toEqual({ tokens: expect.any(Number), credits: expect.any(Number) });
+    const single = await api('GET', `/messages/${reply.id}?includes=sources`);
+    expect(single.body?.data.sources.data).toHaveLength(reply.sources.data.length);
+    expect((await api('GET', '/messages/zzzzzzzzzzzz')).status).toBe(404);
+  });
+
+  it('answers POST /messages once the reply is generated: until then only the question is stored', async () => {
+    const { api, conversation } = setupSimulator({ replies: [{ text: 'Done thinking.', firstByteDelayMs: 200 }] });
+    const id = await conversation();
+    const started = Date.now();
+    const answer = api('POST', '/messages', { content: 'Take your time', conversation_id: id });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const meanwhile = (await api('GET', `/messages?conversation_id=${id}`)).body?.data;
+    expect(meanwhile.map((m: { content: string }) => m.content)).toEqual(['Take your time']);
+    expect((await answer).body?.data.content).toBe('Done thinking.');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect((await api('GET', `/messages?conversation_id=${id}`)).body?.data).toHaveLength(2);
+  });
+
+  it('pages messages with page and per_page', async () => {
+    const { api, conversation } = setupSimulator();
+    const id = await conversation();
+    for (let i = 0; i < 3; i++) await api('POST', '/messages', { content: `question ${i}`, conversation_id: id });
+    const page2 = await api('GET', `/messages?conversation_id=${id}&per_page=4&page=2`);
+    expect(page2.body?.meta.pagination).toEqual({
+      count: 2,
+      total: 6,
+      per_page: 4,
+      total_pages: 2,
+      next_page: null,
+      previous_page: 1,
+    });
+    const empty = await api('GET', `/messages?conversation_id=zzz`);
+    expect(empty.body?.meta.pagination).toMatchObject({ count: 0, total: 0, total_pages: 1 });
+  });
+
+  it('returns the exact 402 body once the 30-day limit is reached, and stores nothing', async () => {
+    const { api, conversation } = setupSimulator({ messageLimit: 1 });
+    const id = await conversation();
+    expect((await api('POST', '/messages', { content: 'one', conversation_id: id })).status).toBe(200);
+    for (const path of ['/messages', '/messages/stream']) {
+      const res = await api('POST', path, { content: 'two', conversation_id: id });
+      expect(res.status).toBe(402);
+      expect(res.body).toEqual({ message: QUOTA_MESSAGE });
+    }
+    expect((await api('GET', `/messages?conversation_id=${id}`)).body?.meta.pagination.total).toBe(2);
+  });
+
+  it('scripts failed_responding, flagged and the 500 path', async () => {
+    const { api, conversation } = setupSimulator({
+      replies: [{ failedResponding: true }, { flagged: true, text: 'careful' }, { status: 500 }],
+    });
+    const id = await conversation();
+    const failed = await api('POST', '/messages', { content: 'a', conversation_id: id });
+    expect(failed.body?.data).toMatchObject({ failed_responding: true, content: FAILED_REPLY_TEXT });
+    expect((await api('POST', '/messages', { content: 'b', conversation_id: id })).body?.data).toMatchObject({
+      flagged: true,
+      content: 'careful',
+    });
+    const error = await api('POST', '/messages', { content: 'c', conversation_id: id });
+    expect(error.status).toBe(500);
+    expect(error.body).toEqual({ message: expect.any(String) });
+    const stored = (await api('GET', `/messages?conversation_id=${id}`)).body?.data.at(-1);
+    expect(stored).toMatchObject({ machine: true, failed_responding: true, content: FAILED_REPLY_TEXT });
+  });
+});
+
+describe('simulator: streaming', () => {
+  it('302s to an opaque stream URL by default and serves [START] / chunks / [END] once', async () => {
+    const { api, conversation, readStream } = setupSimulator({ defaults: { delayMs: 0 } });
+    const id = await conversation();
+    const res = await api('POST', '/messages/stream', { content: 'What are the delivery times?', conversation_id: id });
+    expect(res.status).toBe(302);
+    const location = res.headers.get('location') ?? '';
+    expect(location).toMatch(/^http:\/\/sim\.test\/stream\/[A-Za-z0-9]{48}$/);
+    const streamed = await readStream(location);
+    expect(streamed.startsWith('data: [START]\n\n')).toBe(true);
+    expect(streamed.endsWith('data: [END]\n\n')).toBe(true);
+    const reply = (await api('GET', `/messages?conversation_id=${id}`)).body?.data.at(-1);
+    expect(chunksOf(streamed)).toBe(reply.content);
+    expect(reply.content).toContain('business day');
+    expect(await readStream(location)).toContain('already been read');
+  });
+
+  it('serves streams only on its stream host, and its API only elsewhere, as the service does', async () => {
+    const sim = createSimulator({ apiKey: SIM_KEY, streamOrigin: 'http://streams.test' });
+    const call = (url: string, init: RequestInit = {}) =>
+      sim.handle(
+        new Request(url, {
+          ...init,
+          headers: { authorization: `Bearer ${SIM_KEY}`, 'content-type': 'application/json' },
+          redirect: 'manual',
+        }),
+      );
+    const post = (origin: string, path: string, body: unknown) =>
+      call(`${origin}/api/v1${path}`, { method: 'POST', body: JSON.stringify(body) });
+    const created = (await (await post(SIM_ORIGIN, '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).json()) as {
+      data: { id: string };
+    };
+    expect((await post('http://streams.test', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).status).toBe(404);
+    const started = await post(SIM_ORIGIN, '/messages/stream', { content: 'hi', conversation_id: created.data.id });
+    const location = started.headers.get('location') ?? '';
+    expect(location).toMatch(/^http:\/\/streams\.test\/stream\/\w{48}$/);
+    // The same path on the API's host is not a stream.
+    expect((await call(location.replace('http://streams.test', SIM_ORIGIN))).status).toBe(404);
+    const streamed = await call(location);
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    expect(await streamed.text()).toContain('data: [END]');
+  });
+
+  it('counts content in characters: 2000 emoji pass, 2001 do not', async () => {
+    const { api, conversation } = setupSimulator({ defaults: { delayMs: 0 } });
+    const id = await conversation();
+    expect((await api('POST', '/messages', { content: '😀'.repeat(2000), conversation_id: id })).status).toBe(200);
+    const over = await api('POST', '/messages', { content: '😀'.repeat(2001), conversation_id: id });
+    expect(over.body).toEqual({
+      message: 'The content field must not be greater than 2000 characters.',
+      errors: { content: ['The content field must not be greater than 2000 characters.'] },
+    });
+  });
+
+  it('answers {data: {stream_url}} with redirect:false', async () => {
+    const { api, conversation } = setupSimulator();
+    const res = await api('POST', '/messages/stream', {
+      content: 'hi',
+      conversation_id: await conversation(),
+      redirect: false,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { stream_url: expect.stringMatching(/^http:\/\/sim\.test\/stream\//) } });
+  });
+
+  it('cuts a stream after N chunks without [END], and may leave the reply unstored', async () => {
+    const { api, conversation, readStream } = setupSimulator({
+      replies: [{ text: 'abcdefghij', chunkSize: 2, delayMs: 0, cutAfter: 2, stored: false }],
+    });
+    const id = await conversation();
+    const res = await api('POST', '/messages/stream', { content: 'q', conversation_id: id });
+    const body = await readStream(res.headers.get('location') ?? '');
+    expect(chunksOf(body)).toBe('abcd');
+    expect(body).not.toContain('[END]');
+    expect((await api('GET', `/messages?conversation_id=${id}`)).body?.data).toHaveLength(1);
+  });
+
+  it('matches scripted replies by text and consumes the others in order', async () => {
+    const { api, conversation, readStream } = setupSimulator({
+      replies: [
+        { match: 'ping', text: 'PONG!', once: true },
+        { match: 'PING', text: 'pong' },
+        { text: 'first' },
+        { text: 'second' },
+      ],
+      defaults: { delayMs: 0 },
+    });
+    const id = await conversation();
+    const reply = async (content: string) =>
+      chunksOf(
+        await readStream(
+          (await api('POST', '/messages/stream', { content, conversation_id: id })).headers.get('location') ?? '',
+        ),
+      );
+    expect([
+      await reply('a'),
+      await reply('say ping'),
+      await reply('b'),
+      await reply('ping again'),
+      await reply('ping'),
+    ]).toEqual(['first', 'PONG!', 'second', 'pong', 'pong']);
+    expect(await reply('Tell me about pricing plans')).toContain('Starter');
+  });
+});
+
+describe('simulator: scenario files and chunking', () => {
+  it('splits chunks on code points, cycling sizes', () => {
+    expect(toChunks('ab👋cd', [1, 2])).toEqual(['a', 'b👋', 'c', 'd']);
+  });
+
+  it('rejects malformed scenarios with the field named', () => {
+    expect(() => parseScenario({ replies: [{ delayMs: -1 }] })).toThrow('scenario.replies[0].delayMs');
+    expect(() => parseScenario({ replies: [{ chunkSize: [1, 0] }] })).toThrow('chunkSize');
+    expect(() => parseScenario([])).toThrow('JSON object');
+    expect(parseScenario({ replies: [{ match: 'x', text: 'y', cutAfter: 1 }] }).replies).toHaveLength(1);
+  });
+
+  it.each([
+    ['Please stall now', 'stall', true],
+    ['STALL.', 'stall', true],
+    ['stall', 'stall', true],
+    ['Is the plugin installing?', 'stall', false],
+    ['stalled', 'stall', false],
+    ['a fault-free reply', 'fail', false],
+    ['it may fail, then', 'fail', true],
+    ['give me a slow stream', 'slow stream', true],
+    ['a slow streamer', 'slow stream', false],
+    ['payload 10.', 'payload 1.', false],
+    ['see payload 1. here', 'payload 1.', true],
+    ['bench stream-20k', 'bench stream-20k', true],
+    ['rebench stream-20k', 'bench stream-20k', false],
+    ['no words from élan here', 'lan', false],
+  ])('matches "%s" against "%s" as whole words: %s', (text, phrase, expected) => {
+    expect(containsWords(text, phrase)).toBe(expected);
+  });
+
+  it('answers a message with the scripted reply whose match it contains as whole words', () => {
+    const player = createScenarioPlayer({
+      replies: [{ match: 'stall', text: 'stalled' }, { text: 'in order' }],
+    });
+    expect(player.next('How is installing going?').text).toBe('in order');
+    expect(player.next('Make it stall').text).toBe('stalled');
+  });
+});

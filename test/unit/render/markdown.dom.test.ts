@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { createMarkdownStream, toPlainText } from '../../../src/render/markdown';
+
+/** A long reply using every construct the renderer knows, to be cut into chunks at every possible place. */
+const RICH = [
+  '# Shipping and returns',
+  'We ship **worldwide**, with _tracked_ parcels and ~~no~~ low fees; see [the policy](https://docs.test/ship).',
+  '## Steps\n\n1. Order\n2. Pack it with `tape`\n   - nested *item*\n   - another\n3. Send',
+  '5. starts at five\n6. six',
+  '> Quoted **advice**\n> on two lines',
+  '```ts\nconst parcel = { weight: 2 };\n\nship(parcel);\n```',
+  '| Zone | Days |\n| --- | ---: |\n| EU | 2 |\n| World | 7 |',
+  '- [x] packed\n- [ ] labelled',
+  '---',
+  'A line  \nbreak, an image ![map](https://x.test/m.png), https://raw.test/url and $x^2$ inline.',
+  'Last paragraph.',
+].join('\n\n');
+
+/** Splits `text` into chunks of `size` characters, or of random sizes (1–40) from a seeded generator. */
+function chunks(text: string, size: number | 'random'): string[] {
+  let seed = 7;
+  const next = () => (size === 'random' ? ((seed = (seed * 48271) % 2147483647) % 40) + 1 : size);
+  const out: string[] = [];
+  for (let at = 0; at < text.length;) {
+    const end = at + next();
+    out.push(text.slice(at, end));
+    at = end;
+  }
+  return out;
+}
+
+const REPLY =
+  'Intro paragraph with **bold** text.\n\n- one\n- two\n\n```js\nconst a = 1;\nconst b = 2;\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nBye.';
+
+describe('createMarkdownStream', () => {
+  it('renders the usual reply markdown', () => {
+    const html = createMarkdownStream(document).update(REPLY, true).join('');
+    expect(html).toContain('<strong>bold</strong>');
+    expect(html).toContain('<ul><li>one</li><li>two</li></ul>');
+    expect(html).toContain('<pre><code>const a = 1;\nconst b = 2;');
+    expect(html).toMatch(/<thead><tr><th>\s*a\s*<\/th>/);
+    expect(html).toMatch(/<tbody><tr><td>\s*1\s*<\/td>/);
+  });
+
+  it('never changes a finished block while the reply grows (no flicker)', () => {
+    const stream = createMarkdownStream(document);
+    const settled = new Map<number, string>();
+    for (let end = 1; end <= REPLY.length; end++) {
+      const blocks = stream.update(REPLY.slice(0, end), false);
+      // Every block but the last is finished: once seen, it must stay byte-identical.
+      blocks.slice(0, -1).forEach((html, index) => {
+        const before = settled.get(index);
+        if (before !== undefined) expect(html, `block ${index} at ${end}`).toBe(before);
+        else settled.set(index, html);
+      });
+    }
+    expect(settled.size).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each([1, 3, 8, 37, 'random'] as const)(
+    'renders exactly what one pass renders, at every step of a reply streamed in chunks of %s',
+    (size) => {
+      const stream = createMarkdownStream(document);
+      let text = '';
+      for (const chunk of chunks(RICH, size)) {
+        text += chunk;
+        expect(stream.update(text, false), `after ${text.length} characters`).toEqual(
+          createMarkdownStream(document).update(text, false),
+        );
+      }
+      const final = stream.update(text, true);
+      expect(final).toEqual(createMarkdownStream(document).update(RICH, true));
+      expect(final.length).toBeGreaterThanOrEqual(10);
+    },
+  );
+
+  it('renders a half-open code fence as code, and keeps it in place as it grows', () => {
+    const stream = createMarkdownStream(document);
+    const first = stream.update('Look:\n\n```\nline one\n', false);
+    expect(first.at(-1)).toMatch(/^<pre><code>line one/);
+    const second = stream.update('Look:\n\n```\nline one\nline two\n', false);
+    expect(second).toHaveLength(first.length);
+    expect(second.at(-1)).toContain('line two');
+  });
+
+  it('holds back a lone emphasis marker instead of flashing it', () => {
+    const blocks = createMarkdownStream(document).update('Hello **wor', false);
+    expect(blocks.join('')).not.toContain('**');
+  });
+
+  it('starts over when the text is replaced rather than extended', () => {
+    const stream = createMarkdownStream(document);
+    stream.update('first text', true);
+    expect(stream.update('other', true).join('')).toBe('<p>other</p>');
+  });
+
+  it('turns task checkboxes into glyphs and images into links', () => {
+    const html = createMarkdownStream(document)
+      .update('- [x] done\n- [ ] todo\n\n![alt](https://x.test/i.png)', true)
+      .join('');
+    expect(html).toContain('☑');
+    expect(html).toContain('☐');
+    expect(html).not.toContain('<input');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('href="https://x.test/i.png"');
+  });
+});
+
+describe('toPlainText', () => {
+  it('strips markdown syntax for announcements', () => {
+    expect(toPlainText('## Title\n\n- **bold** and `code`\n- [link](https://x.test)')).toBe('Title bold and code link');
+  });
+
+  it.each([
+    ['*Shipping and returns*', 'Shipping and returns'],
+    ['_Returns_ take *30 days*.', 'Returns take 30 days.'],
+    ['2 * 3 * 4 = 24', '2 * 3 * 4 = 24'],
+    ['| Plan | Price |\n|---|---|\n| Basic | 5 € |', 'Plan Price Basic 5 €'],
+    ['```js\nlet a = 1;\n```\n\n---\n\n> quoted', 'let a = 1; quoted'],
+    ['a&amp;b <b>c</b>', 'a&amp;b <b>c</b>'],
+  ])('reads %j as %j', (markdown, text) => {
+    expect(toPlainText(markdown)).toBe(text);
+  });
+});

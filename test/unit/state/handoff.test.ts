@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseHandoff } from '../../../src/config/handoff';
+import { handoffLink, MAILTO_BODY_MAX } from '../../../src/state/handoff';
+import type { ChatMessage } from '../../../src/state/messages';
+
+const labels = { title: 'Help', you: 'You', assistant: 'Assistant', sources: 'Sources', formatTime: () => '10:00' };
+const message = (role: ChatMessage['role'], text: string): ChatMessage => ({
+  id: `m${text.length}`,
+  role,
+  text,
+  status: 'done',
+  flagged: false,
+  sources: [],
+  time: 0,
+});
+
+describe('the way to a person', () => {
+  it('opens the contact page, with the conversation id under the parameter the site names', () => {
+    const url = { url: 'https://example.com/contact?from=chat', param: 'ticket' };
+    expect(handoffLink(url, [], 'conv00000001', labels)).toEqual({
+      href: 'https://example.com/contact?from=chat&ticket=conv00000001',
+      via: 'url',
+    });
+    expect(handoffLink({ ...url, param: undefined }, [], 'conv00000001', labels)?.href).toBe(
+      'https://example.com/contact?from=chat',
+    );
+    expect(handoffLink({}, [], undefined, labels)).toBeUndefined();
+  });
+
+  it('writes an email with a subject and the conversation as its body', () => {
+    const link = handoffLink(
+      { email: 'help@example.com' },
+      [message('user', 'Where is my order?'), message('assistant', 'On its way & soon.')],
+      'conv00000001',
+      labels,
+    )!;
+    expect(link.via).toBe('email');
+    const url = new URL(link.href);
+    expect(url.protocol).toBe('mailto:');
+    expect(url.pathname).toBe('help@example.com');
+    expect(url.searchParams.get('subject')).toBe('Help (conv00000001)');
+    expect(url.searchParams.get('body')).toBe(
+      '# Help\n\n**You** · 10:00\n\nWhere is my order?\n\n**Assistant** · 10:00\n\nOn its way & soon.\n',
+    );
+  });
+
+  it(`cuts a long conversation to ${MAILTO_BODY_MAX} encoded characters, keeping its end behind "…"`, () => {
+    const long = [message('user', 'Première question 🙂 '.repeat(80)), message('assistant', 'The last answer.')];
+    const link = handoffLink({ email: 'help@example.com' }, long, 'conv00000001', labels)!;
+    const encoded = /[?&]body=([^&]*)/.exec(link.href)![1]!;
+    expect(encoded.length).toBeLessThanOrEqual(MAILTO_BODY_MAX);
+    expect(encoded.length).toBeGreaterThan(MAILTO_BODY_MAX - 20);
+    const body = decodeURIComponent(encoded);
+    expect(body.startsWith('…')).toBe(true);
+    expect(body.endsWith('The last answer.\n')).toBe(true);
+  });
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the handoff settings, read by the chat file', () => {
+  it('takes an http(s) page, an email address and a parameter name', () => {
+    const input = {
+      handoffUrl: 'https://example.com/contact',
+      handoffEmail: 'first.last+chat@example.co.uk',
+      handoffParam: 'conversation_id',
+    };
+    expect(parseHandoff(input)).toEqual({
+      url: 'https://example.com/contact',
+      email: 'first.last+chat@example.co.uk',
+      param: 'conversation_id',
+    });
+    expect(parseHandoff({})).toEqual({ url: undefined, email: undefined, param: undefined });
+  });
+
+  it.each([
+    ['handoffUrl', 'javascript:alert(1)'],
+    ['handoffUrl', '/contact'],
+    ['handoffEmail', 'help@example.com?bcc=them@example.com'],
+    ['handoffEmail', 'not an address'],
+    ['handoffEmail', 'help@localhost'],
+    ['handoffParam', 'a&b=c'],
+  ])('leaves "Talk to a person" out for %s %j, with one console error', (key, value) => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(parseHandoff({ handoffUrl: 'https://example.com/help', [key]: value })).toEqual({});
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(String(error.mock.calls[0]?.[0])).toContain(`data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  });
+});
