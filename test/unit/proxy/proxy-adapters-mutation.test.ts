@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AskboxLimits, createDurableObjectStore, type DurableObjectNamespaceLike } from '../../../src/proxy/durable-store';
+import {
+  AskboxLimits,
+  createDurableObjectStore,
+  type DurableObjectNamespaceLike,
+} from '../../../src/proxy/durable-store';
 import type { BucketCheck } from '../../../src/proxy/limits';
 import { createRedisStore } from '../../../src/proxy/redis-store';
 import { optionsFromEnv, parseJsonOptions } from '../../../src/proxy/worker-env';
