@@ -4,7 +4,7 @@ import { createChatClient, type ChatClient } from '../api/client.js';
 import { localize, toChatText } from '../config/chat-text.js';
 import { parseHandoff } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
-import { ChatModel, type ChatModelInstance } from '../state/chat-model.js';
+import { ChatModel, type ChatModelInstance } from '../state/model.js';
 import { createSanitizer } from '../render/sanitize.js';
 import { createTimeFormat } from '../render/time.js';
 import type { Emit } from '../state/events.js';

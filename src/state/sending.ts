@@ -12,7 +12,7 @@ import { createSendFlow, type SendFlow } from './send-flow.js';
 import type { Session } from './session.js';
 import { IDLE, isBusy, type Repeat } from './status.js';
 import { append, lastAsked, replace } from './thread.js';
-import type { ModelSignals } from './chat-state.js';
+import type { ModelSignals } from './model-state.js';
 
 type Fail = (error: ChatError, repeat?: Repeat, midReply?: boolean) => void;
 

@@ -10,7 +10,7 @@ import type { ChatError } from '../api/errors.js';
  * - `restart`: the message limit (402): sending waits until a new conversation;
  * - `none`: nothing to repeat; the visitor may send again (a failed reply carries its own Retry).
  *
- * `setup`: the site's own setup refused the request (see setup-fault.ts), so the visitor reads `errors.config`.
+ * `setup`: the site's own setup refused the request (see fail.ts), so the visitor reads `errors.config`.
  */
 export type Failure = { error: ChatError; setup?: boolean } & (
   | { can: 'reload' | 'resend' | 'restart' | 'none' }

@@ -5,7 +5,7 @@ import type { Emit } from './events.js';
 import type { createOpener } from './opener.js';
 import type { Runs } from './runs.js';
 import type { createHistory } from './sending.js';
-import type { ModelSignals } from './chat-state.js';
+import type { ModelSignals } from './model-state.js';
 import type { Session } from './session.js';
 import { IDLE } from './status.js';
 import type { createUndo } from './undo.js';

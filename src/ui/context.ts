@@ -4,7 +4,7 @@ import type { ChatText } from '../config/chat-text.js';
 import type { Handoff } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
 import type { Sanitize } from '../render/sanitize.js';
-import type { ChatModelInstance } from '../state/chat-model.js';
+import type { ChatModelInstance } from '../state/model.js';
 
 /** What every component of one widget shares; one per mounted widget, so several widgets can share a page. */
 export interface WidgetContext {

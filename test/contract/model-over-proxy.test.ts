@@ -2,7 +2,7 @@ import { signal } from '@preact/signals';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse';
 import type { ProxyOptions } from '../../src/proxy/handler';
-import { ChatModel } from '../../src/state/chat-model';
+import { ChatModel } from '../../src/state/model';
 import { createMemoryStorage } from '../helpers/memory-storage';
 import { API, SIM_KEY } from '../helpers/simulator';
 import { setupStack } from '../helpers/stack';

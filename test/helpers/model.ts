@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { parseConfig } from '../../src/config/parse';
-import { ChatModel } from '../../src/state/chat-model';
+import { ChatModel } from '../../src/state/model';
 import type { WidgetEvents } from '../../src/state/events';
 import type { KeyValueStore } from '../../src/state/storage';
 import { createFakeClient } from './fake-client';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChatError } from '../../../src/api/errors';
-import { setupFault } from '../../../src/state/setup-fault';
+import { setupFault } from '../../../src/state/fail';
 
 const invalidBot = new ChatError('http', 'HTTP 422', {
   status: 422,
