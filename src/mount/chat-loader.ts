@@ -51,12 +51,16 @@ function inject(url: string, integrity: string, nonce: string): Promise<CreateCh
   return new Promise((resolve, reject) => {
     let made: CreateChat | undefined;
     let blocked = false;
-    const onViolation = (event: SecurityPolicyViolationEvent) => void (blocked ||= event.blockedURI === url);
+    const onViolation = (event: SecurityPolicyViolationEvent) => {
+      if (event.blockedURI === url) blocked = true;
+    };
     document.addEventListener('securitypolicyviolation', onViolation);
     const tag = document.createElement('script');
     // The chat file hands itself to its own element, or to the document where `document.currentScript` is hidden
     // (Rocket Loader-style loaders): listened for on both while it loads.
-    const take = (event: Event) => void (made ??= (event as CustomEvent<CreateChat>).detail);
+    const take = (event: Event) => {
+      made ??= (event as CustomEvent<CreateChat>).detail;
+    };
     tag.addEventListener(CHAT_EVENT, take);
     document.addEventListener(CHAT_EVENT, take);
     const done = () => {

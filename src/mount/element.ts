@@ -34,7 +34,9 @@ export function defineElement(start: (element: HTMLElement) => (() => void) | un
     }
 
     disconnectedCallback() {
-      queueMicrotask(() => void (this.isConnected || this.#stop()));
+      queueMicrotask(() => {
+        if (!this.isConnected) this.#stop();
+      });
     }
 
     #run() {

@@ -16,7 +16,9 @@ export function followPageRules(
   if (allowed) onChange(allowed);
   return config.showOn.length + config.hideOn.length > 0
     ? watchNavigation(view, () => {
-        if (allowed !== pathAllowed(config, view.location.pathname)) onChange((allowed = !allowed), true);
+        if (allowed === pathAllowed(config, view.location.pathname)) return;
+        allowed = !allowed;
+        onChange(allowed, true);
       })
     : undefined;
 }

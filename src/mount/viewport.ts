@@ -29,8 +29,9 @@ export function followScreen(root: HTMLElement): () => void {
   // In a right-to-left page that overflows (to the left), Chromium keeps the right edge of the widened layout
   // viewport at the initial containing block's (`clientWidth`) instead of at the layout viewport's own: measured
   // from its left, the screen would be off by the widening. launcher.css places the root from the right there.
-  const fit = () =>
-    void (root.style.cssText = `--_vx:${screen.offsetLeft}px;--_vy:${screen.offsetTop}px;--_vw:${screen.width}px;--_vh:${screen.height}px;--_vr:${page.documentElement.clientWidth - screen.offsetLeft - screen.width}px`);
+  const fit = () => {
+    root.style.cssText = `--_vx:${screen.offsetLeft}px;--_vy:${screen.offsetTop}px;--_vw:${screen.width}px;--_vh:${screen.height}px;--_vr:${page.documentElement.clientWidth - screen.offsetLeft - screen.width}px`;
+  };
   // Once phone-sized, for good: a viewport that turns phone-sized once (a rotation, a narrowed window) likely does again.
   const follow = () => {
     if (media && !media.matches) return;

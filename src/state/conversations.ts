@@ -22,13 +22,21 @@ const TITLE = 100;
  */
 export function createConversations(storage: KeyValueStore, key: string, now = Date.now) {
   const list = signal<readonly Earlier[] | undefined>(undefined);
-  const all = () => list.value ?? (list.value = read(storage.get(key)));
-  const save = (next: readonly Earlier[]) => storeJson(storage, key, (list.value = next.slice(0, KEPT_CONVERSATIONS)));
+  const all = () => {
+    list.value ??= read(storage.get(key));
+    return list.value;
+  };
+  const save = (next: readonly Earlier[]) => {
+    list.value = next.slice(0, KEPT_CONVERSATIONS);
+    storeJson(storage, key, list.value);
+  };
   const shown = signal(false);
   return {
     shown,
     /** Shows the list in the panel, or the conversation again. */
-    show: (on: boolean) => void (shown.value = on),
+    show: (on: boolean) => {
+      shown.value = on;
+    },
     all,
     /** `conversation` took `question`: it moves to the top; its title stays its first question. */
     touch({ id, grant }: ConversationRef, question: string) {

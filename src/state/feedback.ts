@@ -40,7 +40,10 @@ export function createFeedback({ client, storage, config, emit, conversation }: 
   const commenting = signal<string | null>(null);
   const comments = new Map<string, string>();
 
-  const all = () => ratings.value ?? (ratings.value = read(storage.get(key)));
+  const all = () => {
+    ratings.value ??= read(storage.get(key));
+    return ratings.value;
+  };
   const save = (next: Record<string, Rating>) => {
     const entries = Object.entries(next).slice(-KEPT);
     ratings.value = Object.fromEntries(entries);
@@ -87,7 +90,9 @@ export function createFeedback({ client, storage, config, emit, conversation }: 
       return rating ? rate(id, rating, comments.get(id)) : Promise.resolve(false);
     },
     /** Closes the comment box without a comment. */
-    skip: () => void (commenting.value = null),
+    skip: () => {
+      commenting.value = null;
+    },
     /** Forgets the ratings of `messages` (a deleted conversation's). */
     forget(messages: readonly ChatMessage[]) {
       const kept = { ...all() };

@@ -45,9 +45,15 @@ export interface SendFlow {
 
 /** A new send, `sending`; `live` says whether its results may still be shown. */
 export function createSendFlow(live: () => boolean): SendFlow {
-  const flow = {
-    phase: 'sending' as SendPhase,
-    go: (to: SendPhase) => live() && !!SEND_TRANSITIONS[flow.phase]?.includes(to) && Boolean((flow.phase = to)),
+  let phase: SendPhase = 'sending';
+  return {
+    get phase() {
+      return phase;
+    },
+    go(to) {
+      if (!live() || !SEND_TRANSITIONS[phase]?.includes(to)) return false;
+      phase = to;
+      return true;
+    },
   };
-  return flow;
 }

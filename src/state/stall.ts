@@ -23,7 +23,10 @@ export function createStallWatch(): StallWatch {
     watch(on) {
       clearTimeout(timer);
       stalled.value = false;
-      if (on) timer = setTimeout(() => (stalled.value = true), STALL_HINT_MS);
+      if (!on) return;
+      timer = setTimeout(() => {
+        stalled.value = true;
+      }, STALL_HINT_MS);
     },
   };
 }
