@@ -16,11 +16,16 @@ export interface HandoffLink {
   via: 'email' | 'url';
 }
 
+/** The conversation a handoff is about: its messages, and its id if the service has it. */
+export interface HandoffConversation {
+  messages: readonly ChatMessage[];
+  id: string | undefined;
+}
+
 /** The site's way to a person for this conversation: its contact page (with the conversation id when asked), else an email. */
 export function handoffLink(
   handoff: Handoff,
-  messages: readonly ChatMessage[],
-  conversationId: string | undefined,
+  { messages, id: conversationId }: HandoffConversation,
   labels: TranscriptLabels,
 ): HandoffLink | undefined {
   const { url: page, email, param } = handoff;

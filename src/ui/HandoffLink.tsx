@@ -15,7 +15,8 @@ export const transcriptLabels = ({ config, formatTime }: WidgetContext): Transcr
 export function useHandoffLink(): Link | undefined {
   const context = useWidget();
   const { model, handoff } = context;
-  return handoffLink(handoff, model.messages.value, model.conversation()?.id, transcriptLabels(context));
+  const conversation = { messages: model.messages.value, id: model.conversation()?.id };
+  return handoffLink(handoff, conversation, transcriptLabels(context));
 }
 
 /**

@@ -17,21 +17,23 @@ const message = (role: ChatMessage['role'], text: string): ChatMessage => ({
 describe('the way to a person', () => {
   it('opens the contact page, with the conversation id under the parameter the site names', () => {
     const url = { url: 'https://example.com/contact?from=chat', param: 'ticket' };
-    expect(handoffLink(url, [], 'conv00000001', labels)).toEqual({
+    expect(handoffLink(url, { messages: [], id: 'conv00000001' }, labels)).toEqual({
       href: 'https://example.com/contact?from=chat&ticket=conv00000001',
       via: 'url',
     });
-    expect(handoffLink({ ...url, param: undefined }, [], 'conv00000001', labels)?.href).toBe(
+    expect(handoffLink({ ...url, param: undefined }, { messages: [], id: 'conv00000001' }, labels)?.href).toBe(
       'https://example.com/contact?from=chat',
     );
-    expect(handoffLink({}, [], undefined, labels)).toBeUndefined();
+    expect(handoffLink({}, { messages: [], id: undefined }, labels)).toBeUndefined();
   });
 
   it('writes an email with a subject and the conversation as its body', () => {
     const link = handoffLink(
       { email: 'help@example.com' },
-      [message('user', 'Where is my order?'), message('assistant', 'On its way & soon.')],
-      'conv00000001',
+      {
+        messages: [message('user', 'Where is my order?'), message('assistant', 'On its way & soon.')],
+        id: 'conv00000001',
+      },
       labels,
     )!;
     expect(link.via).toBe('email');
@@ -46,7 +48,7 @@ describe('the way to a person', () => {
 
   it(`cuts a long conversation to ${MAILTO_BODY_MAX} encoded characters, keeping its end behind "…"`, () => {
     const long = [message('user', 'Première question 🙂 '.repeat(80)), message('assistant', 'The last answer.')];
-    const link = handoffLink({ email: 'help@example.com' }, long, 'conv00000001', labels)!;
+    const link = handoffLink({ email: 'help@example.com' }, { messages: long, id: 'conv00000001' }, labels)!;
     const encoded = /[?&]body=([^&]*)/.exec(link.href)![1]!;
     expect(encoded.length).toBeLessThanOrEqual(MAILTO_BODY_MAX);
     expect(encoded.length).toBeGreaterThan(MAILTO_BODY_MAX - 20);
