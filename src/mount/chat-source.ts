@@ -17,18 +17,23 @@ export interface ChatSource {
   make?: () => Chat;
 }
 
-/** Creates a widget's chat source; the chat is created with `emit` and keeps its conversation in `store`. */
-export function createChatSource(
-  config: WidgetConfig,
-  deps: WidgetDeps,
-  model: WidgetModel,
-  emit: Emit,
-  store: KeyValueStore,
-): ChatSource {
+interface ChatSourceDeps {
+  config: WidgetConfig;
+  /** Where the chat file and a language's strings come from, and the network the chat uses. */
+  deps: WidgetDeps;
+  /** The widget's model: the chat's phase moves there, and the chat keeps the panel's state there. */
+  model: WidgetModel;
+  emit: Emit;
+  /** Where the chat keeps its conversation. */
+  storage: KeyValueStore;
+}
+
+/** Creates a widget's chat source. */
+export function createChatSource({ config, deps, model, emit, storage }: ChatSourceDeps): ChatSource {
   let loading: Promise<void> | undefined;
   const take = (create: CreateChat, strings?: ChatStrings) => {
     // The strings join the config when the chat is created: the widget keeps one config.
-    source.make = () => create({ ...config, ...strings }, emit, { client: deps.client, storage: store });
+    source.make = () => create({ ...config, ...strings }, emit, { client: deps.client, storage, panel: model });
     model.go('ready');
   };
   const source: ChatSource = {

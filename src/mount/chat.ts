@@ -1,4 +1,4 @@
-import { effect, signal } from '@preact/signals';
+import { effect, signal, type Signal } from '@preact/signals';
 import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
 import { localize, toChatText } from '../config/chat-text.js';
@@ -8,6 +8,7 @@ import { ChatModel, type ChatModelInstance } from '../state/model.js';
 import { createSanitizer } from '../render/sanitize.js';
 import { createTimeFormat } from '../render/time.js';
 import type { Emit } from '../state/events.js';
+import type { PanelStore } from '../state/panel.js';
 import type { KeyValueStore } from '../state/storage.js';
 import css from '../styles/panel.css?inline';
 import conversationsCss from '../styles/conversations.css?inline';
@@ -20,12 +21,30 @@ import { createPhoneFit } from './phone.js';
 
 const CONNECTION = ['online', 'offline'];
 
+/** Keeps `online` in step with `view`'s connection (`navigator.onLine`, its events); returns the stop function. */
+function followConnection(view: Window | null, online: Signal<boolean>): () => void {
+  const onConnection = () => {
+    online.value = view?.navigator.onLine !== false;
+  };
+  onConnection();
+  for (const type of CONNECTION) view?.addEventListener(type, onConnection);
+  return () => {
+    for (const type of CONNECTION) view?.removeEventListener(type, onConnection);
+  };
+}
+
 /** `createChat`'s type: what the chat file hands to the launcher. */
 export type CreateChat = typeof createChat;
 
 /** Replacements for the network the chat uses by default (tests pass fakes). */
 export interface ChatDeps {
   client?: ChatClient;
+}
+
+/** What the launcher gives the chat it creates: where it keeps the conversation, and the panel's open state. */
+export interface ChatHome extends ChatDeps {
+  storage: KeyValueStore;
+  panel: PanelStore;
 }
 
 /** The loaded chat: everything behind the launcher, evaluated on the visitor's first sign of interest. */
@@ -44,23 +63,24 @@ export interface Chat {
  * parser and the panel's stylesheet, is the chat file (src/embed-chat.ts), which the launcher loads on the visitor's
  * first sign of interest; the ESM build imports it.
  */
-export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { storage: KeyValueStore }): Chat {
+export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Chat {
   // The UI strings, resolved now: the script tag's launcher holds only those it draws (see LAUNCHER_TEXT).
   const config = localize(given);
   // Set from the panel's window once shown; the model sends what the connection held back when it returns.
   const online = signal(true);
   const model = new ChatModel({
     client:
-      deps.client ??
+      home.client ??
       createChatClient({
         proxyUrl: config.proxyUrl,
         idleMs: config.streamTimeout * 1000,
         stream: config.stream,
       }),
-    storage: deps.storage,
+    storage: home.storage,
     config,
     emit,
     online,
+    panel: home.panel,
   });
   let hide: (() => void) | undefined;
   return {
@@ -83,11 +103,10 @@ export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { s
         // Inline, the panel is part of the page, on a phone too.
         phone.setOpen(open && config.mode === 'bubble');
       });
-      const stopUnread = effect(() => void (model.announcement.value && launcher.addUnread()));
-      const view = launcher.root.ownerDocument.defaultView;
-      const onConnection = () => void (online.value = view?.navigator.onLine !== false);
-      onConnection();
-      for (const type of CONNECTION) view?.addEventListener(type, onConnection);
+      const stopUnread = effect(() => {
+        if (model.announcement.value) launcher.addUnread();
+      });
+      const stopConnection = followConnection(launcher.root.ownerDocument.defaultView, online);
       // Closed from inside (Escape, the close button), focus goes back to the launcher or where it came from.
       const close = () => {
         model.close();
@@ -119,7 +138,7 @@ export function createChat(given: WidgetConfig, emit: Emit, deps: ChatDeps & { s
         launcher.slot,
       );
       hide = () => {
-        for (const type of CONNECTION) view?.removeEventListener(type, onConnection);
+        stopConnection();
         launcher.root.removeEventListener('keydown', onEscape);
         stop();
         stopUnread();

@@ -31,21 +31,25 @@ export interface Drawing {
  * What the drawing's controls do: the launcher's press `toggle`s the panel and its hover or focus `warm`s the chat;
  * the frame's close button `close`s the frame, and its Retry `open`s the panel again.
  */
-export interface DrawingHandlers extends Pick<WidgetHandle, 'toggle' | 'open' | 'close'> {
+interface DrawingHandlers extends Pick<WidgetHandle, 'toggle' | 'open' | 'close'> {
   warm(): void;
+}
+
+/** Where and how a widget is drawn: see `drawWidget`. */
+export interface DrawingDeps {
+  doc: Document;
+  /** The element the widget is kept in; none: the inline mode's container, or the page's `<body>`. */
+  target: HTMLElement | undefined;
+  config: WidgetConfig;
+  model: WidgetModel;
+  handlers: DrawingHandlers;
 }
 
 /**
  * Draws the launcher and its frame in `doc`, in a shadow root kept in `target`, or else in the inline mode's
  * container (waited for) or the page's `<body>`, painted in the model's scheme and following the system's.
  */
-export function drawWidget(
-  doc: Document,
-  target: HTMLElement | undefined,
-  config: WidgetConfig,
-  model: WidgetModel,
-  handlers: DrawingHandlers,
-): Drawing {
+export function drawWidget({ doc, target, config, model, handlers }: DrawingDeps): Drawing {
   const launcher = createLauncher(doc, config, { onPress: handlers.toggle, onWarm: handlers.warm });
   /** The frame, built when first asked for (few visitors open the panel before the chat file is there). */
   let frame: PendingFrame | undefined;
@@ -68,13 +72,12 @@ export function drawWidget(
   };
   const selector = !target && config.mode === 'inline' ? config.target : undefined;
   const stopFollowing = followScreen(launcher.root);
-  const stopPlacing = keepPlaced(
-    shadow.host,
-    () => target ?? (selector ? doc.querySelector(selector) : doc.body),
-    Boolean(selector),
-    () =>
+  const stopPlacing = keepPlaced(shadow.host, {
+    find: () => target ?? (selector ? doc.querySelector(selector) : doc.body),
+    deep: Boolean(selector),
+    onMissing: () =>
       console.error(`[askbox] data-target "${selector}" matches no element yet: the chat appears once one is added`),
-  );
+  });
   /** The stylesheets added after the launcher's, each once per drawing (however many chats `reset()` makes). */
   const added = new Set<string>();
   const addSheet = (sheet: string) => {
@@ -91,13 +94,15 @@ export function drawWidget(
     launcher,
     get frame() {
       addSheet(frameCss);
-      return (frame ??= createPendingFrame(launcher.root, launcher.slot, config, {
+      frame ??= createPendingFrame(launcher.root, launcher.slot, {
+        labels: config,
         onClose: () => {
           handlers.close();
           launcher.button.focus();
         },
         onRetry: handlers.open,
-      }));
+      });
+      return frame;
     },
     get builtFrame() {
       return frame;

@@ -33,19 +33,29 @@ export interface LazyChat {
   place(drawing?: Drawing): void;
 }
 
+interface LazyChatDeps {
+  config: WidgetConfig;
+  model: WidgetModel;
+  /** Where the chat comes from. */
+  source: ChatSource;
+  emit: Emit;
+}
+
 /**
  * Creates a widget's chat, loaded from `source` and created on the first call that needs it, so that a visitor who
  * never opens the chat costs the page next to nothing; its phase (cold, loading, ready, failed) is the model's.
  * The widget starts on the page if its rules allow the page's path.
  */
-export function createLazyChat(config: WidgetConfig, model: WidgetModel, source: ChatSource, emit: Emit): LazyChat {
+export function createLazyChat({ config, model, source, emit }: LazyChatDeps): LazyChat {
   const inline = config.mode === 'inline';
   let chat: Chat | undefined;
   /** The launcher and its frame, while on the page. */
   let drawing: Drawing | undefined;
   /** Whether the widget may be on the page: its rules allow the page's path, and it is not destroyed. */
   let allowed = pathAllowed(config, location.pathname);
-  const show = () => chat && drawing?.show(chat);
+  const show = () => {
+    if (chat) drawing?.show(chat);
+  };
   /**
    * Runs `action` on the chat, creating it first if need be; a failure to start is one console error. A chat the
    * widget opens itself (inline, `data-open`, the remembered state) is created open, so that it draws open and focus
@@ -61,7 +71,8 @@ export function createLazyChat(config: WidgetConfig, model: WidgetModel, source:
       }
       return chat && action(chat);
     } catch (error) {
-      return void console.error('[askbox] The chat widget could not start:', error);
+      console.error('[askbox] The chat widget could not start:', error);
+      return undefined;
     }
   };
   const use: LazyChat['use'] = (action, opening) => {
@@ -69,24 +80,31 @@ export function createLazyChat(config: WidgetConfig, model: WidgetModel, source:
     const loading = source.load();
     if (model.chat === 'ready') return run(action, opening?.itself);
     if (opening || inline) {
-      model.open = true;
+      model.setPanel('pending');
       drawing?.frame.loading(opening?.focus);
       drawing?.launcher.setOpen(true);
     }
-    return loading?.then(() =>
-      model.chat === 'failed'
-        ? drawing?.builtFrame?.failed()
-        : run(!opening || model.open ? action : () => undefined, opening?.itself),
-    );
+    return loading?.then(() => {
+      if (model.chat === 'failed') return drawing?.builtFrame?.failed();
+      // Closed while the chat loaded: it is created, but does not open.
+      const asked = !opening || model.panel !== 'closed';
+      return run(asked ? action : () => undefined, opening?.itself);
+    });
   };
   const warm = () => void use(() => undefined);
   const open = (engaged: boolean) =>
     void use((loaded) => loaded.model.open(), { focus: engaged && !inline, itself: !engaged });
   const close = () => {
     if (chat) return chat.model.close();
-    model.open = false;
+    model.setPanel('closed');
     drawing?.builtFrame?.hide();
     drawing?.launcher.setOpen(false);
+  };
+  /** Takes the chat away (its conversation stays stored); the panel is closed, without a `close` event. */
+  const drop = () => {
+    chat?.destroy();
+    chat = undefined;
+    close();
   };
   return {
     use,
@@ -94,26 +112,22 @@ export function createLazyChat(config: WidgetConfig, model: WidgetModel, source:
     open,
     close,
     reset: (forget) => {
-      const wasOpen = chat?.model.isOpen.value;
-      chat?.destroy();
-      chat = undefined;
+      const wasOpen = model.open;
+      // A frame waiting for the chat file goes too: the open it waited for belonged to the visitor now gone.
+      drop();
       if (wasOpen && !inline) emit('close', undefined);
       forget();
-      // A frame waiting for the chat file goes too: the open it waited for belonged to the visitor now gone.
-      close();
       if (inline && drawing) warm();
     },
     place: (drawn) => {
       allowed = Boolean(drawn);
       if (!drawn) {
-        chat?.destroy();
-        chat = undefined;
-        model.open = false;
+        drop();
         drawing?.undraw();
       }
       drawing = drawn;
       if (!drawn) return;
-      if (model.open && !chat) drawn.frame.loading();
+      if (model.panel === 'pending') drawn.frame.loading();
       // Inline, the panel is on screen from the start, and so the chat behind it.
       if (inline) warm();
       show();

@@ -20,15 +20,20 @@ export interface PendingFrame {
   hide(): void;
 }
 
-/**
- * Builds the frame into `root`, before `slot` (the panel takes its place there); `onClose` runs on its close button
- * and Escape, `onRetry` on Retry.
- */
+/** What the frame says, and what its buttons do. */
+export interface PendingFrameOptions {
+  labels: { title: string; text: Pick<UiText, 'close' | 'retry' | 'loading' | 'loadFailed'> };
+  /** Runs on its close button and Escape. */
+  onClose(): void;
+  /** Runs on Retry. */
+  onRetry(): void;
+}
+
+/** Builds the frame into `root`, before `slot` (the panel takes its place there). */
 export function createPendingFrame(
   root: HTMLElement,
   slot: HTMLElement,
-  labels: { title: string; text: Pick<UiText, 'close' | 'retry' | 'loading' | 'loadFailed'> },
-  handlers: { onClose(): void; onRetry(): void },
+  { labels, onClose, onRetry }: PendingFrameOptions,
 ): PendingFrame {
   const doc = root.ownerDocument;
   const { text } = labels;
@@ -39,11 +44,11 @@ export function createPendingFrame(
   const close = makeButton(doc, 'pending__close');
   close.setAttribute('aria-label', text.close);
   close.textContent = '×';
-  close.addEventListener('click', handlers.onClose);
+  close.addEventListener('click', onClose);
   const body = make(doc, 'div', 'pending__body');
   frame.append(close, body);
   frame.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') handlers.onClose();
+    if (event.key === 'Escape') onClose();
   });
 
   const fill = (role: string, message: string) => {
@@ -73,7 +78,7 @@ export function createPendingFrame(
       fill('alert', text.loadFailed);
       const retry = makeButton(doc, 'pending__retry');
       retry.textContent = text.retry;
-      retry.addEventListener('click', handlers.onRetry);
+      retry.addEventListener('click', onRetry);
       body.append(retry);
       if (hadFocus) retry.focus();
     },

@@ -1,4 +1,5 @@
 import { widgetKey, type Theme, type WidgetConfig } from '../config/schema.js';
+import type { PanelStore } from '../state/panel.js';
 import type { KeyValueStore } from '../state/storage.js';
 
 /**
@@ -19,19 +20,35 @@ export const CHAT_TRANSITIONS: Readonly<Record<ChatPhase, readonly ChatPhase[]>>
   ready: [],
 };
 
-/** A widget's state before and beside its chat: the chat's phase, the panel's open state, the colour scheme. */
-export interface WidgetModel {
+/**
+ * Where the panel stands: closed; asked to open while the chat loads (`pending`: the loading frame stands in for
+ * it, and the chat opens once it comes); open (the chat's panel).
+ */
+export type PanelState = 'closed' | 'pending' | 'open';
+
+/**
+ * A widget's state before and beside its chat: the chat's phase, the panel's state, the colour scheme. The panel's
+ * state is held here only: the chat reads and writes it here (as its `PanelStore`), and the launcher, which has no
+ * chat yet, too.
+ */
+export interface WidgetModel extends PanelStore {
   readonly chat: ChatPhase;
   /** Moves the chat to `phase` if `CHAT_TRANSITIONS` allows it; whether it did (so `loading` says to start a load). */
   go(phase: ChatPhase): boolean;
-  /** Whether the panel is open, or asked to open while the chat loads (the loading frame stands in for it). */
-  open: boolean;
+  readonly panel: PanelState;
+  /** Whether the chat's panel is open (not merely asked for). */
+  readonly open: boolean;
   /**
-   * The panel opened or closed (the chat's `open` and `close` events). Remembered for the session from the first
+   * The chat opened or closed its panel (its `open` and `close` events). Remembered for the session from the first
    * one that departs from the page's own choice (`data-open`) on, never before (privacy); an inline panel is always
    * open, so nothing is remembered for it.
    */
   setOpen(open: boolean): void;
+  /**
+   * The launcher, with no chat, asks the panel to open while the chat loads (`pending`), or closes it: the frame
+   * is closed, or the widget taken off the page. Not remembered: no `open` or `close` event fired.
+   */
+  setPanel(state: Exclude<PanelState, 'open'>): void;
   /** Whether the panel opens itself at load: the visitor's last choice within the session, else `data-open`. */
   opensAtLoad(): boolean;
   /** Forgets the remembered open state (`reset()`: the visitor is gone). */
@@ -67,19 +84,39 @@ export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore, arri
   const bubble = config.mode === 'bubble';
   /** Whether the remembered state is read: decided at the first read, and true once this page view stored one. */
   let remembers: boolean | undefined;
+  let chat: ChatPhase = 'cold';
+  let panel: PanelState = 'closed';
   const model: WidgetModel = {
-    chat: 'cold',
-    go: (phase) =>
-      CHAT_TRANSITIONS[model.chat].includes(phase) && Boolean(((model as { chat: ChatPhase }).chat = phase)),
-    open: false,
+    get chat() {
+      return chat;
+    },
+    go: (phase) => {
+      if (!CHAT_TRANSITIONS[chat].includes(phase)) return false;
+      chat = phase;
+      return true;
+    },
+    get panel() {
+      return panel;
+    },
+    get open() {
+      return panel === 'open';
+    },
     setOpen: (open) => {
-      model.open = open;
+      panel = open ? 'open' : 'closed';
       if (!bubble || !(tab.get(key) || open !== config.open)) return;
       tab.set(key, open ? '1' : '0');
       remembers = true;
     },
-    // The remembered state, else data-open's.
-    opensAtLoad: () => bubble && (((remembers ??= arrival()) && tab.get(key)) || (config.open ? '1' : '0')) === '1',
+    setPanel: (state) => {
+      panel = state;
+    },
+    opensAtLoad: () => {
+      if (!bubble) return false;
+      remembers ??= arrival();
+      // The remembered state, else data-open's.
+      const remembered = remembers ? tab.get(key) : undefined;
+      return (remembered || (config.open ? '1' : '0')) === '1';
+    },
     forget: () => tab.remove(key),
     theme: config.theme,
     system: 'light',

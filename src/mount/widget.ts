@@ -24,6 +24,28 @@ export function pageLanguages(doc: Document): Iterable<string> {
   };
 }
 
+/** The widget's lifecycle events: `emit` calls the page's listeners, which `on` adds and `clear` drops. */
+function createEvents() {
+  const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
+  const emit: Emit = (type, detail) => {
+    for (const listener of listeners.get(type) ?? []) {
+      try {
+        (listener as (d: typeof detail) => void)(detail);
+      } catch (error) {
+        // A listener of the host page must not break the widget.
+        console.error('[askbox] an event listener threw', error);
+      }
+    }
+  };
+  const on: WidgetHandle['on'] = (type, listener) => {
+    const set = listeners.get(type) ?? new Set();
+    listeners.set(type, set);
+    set.add(listener as (detail: never) => void);
+    return () => set.delete(listener as (detail: never) => void);
+  };
+  return { emit, on, clear: () => listeners.clear() };
+}
+
 /**
  * Starts a widget for a parsed config: its handle at once (so a page can call it straight away), its launcher when
  * `attach` is given a place. Everything behind the launcher (model, network, Preact, DOMPurify, markdown, the
@@ -39,25 +61,21 @@ export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidg
   const model = createWidgetModel(config, deps.tabStorage ?? areaStore('sessionStorage'), () =>
     mayRemember(document.referrer, location.origin, performance.navigation?.type),
   );
-  const listeners = new Map<keyof WidgetEvents, Set<(detail: never) => void>>();
-  const emit: Emit = (type, detail) => {
-    if (type === 'open' || type === 'close') model.setOpen(type === 'open');
-    for (const listener of listeners.get(type) ?? []) {
-      try {
-        (listener as (d: typeof detail) => void)(detail);
-      } catch (error) {
-        // A listener of the host page must not break the widget.
-        console.error('[askbox] an event listener threw', error);
-      }
-    }
-  };
+  const { emit, on, clear } = createEvents();
   const store = deps.storage ?? areaStore('localStorage');
-  const chat = createLazyChat(config, model, createChatSource(config, deps, model, emit, store), emit);
+  const source = createChatSource({ config, deps, model, emit, storage: store });
+  const chat = createLazyChat({ config, model, source, emit });
   const handle: WidgetHandle = {
     open: () => chat.open(true),
     // An inline panel is part of the page: it does not close.
-    close: () => void (inline || chat.close()),
-    toggle: () => void (inline || (model.open ? chat.close() : chat.open(true))),
+    close: () => {
+      if (!inline) chat.close();
+    },
+    toggle: () => {
+      if (inline) return;
+      if (model.panel === 'closed') chat.open(true);
+      else chat.close();
+    },
     send: async (text) => {
       if (typeof text !== 'string') return void console.error('[askbox] send() takes the message text as a string');
       await chat.use(
@@ -73,12 +91,7 @@ export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidg
       model.theme = next;
       drawing?.paint();
     },
-    on: (type, listener) => {
-      const set = listeners.get(type) ?? new Set();
-      listeners.set(type, set);
-      set.add(listener as (detail: never) => void);
-      return () => set.delete(listener as (detail: never) => void);
-    },
+    on,
     reset: () =>
       chat.reset(() => {
         // The conversation, the list of earlier ones and the ratings: the next visitor on this device sees none.
@@ -89,15 +102,21 @@ export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidg
       stopRules?.();
       // Off the page for good: no later navigation, load or call brings it back.
       attached = true;
-      chat.place((drawing = undefined));
-      listeners.clear();
+      drawing = undefined;
+      chat.place(undefined);
+      clear();
     },
   };
   /** Draws the widget in `doc`, kept in `target` or its place (see `drawWidget`), and puts the chat in it. */
-  const draw = (doc: Document, target?: HTMLElement) =>
-    chat.place((drawing = drawWidget(doc, target, config, model, { ...handle, warm: chat.warm, close: chat.close })));
+  const draw = (doc: Document, target?: HTMLElement) => {
+    const handlers = { ...handle, warm: chat.warm, close: chat.close };
+    drawing = drawWidget({ doc, target, config, model, handlers });
+    chat.place(drawing);
+  };
   /** Opens the panel as it was: within the session the visitor's last choice wins over data-open. */
-  const restore = () => void (model.opensAtLoad() && chat.open(false));
+  const restore = () => {
+    if (model.opensAtLoad()) chat.open(false);
+  };
   /** The launcher and its frame, while on the page. */
   let drawing: Drawing | undefined;
   let stopRules: (() => void) | undefined;
@@ -111,8 +130,11 @@ export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidg
       if (attached) return;
       attached = true;
       const doc = target?.ownerDocument ?? document;
-      stopRules = followPageRules(config, doc.defaultView ?? window, (on, navigated) => {
-        if (!on) return chat.place((drawing = undefined));
+      stopRules = followPageRules(config, doc.defaultView ?? window, (allowed, navigated) => {
+        if (!allowed) {
+          drawing = undefined;
+          return chat.place(undefined);
+        }
         draw(doc, target);
         if (navigated) restore();
       });

@@ -1,8 +1,8 @@
-import type { Signal } from '@preact/signals';
+import type { ReadonlySignal } from '@preact/signals';
 import type { ChatError } from '../api/errors.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { createQuotaReport, type Emit } from './events.js';
-import { toFailure, type ChatStatus, type Repeat } from './status.js';
+import { toFailure, type Repeat, type StatusMachine } from './status.js';
 
 /**
  * The site owner's mistake behind a refused request, worded for the console with its fix (as the self-diagnosis
@@ -10,7 +10,11 @@ import { toFailure, type ChatStatus, type Repeat } from './status.js';
  * not serve. A request that never reached the proxy while the browser is online is no fault of the visitor's
  * connection: the proxy is down, its URL is wrong, or it refuses this site (a CORS refusal looks the same to a page).
  */
-export function setupFault(error: ChatError, online: boolean, proxyUrl: string, botId: string): string | undefined {
+export function setupFault(
+  error: ChatError,
+  online: boolean,
+  { proxyUrl, botId }: Pick<WidgetConfig, 'proxyUrl' | 'botId'>,
+): string | undefined {
   if (error.status === 422 && error.fields.includes('bot_id'))
     return `Proxy ${proxyUrl} does not serve bot ${botId}: add it to botIds, or fix data-bot-id.`;
   if (error.kind === 'network' && online)
@@ -20,24 +24,28 @@ export function setupFault(error: ChatError, online: boolean, proxyUrl: string, 
 
 interface FailDeps {
   config: WidgetConfig;
-  online: Signal<boolean>;
-  status: Signal<ChatStatus>;
+  online: ReadonlySignal<boolean>;
+  /** Moves the model's status (see `STATUS_TRANSITIONS`). */
+  go: StatusMachine['go'];
   emit: Emit;
 }
 
+/** The model's way of failing: see `createFail`. */
+export type Fail = (error: ChatError, repeat?: Repeat, midReply?: boolean) => void;
+
 /**
- * The model's way of failing: `error` goes into `status` as a failure, offering `repeat` when repeating can help
+ * The model's way of failing: `error` moves the status to a failure, offering `repeat` when repeating can help
  * (see `toFailure`). A request the owner's setup refused (`setupFault`) is explained on the console, once per widget;
  * the visitor reads a calm sentence. `midReply`: the service had taken the message, so the proxy was reachable.
  */
-export function createFail({ config, online, status, emit }: FailDeps) {
+export function createFail({ config, online, go, emit }: FailDeps): Fail {
   const logged = new Set<string>();
   const reportQuota = createQuotaReport(emit);
   return (error: ChatError, repeat?: Repeat, midReply = false) => {
-    const fault = midReply ? undefined : setupFault(error, online.value, config.proxyUrl, config.botId);
+    const fault = midReply ? undefined : setupFault(error, online.value, config);
     if (fault && !logged.has(fault)) console.error(`[askbox] ${fault}`);
     if (fault) logged.add(fault);
-    status.value = { type: 'failed', failure: { ...toFailure(error, repeat), ...(fault && { setup: true }) } };
+    go('fail', { ...toFailure(error, repeat), ...(fault && { setup: true }) });
     if (error.kind === 'quota') reportQuota(error.detail ?? '');
     else emit('error', { kind: error.kind, message: error.detail ?? error.message });
   };

@@ -12,6 +12,16 @@ interface OpenReply {
   events: AsyncIterator<StreamEvent>;
 }
 
+interface OpenerDeps {
+  client: ChatClient;
+  config: WidgetConfig;
+  session: Session;
+  /** A conversation was created. */
+  created: () => void;
+  /** The service no longer knows conversation `id`. */
+  gone: (id: string) => void;
+}
+
 /**
  * The model's way of sending a message: `content` goes to the conversation in use, created with the first message
  * (then `created` is called: a new conversation has no history to load). Resolves once the service has accepted it
@@ -19,16 +29,12 @@ interface OpenReply {
  * expired) is replaced by a new one, once, and `gone` is told its id. `warm` solves the proxy's proof of work ahead,
  * while the visitor types.
  */
-export function createOpener(
-  client: ChatClient,
-  config: WidgetConfig,
-  session: Session,
-  created: () => void,
-  gone: (id: string) => void,
-) {
+export function createOpener({ client, config, session, created, gone }: OpenerDeps) {
   let proof: Promise<Proof | undefined> | undefined;
   /** Starts the next new conversation's proof of work in the background, when there is no conversation in use. */
-  const warm = () => void (session.current() || (proof ??= client.prove(session.lastGrant())));
+  const warm = () => {
+    if (!session.current()) proof ??= client.prove(session.lastGrant());
+  };
 
   async function createConversation(retried = false): Promise<ConversationRef> {
     warm();
@@ -71,3 +77,6 @@ export function createOpener(
   };
   return { open, warm };
 }
+
+/** A model's opener. */
+export type Opener = ReturnType<typeof createOpener>;

@@ -2,13 +2,25 @@ import { batch } from '@preact/signals';
 import type { ConversationRef } from '../api/client.js';
 import type { createConversations } from './conversations.js';
 import type { Emit } from './events.js';
-import type { createOpener } from './opener.js';
+import type { History } from './history.js';
+import type { ModelState } from './model-state.js';
+import type { Opener } from './opener.js';
+import type { PanelView } from './panel.js';
 import type { Runs } from './runs.js';
-import type { createHistory } from './sending.js';
-import type { ModelSignals } from './model-state.js';
 import type { Session } from './session.js';
-import { IDLE } from './status.js';
 import type { createUndo } from './undo.js';
+
+interface SwitchingDeps {
+  session: Session;
+  conversations: ReturnType<typeof createConversations>;
+  undo: ReturnType<typeof createUndo>;
+  runs: Runs;
+  opener: Opener;
+  history: History;
+  emit: Emit;
+  state: ModelState;
+  panel: PanelView;
+}
 
 /**
  * The panel and the conversation it shows: `clear` empties it and forgets the conversation, or puts `next` in its
@@ -16,28 +28,29 @@ import type { createUndo } from './undo.js';
  * behind is written; `resume` shows an earlier conversation; `restore` brings back what `clear` kept; `open` reads
  * the stored history the first time, and `close`.
  */
-export function createSwitching(
-  session: Session,
-  conversations: ReturnType<typeof createConversations>,
-  undo: ReturnType<typeof createUndo>,
-  runs: Runs,
-  opener: ReturnType<typeof createOpener>,
-  history: ReturnType<typeof createHistory>,
-  emit: Emit,
-  [, messages, status, streaming, , announcement, isOpen, busy]: ModelSignals,
-) {
+export function createSwitching({
+  session,
+  conversations,
+  undo,
+  runs,
+  opener,
+  history,
+  emit,
+  state,
+  panel,
+}: SwitchingDeps) {
   function clear(keep: boolean, next?: ConversationRef) {
-    undo.keep(keep ? messages.value : []);
+    undo.keep(keep ? state.messages.value : []);
     runs.invalidate();
     if (next) session.save(next);
     else session.forget();
     // A fresh conversation: its proof of work, if the proxy asks for one, is solved ahead.
     opener.warm();
     batch(() => {
-      messages.value = [];
-      streaming.value = '';
-      status.value = IDLE;
-      announcement.value = null;
+      state.messages.value = [];
+      state.streaming.value = '';
+      state.go('clear');
+      state.announcement.value = null;
       conversations.shown.value = false;
     });
   }
@@ -46,7 +59,7 @@ export function createSwitching(
   function resume(earlier: ConversationRef) {
     if (earlier.id === session.current()?.id) return conversations.show(false);
     clear(false, earlier);
-    history.loaded = false;
+    history.go('resumed');
     void history.load();
   }
 
@@ -54,24 +67,24 @@ export function createSwitching(
   function restore() {
     const restored = undo.restore();
     if (!restored) return;
-    history.loaded = true;
-    messages.value = restored;
+    history.go('restored');
+    state.messages.value = restored;
   }
 
   /** Opens the panel: the stored history is read the first time, and a first conversation's proof solved ahead. */
   function open() {
-    if (isOpen.value) return;
-    isOpen.value = true;
+    if (panel.isOpen.value) return;
+    panel.setOpen(true);
     emit('open', undefined);
-    if (!history.loaded && !busy.value) void history.load();
+    if (!history.loaded && !state.busy.value) void history.load();
     opener.warm();
   }
 
   function close() {
-    if (!isOpen.value) return;
-    isOpen.value = false;
+    if (!panel.isOpen.value) return;
+    panel.setOpen(false);
     emit('close', undefined);
   }
 
-  return [clear, resume, restore, open, close] as const;
+  return { clear, resume, restore, open, close };
 }

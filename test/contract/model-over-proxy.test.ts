@@ -4,6 +4,7 @@ import { parseConfig } from '../../src/config/parse';
 import type { ProxyOptions } from '../../src/proxy/handler';
 import { ChatModel } from '../../src/state/model';
 import { createMemoryStorage } from '../helpers/memory-storage';
+import { createPanelStore } from '../helpers/model';
 import { API, SIM_KEY } from '../helpers/simulator';
 import { setupStack } from '../helpers/stack';
 
@@ -19,7 +20,14 @@ function setup(
   const { config } = parseConfig({ botId: stack.botId, proxyUrl: '/askbox', ...extra(stack) });
   if (!config) throw new Error('bad test config');
   const storage = createMemoryStorage();
-  const model = new ChatModel({ client: stack.client, storage, config, emit: () => undefined, online: signal(true) });
+  const model = new ChatModel({
+    client: stack.client,
+    storage,
+    config,
+    emit: () => undefined,
+    online: signal(true),
+    panel: createPanelStore(),
+  });
   const storedId = () => JSON.parse(storage.get(`conversation:${stack.botId}@/askbox`) ?? '{}').id as unknown;
   const created = () => stack.requests.filter((r) => r === 'POST /askbox/conversations').length;
   return { ...stack, model, storedId, created };

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import { parseConfig } from '../../src/config/parse';
 import { ChatModel } from '../../src/state/model';
 import type { WidgetEvents } from '../../src/state/events';
+import type { PanelStore } from '../../src/state/panel';
 import type { KeyValueStore } from '../../src/state/storage';
 import { createFakeClient } from './fake-client';
 import { createMemoryStorage } from './memory-storage';
@@ -23,8 +24,20 @@ export function createTestModel(input: Record<string, unknown> = {}, storage: Ke
     config: parsed.config,
     emit: (type, detail) => events.push({ type, detail }),
     online,
+    panel: createPanelStore(),
   });
   const statuses: string[] = [];
   model.status.subscribe((status) => statuses.push(status.type));
   return { ...fake, model, storage, events, statuses, online };
+}
+
+/** The panel's open state, held in memory: in a widget, the launcher's widget model holds it. */
+export function createPanelStore(): PanelStore {
+  const store = {
+    open: false,
+    setOpen(open: boolean) {
+      store.open = open;
+    },
+  };
+  return store;
 }

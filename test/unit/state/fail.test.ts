@@ -36,7 +36,7 @@ describe('setupFault', () => {
     },
     { title: 'a 500', error: new ChatError('http', 'HTTP 500', { status: 500 }), online: true, fault: undefined },
   ])('$title', ({ error, online, fault }) => {
-    const found = setupFault(error, online, '/askbox', 'b1');
+    const found = setupFault(error, online, { proxyUrl: '/askbox', botId: 'b1' });
     if (fault) expect(found).toMatch(fault);
     else expect(found).toBeUndefined();
   });

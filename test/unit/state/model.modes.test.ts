@@ -4,6 +4,7 @@ import { parseConfig } from '../../../src/config/parse';
 import { DEFAULT_LIMITS, type ProxyOptions } from '../../../src/proxy/options';
 import { ChatModel } from '../../../src/state/model';
 import { createMemoryStorage } from '../../helpers/memory-storage';
+import { createPanelStore } from '../../helpers/model';
 import { setupStack } from '../../helpers/stack';
 
 /** The model over the real client, proxy and simulator, streaming or asking for whole replies. */
@@ -31,6 +32,7 @@ function setup(stream: boolean, proxyOptions: Partial<ProxyOptions> = {}) {
     config,
     emit: (type) => events.push(type),
     online,
+    panel: createPanelStore(),
   });
   return { ...stack, model, events, online };
 }
