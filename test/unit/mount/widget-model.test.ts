@@ -33,19 +33,22 @@ const PHASES: ChatPhase[] = ['cold', 'loading', 'ready', 'failed'];
  * cold or failed (Retry); a load ends ready or failed; nothing else moves the chat.
  */
 const CHAT: [from: ChatPhase, to: ChatPhase, moves: boolean][] = [
+  ['cold', 'cold', false],
   ['cold', 'loading', true],
   ['cold', 'ready', false],
   ['cold', 'failed', false],
+  ['loading', 'cold', false],
+  ['loading', 'loading', false],
   ['loading', 'ready', true],
   ['loading', 'failed', true],
-  ['loading', 'loading', false],
-  ['loading', 'cold', false],
+  ['failed', 'cold', false],
   ['failed', 'loading', true],
   ['failed', 'ready', false],
-  ['failed', 'cold', false],
-  ['ready', 'loading', false],
-  ['ready', 'failed', false],
+  ['failed', 'failed', false],
   ['ready', 'cold', false],
+  ['ready', 'loading', false],
+  ['ready', 'ready', false],
+  ['ready', 'failed', false],
 ];
 
 describe('widget model: the chat behind the launcher', () => {
@@ -57,6 +60,12 @@ describe('widget model: the chat behind the launcher', () => {
     const model = at(from);
     expect(model.go(to)).toBe(moves);
     expect(model.chat).toBe(moves ? to : from);
+  });
+
+  it('lists every (from, to) pair once', () => {
+    expect(CHAT.map(([from, to]) => `${from} → ${to}`).sort()).toEqual(
+      PHASES.flatMap((from) => PHASES.map((to) => `${from} → ${to}`)).sort(),
+    );
   });
 
   it('lists every phase in its table, and the table is what the model follows', () => {
@@ -111,6 +120,31 @@ describe('widget model: the open state, remembered for the session', () => {
     expect(tab.get(KEY)).toBe(stored);
     expect(model.opensAtLoad()).toBe(opensAtLoad);
     expect(model.open).toBe(events.at(-1) ?? false);
+  });
+
+  it('holds the panel in one place: the launcher asks it open while the chat loads, the chat opens it', () => {
+    const { model, tab } = setup();
+    expect(model.panel).toBe('closed');
+    model.setPanel('pending');
+    // Asked for, not open: the chat that comes opens it, and fires its open event then.
+    expect([model.panel, model.open]).toEqual(['pending', false]);
+    model.setOpen(true);
+    expect([model.panel, model.open]).toEqual(['open', true]);
+    model.setOpen(false);
+    expect([model.panel, model.open]).toEqual(['closed', false]);
+    expect(tab.get(KEY)).toBe('0');
+  });
+
+  it("remembers the chat's opens and closes only: the frame's, and a widget taken off the page, fire no event", () => {
+    const { model, tab } = setup();
+    model.setPanel('pending');
+    model.setPanel('closed');
+    expect(tab.get(KEY)).toBeUndefined();
+    model.setOpen(true);
+    model.setPanel('closed');
+    expect(model.panel).toBe('closed');
+    expect(tab.get(KEY)).toBe('1');
+    expect(model.opensAtLoad()).toBe(true);
   });
 
   it('forgets what it remembered (reset: the visitor is gone), and data-open rules again', () => {
