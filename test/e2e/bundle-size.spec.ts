@@ -22,9 +22,12 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
  * `mayRemember` −4 B, and the bottom-left panel's rule moved from the chat's stylesheet to the frame's (so the frame
  * is at the launcher's side, and a phone's panel covers the screen) +6 B: 11,277 B. Language tags read without the `i`
  * flag +1 B, and every character past ASCII written as an escape (so the browser keeps the source one byte a
- * character) −45 B: 11,233 B. So 11 KiB − 28 B (11,236 B) holds it where it now is.
+ * character) −45 B: 11,233 B. Issue 32's readability (one named deps object where a function took more than three
+ * parameters, the panel's open state held once in the widget model, statements instead of assignments inside
+ * expressions, the page's listeners in their own function) cost +224 B: 11,457 B. So 11 KiB + 193 B (11,457 B) holds
+ * it where it now is.
  */
-export const LAUNCHER_BUDGET = 11 * 1024 - 28;
+export const LAUNCHER_BUDGET = 11 * 1024 + 193;
 /**
  * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what later issues were allowed:
  * - issue 22 item 5, proof of work: 482 B (fetching the challenge, the WebCrypto solver, sending the proof and the
@@ -42,9 +45,12 @@ export const LAUNCHER_BUDGET = 11 * 1024 - 28;
  *   issue 20's model split (+112 B), Terser's unsafe_arrows/proto/methods and 4 passes (−102 B), DOMPurify compiled
  *   from its TypeScript source (−753 B) and V8's compile hint (+25 B): +3,828 B in all;
  * - `reset()` forgetting the list of conversations and the ratings too, from one list of what a widget keeps of its
- *   visitor: 38 B (launcher 22 B, chat file 16 B), measured before and after.
+ *   visitor: 38 B (launcher 22 B, chat file 16 B), measured before and after;
+ * - issue 32 items 1–3, readability before bytes (named state and deps objects, one writer per state machine, the
+ *   panel's open state held once, no assignment inside an expression): 993 B (launcher 224 B, chat file 769 B),
+ *   measured before and after.
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38;
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 993;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
