@@ -16,7 +16,8 @@ const wrapped = new WeakSet<Window>();
  */
 export function watchNavigation(view: Window, onChange: () => void): () => void {
   const navigation = (view as { navigation?: EventTarget }).navigation;
-  const [target, type] = navigation ? [navigation, 'currententrychange'] : [view, NAVIGATED];
+  const target = navigation ?? view;
+  const type = navigation ? 'currententrychange' : NAVIGATED;
   if (!navigation && !wrapped.has(view)) {
     wrapped.add(view);
     const { history } = view;

@@ -30,21 +30,22 @@ export function createPhoneFit(root: HTMLElement): PhoneFit {
     const bare = [html, body].filter((el) => !el.hasAttribute('style'));
     // Longhands, not `overflow`: restoring the shorthand would drop a page's own inline `overflow-x`.
     const writes = [
-      [html, 'overflow-x', 'hidden'],
-      [html, 'overflow-y', 'hidden'],
-      [body, 'position', 'fixed'],
-      [body, 'top', `${-y}px`],
-      [body, 'left', `${-x}px`],
-      [body, 'width', '100%'],
-    ] as const;
-    const saved = writes.map(([el, name, value]) => {
-      const before = [el.style, name, el.style.getPropertyValue(name), el.style.getPropertyPriority(name)] as const;
+      { el: html, name: 'overflow-x', value: 'hidden' },
+      { el: html, name: 'overflow-y', value: 'hidden' },
+      { el: body, name: 'position', value: 'fixed' },
+      { el: body, name: 'top', value: `${-y}px` },
+      { el: body, name: 'left', value: `${-x}px` },
+      { el: body, name: 'width', value: '100%' },
+    ];
+    const saved = writes.map(({ el, name, value }) => {
+      const { style } = el;
+      const before = { style, name, value: style.getPropertyValue(name), priority: style.getPropertyPriority(name) };
       // Important, so that a page's own `html { overflow: auto !important }` does not undo the lock.
-      el.style.setProperty(name, value, 'important');
+      style.setProperty(name, value, 'important');
       return before;
     });
     return () => {
-      for (const [style, name, value, priority] of saved) {
+      for (const { style, name, value, priority } of saved) {
         if (value) style.setProperty(name, value, priority);
         else style.removeProperty(name);
       }
