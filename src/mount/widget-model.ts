@@ -24,7 +24,7 @@ export const CHAT_TRANSITIONS: Readonly<Record<ChatPhase, readonly ChatPhase[]>>
  * Where the panel stands: closed; asked to open while the chat loads (`pending`: the loading frame stands in for
  * it, and the chat opens once it comes); open (the chat's panel).
  */
-export type PanelState = 'closed' | 'pending' | 'open';
+type PanelState = 'closed' | 'pending' | 'open';
 
 /**
  * A widget's state before and beside its chat: the chat's phase, the panel's state, the colour scheme. The panel's
