@@ -89,7 +89,7 @@ describe('removal: deleting the conversation', () => {
 
   it('sends one delete however often Delete is pressed, and shows no refusal once cancelled', async () => {
     const calls: string[] = [];
-    let refuse: (error: Error) => void = () => undefined;
+    let refuse: ((error: Error) => void) | undefined;
     const { removal, discarded } = setup({
       ...createFakeClient().client,
       deleteConversation: (conversation) => {
@@ -105,7 +105,7 @@ describe('removal: deleting the conversation', () => {
     expect(await removal.confirm()).toBe(false);
     expect(calls).toEqual(['conv00000001']);
     removal.cancel();
-    refuse(new ChatError('http', 'HTTP 500', { status: 500 }));
+    refuse?.(new ChatError('http', 'HTTP 500', { status: 500 }));
     expect(await first).toBe(false);
     expect(removal.state.value).toBe('idle');
     expect(discarded()).toBe(0);
