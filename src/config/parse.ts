@@ -233,7 +233,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
 
   const single: Record<string, unknown> = {};
   for (const key of Object.keys(input)) if (SINGLE_TEXT.test(key)) single[key] = input[key];
-  const uiText = parseText(input.text, single, strings.text, (message) => fail('text', message));
+  const uiText = parseText({ text: input.text, single, base: strings.text }, (message) => fail('text', message));
 
   if (issues.length > 0) return { issues };
   // Every key it has, whatever its value, is a setting: any other key of `input` is unknown (likely a typo).
