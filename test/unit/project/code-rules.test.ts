@@ -47,8 +47,8 @@ function standsAlone(assignment: ts.Node): boolean {
  * assignments of their own; nor is a for-in or for-of's target.
  */
 function isPattern(node: ts.Node): boolean {
-  const { parent } = node;
   if (!ts.isArrayLiteralExpression(node) && !ts.isObjectLiteralExpression(node)) return false;
+  const { parent } = node;
   if (ts.isBinaryExpression(parent) && parent.left === node) return isAssignment(parent);
   return (ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === node;
 }
@@ -63,7 +63,7 @@ function hiddenAssignments(name: string, text: string): string[] {
       const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
       found.push(`${name}:${line + 1}: ${node.getText(file)}`);
     }
-    if (ts.isSourceFile(node) || !isPattern(node)) ts.forEachChild(node, visit);
+    if (!isPattern(node)) ts.forEachChild(node, visit);
   };
   visit(file);
   return found;
