@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { QUOTA_MESSAGE } from '../../../demo/simulator/http';
-import { createSimulator, DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { FAILED_REPLY_TEXT } from '../../../demo/simulator/messages';
-import { containsWords, createScenarioPlayer, parseScenario } from '../../../demo/simulator/scenario';
-import { toChunks } from '../../../demo/simulator/stream';
-import { chunksOf, SIM_KEY, SIM_ORIGIN, setupSimulator } from '../../helpers/simulator';
+import { QUOTA_MESSAGE } from '../../../../demo/simulator/http';
+import { createSimulator, DEMO_BOT_ID } from '../../../../demo/simulator/index';
+import { FAILED_REPLY_TEXT } from '../../../../demo/simulator/messages';
+import { chunksOf, SIM_KEY, SIM_ORIGIN, setupSimulator } from '../../../helpers/simulator';
 
 const ID = /^[A-Za-z0-9]{12}$/;
 
@@ -301,45 +299,5 @@ describe('simulator: streaming', () => {
       await reply('ping'),
     ]).toEqual(['first', 'PONG!', 'second', 'pong', 'pong']);
     expect(await reply('Tell me about pricing plans')).toContain('Starter');
-  });
-});
-
-describe('simulator: scenario files and chunking', () => {
-  it('splits chunks on code points, cycling sizes', () => {
-    expect(toChunks('ab👋cd', [1, 2])).toEqual(['a', 'b👋', 'c', 'd']);
-  });
-
-  it('rejects malformed scenarios with the field named', () => {
-    expect(() => parseScenario({ replies: [{ delayMs: -1 }] })).toThrow('scenario.replies[0].delayMs');
-    expect(() => parseScenario({ replies: [{ chunkSize: [1, 0] }] })).toThrow('chunkSize');
-    expect(() => parseScenario([])).toThrow('JSON object');
-    expect(parseScenario({ replies: [{ match: 'x', text: 'y', cutAfter: 1 }] }).replies).toHaveLength(1);
-  });
-
-  it.each([
-    ['Please stall now', 'stall', true],
-    ['STALL.', 'stall', true],
-    ['stall', 'stall', true],
-    ['Is the plugin installing?', 'stall', false],
-    ['stalled', 'stall', false],
-    ['a fault-free reply', 'fail', false],
-    ['it may fail, then', 'fail', true],
-    ['give me a slow stream', 'slow stream', true],
-    ['a slow streamer', 'slow stream', false],
-    ['payload 10.', 'payload 1.', false],
-    ['see payload 1. here', 'payload 1.', true],
-    ['bench stream-20k', 'bench stream-20k', true],
-    ['rebench stream-20k', 'bench stream-20k', false],
-    ['no words from élan here', 'lan', false],
-  ])('matches "%s" against "%s" as whole words: %s', (text, phrase, expected) => {
-    expect(containsWords(text, phrase)).toBe(expected);
-  });
-
-  it('answers a message with the scripted reply whose match it contains as whole words', () => {
-    const player = createScenarioPlayer({
-      replies: [{ match: 'stall', text: 'stalled' }, { text: 'in order' }],
-    });
-    expect(player.next('How is installing going?').text).toBe('in order');
-    expect(player.next('Make it stall').text).toBe('stalled');
   });
 });
