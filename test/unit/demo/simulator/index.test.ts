@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { QUOTA_MESSAGE } from '../../../../demo/simulator/http';
 import { createSimulator, DEMO_BOT_ID } from '../../../../demo/simulator/index';
 import { FAILED_REPLY_TEXT } from '../../../../demo/simulator/messages';
+import { FIELDS } from '../../../../src/protocol/contract';
+import { fieldMessage } from '../../../helpers/messages';
 import { chunksOf, SIM_KEY, SIM_ORIGIN, setupSimulator } from '../../../helpers/simulator';
 
 const ID = /^[A-Za-z0-9]{12}$/;
@@ -69,27 +71,27 @@ describe('simulator: envelopes and resources', () => {
   it('answers 422 in Laravel wording, first error plus "(and N more errors)"', async () => {
     const { api } = setupSimulator();
     expect((await api('POST', '/conversations', { name: 'x', bot_id: 'nope' })).body).toEqual({
-      message: 'The selected bot id is invalid.',
-      errors: { bot_id: ['The selected bot id is invalid.'] },
+      message: fieldMessage('invalid', 'bot_id'),
+      errors: { bot_id: [fieldMessage('invalid', 'bot_id')] },
     });
     expect((await api('POST', '/messages', {})).body).toEqual({
-      message: 'The content field is required. (and 1 more error)',
+      message: `${fieldMessage('required', 'content')} (and 1 more error)`,
       errors: {
-        content: ['The content field is required.'],
-        conversation_id: ['The conversation id field is required.'],
+        content: [fieldMessage('required', 'content')],
+        conversation_id: [fieldMessage('required', 'conversation_id')],
       },
     });
     const res = await api('POST', '/conversations', { bot_id: 'nope', document_ids: ['x', 'y'] });
-    expect(res.body?.message).toBe('The name field is required. (and 3 more errors)');
+    expect(res.body?.message).toBe(`${fieldMessage('required', 'name')} (and 3 more errors)`);
     expect(res.body?.errors['document_ids.1']).toEqual(['The selected document_ids.1 is invalid.']);
     const conversation = (await api('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).body?.data.id;
     expect(
-      (await api('POST', '/messages', { content: 'x'.repeat(2001), conversation_id: conversation })).body?.errors
-        .content,
-    ).toEqual(['The content field must not be greater than 2000 characters.']);
+      (await api('POST', '/messages', { content: 'x'.repeat(FIELDS.contentMax + 1), conversation_id: conversation }))
+        .body?.errors.content,
+    ).toEqual([fieldMessage('max', 'content', FIELDS.contentMax)]);
     expect(
       (await api('POST', '/messages', { content: '   ', conversation_id: conversation })).body?.errors.content,
-    ).toEqual(['The content field is required.']);
+    ).toEqual([fieldMessage('required', 'content')]);
   });
 
   it('never crashes: bad JSON, huge bodies, unknown paths and methods', async () => {
@@ -243,11 +245,13 @@ describe('simulator: streaming', () => {
   it('counts content in characters: 2000 emoji pass, 2001 do not', async () => {
     const { api, conversation } = setupSimulator({ defaults: { delayMs: 0 } });
     const id = await conversation();
-    expect((await api('POST', '/messages', { content: '😀'.repeat(2000), conversation_id: id })).status).toBe(200);
-    const over = await api('POST', '/messages', { content: '😀'.repeat(2001), conversation_id: id });
+    expect(
+      (await api('POST', '/messages', { content: '😀'.repeat(FIELDS.contentMax), conversation_id: id })).status,
+    ).toBe(200);
+    const over = await api('POST', '/messages', { content: '😀'.repeat(FIELDS.contentMax + 1), conversation_id: id });
     expect(over.body).toEqual({
-      message: 'The content field must not be greater than 2000 characters.',
-      errors: { content: ['The content field must not be greater than 2000 characters.'] },
+      message: fieldMessage('max', 'content', FIELDS.contentMax),
+      errors: { content: [fieldMessage('max', 'content', FIELDS.contentMax)] },
     });
   });
 
