@@ -203,6 +203,8 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         });
         expect(again.status).toBe(302);
         const later = (again.headers.get('location') ?? '').replace('/askbox', '');
+        // Behaviour under test, not a sleep to remove: the stream URL's lifetime passes on the proxy's own clock (a
+        // Node, workerd or PHP process), and a stream can be read once, so polling for its end would spend it.
         await new Promise((resolve) => setTimeout(resolve, config.streamTtlSeconds * 1000 + 300));
         expect((await me.call('GET', later, { grant: mine.grant })).status).toBe(404);
       });

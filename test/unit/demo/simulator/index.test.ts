@@ -143,9 +143,12 @@ describe('simulator: messages', () => {
     const id = await conversation();
     const started = Date.now();
     const answer = api('POST', '/messages', { content: 'Take your time', conversation_id: id });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const meanwhile = (await api('GET', `/messages?conversation_id=${id}`)).body?.data;
-    expect(meanwhile.map((m: { content: string }) => m.content)).toEqual(['Take your time']);
+    // The question is stored as soon as the send is taken; the reply comes 200 ms later.
+    await expect
+      .poll(async () =>
+        (await api('GET', `/messages?conversation_id=${id}`)).body?.data.map((m: { content: string }) => m.content),
+      )
+      .toEqual(['Take your time']);
     expect((await answer).body?.data.content).toBe('Done thinking.');
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect((await api('GET', `/messages?conversation_id=${id}`)).body?.data).toHaveLength(2);
