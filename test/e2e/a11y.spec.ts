@@ -6,6 +6,9 @@ import { ask, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
+/** A number as the English counter shows it: `2,001`. */
+const count = (n: number) => n.toLocaleString('en');
+
 beforeAll(async () => {
   e2e = await startE2E({
     replies: [
@@ -83,7 +86,6 @@ describe('axe-core in Chromium, shadow root included', () => {
     const over = MAX_MESSAGE_LENGTH + 1;
     await input.fill('x'.repeat(over));
     const counter = page.locator('askbox-widget #askbox-counter');
-    const count = (n: number) => n.toLocaleString('en');
     expect(await counter.textContent()).toBe(`${DEFAULT_TEXT.tooLong} ${count(over)} / ${count(MAX_MESSAGE_LENGTH)}`);
     expect((await input.boundingBox())?.width).toBe(width);
     expect(await axeViolations(page)).toEqual([]);
