@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Features } from 'lightningcss';
-import { minify } from 'terser';
 import { build, defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
 import { configDefaults, type TestProjectConfiguration } from 'vitest/config';
 import { TABLES } from './src/config/locales/index.js';
@@ -37,84 +36,27 @@ function chatFile(): { file: string; integrity: string } {
  * - `proxy`: dist/proxy/*.js, the token proxy for Node, edge runtimes and Cloudflare Workers (no browser code).
  */
 /**
- * Terser, run over what Oxc (Vite's own minifier) wrote, on the two script-tag files: each finds what the other leaves.
- * Measured gzipped, the chat file: Oxc alone 42,894 B, Terser alone 42,672 B, the two in turn 42,414 B; the launcher:
- * Terser alone 11,854 B, the two 11,765 B. streaming-markdown's development assertions only log.
- * Options beyond the defaults, each measured on top of the one before (gzip -9; chat 43,467 B and launcher 11,471 B
- * at `passes: 2` after the chat model split): `unsafe_arrows` chat −76 B, launcher −15 B (function expressions that
- * use neither `this` nor `arguments` become arrows: none of them is called with `new` or is the right side of
- * `instanceof`, and Preact tells class components by `prototype.render`, which such a function lacks either way);
- * `unsafe_proto` −12 B, ±0 (`Array.prototype.slice` → `[].slice`, the same function); `unsafe_methods` −6 B, +1 B
- * (`{m: function(){}}` → `{m(){}}`, none called with `new`); `passes: 4` −8 B, −30 B. Together chat 43,365 B,
- * launcher 11,427 B. Not taken: `pure_getters` (chat −50 B) drops reads kept for their side effect, as a signal's
- * `.value` read to subscribe; `unsafe` (−62 B more) turns `String(x)` into `""+x`, which differs for symbols and
- * for objects; `toplevel` and `module` change nothing in an IIFE; `hoist_funs` and `hoist_vars` cost bytes.
- * `format.ascii_only` writes every character past ASCII as an escape (the launcher's names of "Chat" in Arabic,
- * Hebrew, Japanese and Chinese, the chat's `…`): a script's source with a character past Latin-1 is kept as UTF-16,
- * twice its length, for as long as the page lives (27 KB more for the launcher, 112 KB for the chat file, by heap
- * snapshot); and gzipped both files come out smaller (launcher −45 B, chat −26 B).
+ * The two script-tag files' output, minified by Oxc (Vite's own minifier, its default `build.minify: 'oxc'`). One
+ * minifier, the bundler's: gzip -9, the launcher is 11,406 B with Oxc alone, 11,352 B with Terser alone (Vite's
+ * `minify: 'terser'`, with the `passes: 4` and `unsafe_*` options it had) and 11,233 B with Terser run over Oxc's
+ * output; the chat file 43,248, 42,927 and 42,725 B. Oxc needs no options, and builds in a tenth of the time. With:
+ * - V8's explicit compile hint as their first line (`postBanner` is written after minifying, which drops comments):
+ *   Chromium then compiles their functions while it streams each file, off the main thread, rather than each on its
+ *   first call on the main thread. Nearly all of the launcher runs at load, so this moves about 2 ms of compiling out
+ *   of the page's main thread at boot (see CHANGELOG, issue 19); the chat file, loaded on hover, is compiled before the
+ *   click, which then costs 20 instead of 25 ms of main-thread CPU (+25 B gzip). Other engines read a comment.
+ * - every character past ASCII written as an escape (`charset`): a script's source with a character past Latin-1 (the
+ *   launcher's names of "Chat" in Arabic, Hebrew, Japanese and Chinese, the chat's `…`) is kept as UTF-16, twice its
+ *   length, for as long as the page lives (27 KB more for the launcher, 112 KB for the chat file, by heap snapshot).
  */
-function terser(): Plugin {
-  const options = {
-    ecma: 2020 as const,
-    format: { ascii_only: true },
-    compress: {
-      passes: 4,
-      pure_funcs: ['console.assert'],
-      unsafe_arrows: true,
-      unsafe_methods: true,
-      unsafe_proto: true,
-    },
-  };
-  return {
-    name: 'askbox-terser',
-    // After Rolldown's minifier: it runs when the chunks are rendered, before the bundle is handed here.
-    async generateBundle(_options, bundle) {
-      for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk') continue;
-        const { code } = await minify(chunk.code, options);
-        if (code === undefined) throw new Error(`Terser wrote nothing for ${chunk.fileName}`);
-        chunk.code = code;
-      }
-    },
-  };
-}
+const SCRIPT_OUTPUT = {
+  format: 'iife',
+  postBanner: '//# allFunctionsCalledOnLoad',
+  charset: 'ascii',
+} satisfies Rolldown.OutputOptions;
 
-/**
- * Puts V8's explicit compile hint at the head of the launcher and the chat file, after the minifiers (which drop
- * comments): Chromium then compiles their functions while it streams each file, off the main thread, rather than each
- * on its first call on the main thread. Nearly all of the launcher runs at load, so this moves about 2 ms of compiling
- * out of the page's main thread at boot (see CHANGELOG, issue 19); the chat file, loaded on hover, is compiled before
- * the click, which then costs 20 instead of 25 ms of main-thread CPU (+25 B gzip). Engines without compile hints read
- * a comment.
- */
-function compileHint(): Plugin {
-  return {
-    name: 'askbox-compile-hint',
-    generateBundle(_options, bundle) {
-      for (const chunk of Object.values(bundle))
-        if (chunk.type === 'chunk') chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
-    },
-  };
-}
-
-/**
- * Names the chat file by a hash of what it finally holds: Rolldown's `[hash]` is taken before the Terser pass above,
- * so a new Terser (or new options) would ship different bytes, and another sha384, under a name a CDN has cached.
- */
-function contentName(name: (hash: string) => string): Plugin {
-  return {
-    name: 'askbox-content-name',
-    generateBundle(_options, bundle) {
-      for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk') continue;
-        delete bundle[chunk.fileName];
-        const hash = createHash('sha256').update(chunk.code).digest('base64url').slice(0, 8);
-        this.emitFile({ type: 'asset', fileName: name(hash), source: chunk.code });
-      }
-    },
-  };
-}
+/** streaming-markdown's development assertions only log: calls the tree-shaker may drop (−83 B gzip). */
+const NO_ASSERTIONS = { manualPureFunctions: ['console.assert'] } satisfies Rolldown.InputOptions['treeshake'];
 
 /** DOMPurify's package folder: its `package.json` and the TypeScript source it ships under `src/`. */
 const DOMPURIFY = fileURLToPath(new URL('./node_modules/dompurify/', import.meta.url));
@@ -174,14 +116,15 @@ const CLASSIC_JSX: UserConfig['oxc'] = {
 const builds: Record<string, () => UserConfig> = {
   chat: () => ({
     oxc: CLASSIC_JSX,
-    plugins: [dompurifySource(), terser(), compileHint(), contentName((hash) => `askbox-chat.${hash}.js`)],
+    plugins: [dompurifySource()],
     build: {
       emptyOutDir: true,
       target: 'es2022',
-      minify: 'oxc',
       rolldownOptions: {
         input: 'src/embed-chat.ts',
-        output: { format: 'iife', entryFileNames: 'askbox-chat.js' },
+        treeshake: NO_ASSERTIONS,
+        // Rolldown's content hash, taken of the minified file: a name a CDN may cache forever holds one set of bytes.
+        output: { ...SCRIPT_OUTPUT, entryFileNames: 'askbox-chat.[hash].js' },
       },
     },
   }),
@@ -189,12 +132,12 @@ const builds: Record<string, () => UserConfig> = {
     const { file, integrity } = chatFile();
     return {
       define: { __ASKBOX_CHAT_FILE__: JSON.stringify(file), __ASKBOX_CHAT_INTEGRITY__: JSON.stringify(integrity) },
-      plugins: [localePacks(), debugOverlay(), terser(), compileHint()],
+      plugins: [localePacks(), debugOverlay()],
       build: {
         emptyOutDir: false,
         target: 'es2022',
-        minify: 'oxc',
         lib: { entry: 'src/embed.ts', formats: ['iife'], name: 'AskboxEmbed', fileName: () => 'askbox.js' },
+        rolldownOptions: { treeshake: NO_ASSERTIONS, output: SCRIPT_OUTPUT },
       },
     };
   },
