@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Features } from 'lightningcss';
 import { build, defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
@@ -58,49 +57,6 @@ const SCRIPT_OUTPUT = {
 /** streaming-markdown's development assertions only log: calls the tree-shaker may drop (−83 B gzip). */
 const NO_ASSERTIONS = { manualPureFunctions: ['console.assert'] } satisfies Rolldown.InputOptions['treeshake'];
 
-/** DOMPurify's package folder: its `package.json` and the TypeScript source it ships under `src/`. */
-const DOMPURIFY = fileURLToPath(new URL('./node_modules/dompurify/', import.meta.url));
-
-/** `code` (DOMPurify's `purify.ts`) with `from` replaced by `to`; the build fails if `from` is not there. */
-function editPurify(code: string, from: string, to: string): string {
-  if (!code.includes(from)) throw new Error(`dompurify/src/purify.ts no longer has ${from}`);
-  return code.replace(from, to);
-}
-
-/**
- * The chat file compiles DOMPurify from the TypeScript source its package ships, for es2022, instead of its ESM build,
- * which Babel compiled for ES5 with helpers that ride along (an async generator nothing uses, kept by its prototype
- * writes, and an array destructuring shim): chat file 43,338 → 42,585 B gzipped. Same DOMPurify, same version. Two
- * edits to `purify.ts`, each failing the build if its text is gone (a new DOMPurify is then looked at again):
- * - its namespace import `* as EXPRESSIONS`, which it destructures, becomes named imports gathered in a plain
- *   object: Rolldown would build the namespace with a helper that walks it with `for…in`, and a page's enumerable
- *   `Object.prototype` key would then throw as the chat file loads (embed.spec's polluted-prototype test);
- * - its `VERSION`, which DOMPurify's own build injects, becomes the installed version.
- */
-function dompurifySource(): Plugin {
-  const source = `${DOMPURIFY}src/`;
-  const { version: dompurifyVersion } = JSON.parse(readFileSync(`${DOMPURIFY}package.json`, 'utf8')) as {
-    version: string;
-  };
-  return {
-    name: 'askbox-dompurify-source',
-    enforce: 'pre',
-    resolveId: (id) => (id === 'dompurify' ? `${source}purify.ts` : undefined),
-    transform(code, id) {
-      if (id !== `${source}purify.ts`) return undefined;
-      const names = [...readFileSync(`${source}regexp.ts`, 'utf8').matchAll(/^export const (\w+)/gm)].map((m) => m[1]);
-      const list = names.join(', ');
-      const named = `import { ${list} } from './regexp.js';\nconst EXPRESSIONS = { ${list} };`;
-      const imported = editPurify(code, "import * as EXPRESSIONS from './regexp.js';", named);
-      return editPurify(
-        imported,
-        'DOMPurify.version = VERSION;',
-        `DOMPurify.version = ${JSON.stringify(dompurifyVersion)};`,
-      );
-    },
-  };
-}
-
 /**
  * The chat file's JSX as `h(type, props, ...children)` calls (Preact's `createElement`) rather than the automatic
  * runtime's `jsx(type, {...props, children})`, whose module it then leaves out: the same elements, 256 B less
@@ -116,7 +72,6 @@ const CLASSIC_JSX: UserConfig['oxc'] = {
 const builds: Record<string, () => UserConfig> = {
   chat: () => ({
     oxc: CLASSIC_JSX,
-    plugins: [dompurifySource()],
     build: {
       emptyOutDir: true,
       target: 'es2022',

@@ -78,14 +78,14 @@ describe('bundle budget', () => {
     expect(chat).not.toContain('console.assert');
   });
 
-  it("carries DOMPurify compiled from its own source, the installed version, without Babel's ES5 helpers", () => {
+  it('carries DOMPurify as its package ships it, the installed version', () => {
     const chat = readFileSync(`${DIST}${chatFiles[0] as string}`, 'utf8');
     const { version } = JSON.parse(readFileSync(`${DIST}../node_modules/dompurify/package.json`, 'utf8')) as {
       version: string;
     };
-    expect(chat).toContain(`.version="${version}"`);
-    expect(chat).not.toContain('Invalid attempt to destructure');
-    expect(chat).not.toContain('_invoke');
+    // The minifier picks the quotes: "…", '…' or `…`.
+    const written = ['"', "'", '`'].map((quote) => `.version=${quote}${version}${quote}`);
+    expect(written.some((text) => chat.includes(text))).toBe(true);
   });
 
   it('pins the chat file in the launcher by its sha384, as dist/manifest.json lists it', () => {
