@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Features } from 'lightningcss';
-import { build, defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
 import { configDefaults, type TestProjectConfiguration } from 'vitest/config';
 import { TABLES } from './src/config/locales/index.js';
 
@@ -13,27 +13,6 @@ const css: UserConfig['css'] = { lightningcss: { exclude: Features.LightDark } }
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** The chat file the `chat` build wrote (see below): its name and the integrity the launcher pins it with. */
-function chatFile(): { file: string; integrity: string } {
-  const file = existsSync('dist')
-    ? readdirSync('dist').find((name) => /^askbox-chat\.[\w-]+\.js$/.test(name))
-    : undefined;
-  if (!file) throw new Error('dist/askbox-chat.<hash>.js is missing: `vite build --mode chat` comes first');
-  const digest = createHash('sha384')
-    .update(readFileSync(`dist/${file}`))
-    .digest('base64');
-  return { file, integrity: `sha384-${digest}` };
-}
-
-/**
- * One config, four builds selected by `--mode`, run in this order by `npm run build`:
- * - `chat`:  dist/askbox-chat.<hash>.js, everything behind the launcher (Preact, signals, DOMPurify, markdown, the
- *            model, the panel and its CSS) as one classic script that hands `createChat` to the launcher;
- * - `embed`: dist/askbox.js, the launcher for the script tag, which loads that file by name and sha384 (read from
- *            dist/ and written in as constants), and dist/askbox-debug.js and the locale packs;
- * - `lib`:   dist/askbox.mjs, the ESM entry with `mount()` (runtime packages stay external);
- * - `proxy`: dist/proxy/*.js, the token proxy for Node, edge runtimes and Cloudflare Workers (no browser code).
- */
 /**
  * The two script-tag files' output, minified by Oxc (Vite's own minifier, its default `build.minify: 'oxc'`). One
  * minifier, the bundler's: gzip -9, the launcher is 11,406 B with Oxc alone, 11,352 B with Terser alone (Vite's
@@ -61,7 +40,8 @@ const NO_ASSERTIONS = { manualPureFunctions: ['console.assert'] } satisfies Roll
  * The chat file's JSX as `h(type, props, ...children)` calls (Preact's `createElement`) rather than the automatic
  * runtime's `jsx(type, {...props, children})`, whose module it then leaves out: the same elements, 256 B less
  * gzipped. Only `.tsx` files go through this transform (its `h` import would clash in mount/chat.ts); Rolldown
- * compiles the `.ts` files as before, to the same bytes. Tests and the ESM build keep tsconfig's automatic runtime.
+ * compiles the `.ts` files as before, to the same bytes. It is set for the whole `embed` build, whose launcher and
+ * overlay have no `.tsx`; tests and the ESM build keep tsconfig's automatic runtime.
  */
 const CLASSIC_JSX: UserConfig['oxc'] = {
   include: /\.tsx$/,
@@ -69,33 +49,100 @@ const CLASSIC_JSX: UserConfig['oxc'] = {
   jsxInject: "import { h, Fragment } from 'preact'",
 };
 
+/**
+ * Pins the chat file in the launcher: the `chat` environment's build hands the file's name and sha384 to the `embed`
+ * environment's in memory, as the constants `__ASKBOX_CHAT_FILE__` and `__ASKBOX_CHAT_INTEGRITY__` (src/env.d.ts)
+ * that the launcher loads it by, added to Rolldown's `transform.define` as Vite adds its own `define`. The hash is
+ * taken of the chunk as written (minified, with its banner). One instance serves both environments
+ * (`sharedDuringBuild`), and the `embed` mode's `buildApp` builds the chat file first.
+ */
+function chatFilePin(): Plugin {
+  let pin: Record<string, string> | undefined;
+  return {
+    name: 'askbox-chat-file-pin',
+    sharedDuringBuild: true,
+    generateBundle(_options, bundle) {
+      if (this.environment.name !== 'chat') return;
+      const [chat, ...more] = Object.values(bundle).filter((output) => output.type === 'chunk');
+      if (!chat || more.length > 0) throw new Error('src/embed-chat.ts must build into one script');
+      const integrity = `sha384-${createHash('sha384').update(chat.code).digest('base64')}`;
+      pin = {
+        __ASKBOX_CHAT_FILE__: JSON.stringify(chat.fileName),
+        __ASKBOX_CHAT_INTEGRITY__: JSON.stringify(integrity),
+      };
+    },
+    options(options) {
+      if (this.environment.name !== 'embed') return undefined;
+      if (!pin) throw new Error('the launcher pins the chat file, so the chat environment builds first');
+      return { ...options, transform: { ...options.transform, define: { ...options.transform?.define, ...pin } } };
+    },
+  };
+}
+
+/**
+ * One config, three builds selected by `--mode`, each of which runs on its own (`npm run build` runs all three):
+ * - `embed`: what a site hosts for the script tag, as three environments built in this order:
+ *   - `chat`:  dist/askbox-chat.<hash>.js, everything behind the launcher (Preact, signals, DOMPurify, markdown, the
+ *              model, the panel and its CSS) as one classic script that hands `createChat` to the launcher; it
+ *              starts from an empty dist/, so no older chat file stays beside the new one;
+ *   - `embed`: dist/askbox.js, the launcher, which loads that file by the name and sha384 it is handed (above), and
+ *              the locale packs;
+ *   - `debug`: dist/askbox-debug.js, the self-diagnosis overlay, a script of its own that askbox.js loads from next
+ *              to itself only when the page asks for it (`?askbox-debug=1`, `data-debug`), so that it costs the
+ *              widget's bundle nothing;
+ * - `lib`:   dist/askbox.mjs, the ESM entry with `mount()` (runtime packages stay external);
+ * - `proxy`: dist/proxy/*.js, the token proxy for Node, edge runtimes and Cloudflare Workers (no browser code).
+ */
 const builds: Record<string, () => UserConfig> = {
-  chat: () => ({
+  embed: () => ({
     oxc: CLASSIC_JSX,
-    build: {
-      emptyOutDir: true,
-      target: 'es2022',
-      rolldownOptions: {
-        input: 'src/embed-chat.ts',
-        treeshake: NO_ASSERTIONS,
-        // Rolldown's content hash, taken of the minified file: a name a CDN may cache forever holds one set of bytes.
-        output: { ...SCRIPT_OUTPUT, entryFileNames: 'askbox-chat.[hash].js' },
+    plugins: [chatFilePin(), localePacks()],
+    // `consumer: 'client'` each: an environment not named `client` is otherwise built as for a server (unminified).
+    environments: {
+      chat: {
+        consumer: 'client',
+        build: {
+          emptyOutDir: true,
+          target: 'es2022',
+          rolldownOptions: {
+            input: 'src/embed-chat.ts',
+            treeshake: NO_ASSERTIONS,
+            // Rolldown's hash of the minified file: a name a CDN may cache forever holds one set of bytes.
+            output: { ...SCRIPT_OUTPUT, entryFileNames: 'askbox-chat.[hash].js' },
+          },
+        },
+      },
+      embed: {
+        consumer: 'client',
+        build: {
+          emptyOutDir: false,
+          target: 'es2022',
+          lib: { entry: 'src/embed.ts', formats: ['iife'], name: 'AskboxEmbed', fileName: () => 'askbox.js' },
+          rolldownOptions: { treeshake: NO_ASSERTIONS, output: SCRIPT_OUTPUT },
+        },
+      },
+      debug: {
+        consumer: 'client',
+        build: {
+          emptyOutDir: false,
+          target: 'es2022',
+          lib: {
+            entry: 'src/debug/overlay.ts',
+            formats: ['iife'],
+            name: 'AskboxDebug',
+            fileName: () => 'askbox-debug.js',
+          },
+        },
+      },
+    },
+    builder: {
+      async buildApp(builder) {
+        const { chat, embed, debug } = builder.environments;
+        if (!chat || !embed || !debug) throw new Error('the embed mode builds the chat, embed and debug environments');
+        for (const environment of [chat, embed, debug]) await builder.build(environment);
       },
     },
   }),
-  embed: () => {
-    const { file, integrity } = chatFile();
-    return {
-      define: { __ASKBOX_CHAT_FILE__: JSON.stringify(file), __ASKBOX_CHAT_INTEGRITY__: JSON.stringify(integrity) },
-      plugins: [localePacks(), debugOverlay()],
-      build: {
-        emptyOutDir: false,
-        target: 'es2022',
-        lib: { entry: 'src/embed.ts', formats: ['iife'], name: 'AskboxEmbed', fileName: () => 'askbox.js' },
-        rolldownOptions: { treeshake: NO_ASSERTIONS, output: SCRIPT_OUTPUT },
-      },
-    };
-  },
   lib: () => ({
     build: {
       emptyOutDir: false,
@@ -122,31 +169,6 @@ const builds: Record<string, () => UserConfig> = {
 };
 
 /**
- * dist/askbox-debug.js: the self-diagnosis overlay, a script of its own that askbox.js loads from next to itself only
- * when the page asks for it (`?askbox-debug=1`, `data-debug`), so that it costs the widget's bundle nothing.
- */
-function debugOverlay(): Plugin {
-  return {
-    name: 'askbox-debug-overlay',
-    async generateBundle() {
-      const result = await build({
-        configFile: false,
-        logLevel: 'warn',
-        define: { __ASKBOX_VERSION__: JSON.stringify(version) },
-        build: {
-          write: false,
-          target: 'es2022',
-          lib: { entry: 'src/debug/overlay.ts', formats: ['iife'], name: 'AskboxDebug' },
-        },
-      });
-      const chunk = (Array.isArray(result) ? result[0] : (result as Rolldown.RolldownOutput))?.output[0];
-      if (!chunk || chunk.type !== 'chunk') throw new Error('src/debug/overlay.ts must build into one script');
-      this.emitFile({ type: 'asset', fileName: 'askbox-debug.js', source: chunk.code });
-    },
-  };
-}
-
-/**
  * dist/askbox-locales/<language>.json: each language's locale pack, its UI strings as a JSON object keyed by name
  * (`{"send": "Senden", "errors.network": "Keine Verbindung.", …}`, see src/config/locales), fetched by the
  * script-tag bundle from next to itself when the page or visitor speaks that language (see src/embed.ts).
@@ -154,6 +176,7 @@ function debugOverlay(): Plugin {
 function localePacks(): Plugin {
   return {
     name: 'askbox-locale-packs',
+    applyToEnvironment: (environment) => environment.name === 'embed',
     generateBundle() {
       for (const [language, pack] of Object.entries(TABLES))
         this.emitFile({
@@ -218,12 +241,14 @@ const bench: TestProjectConfiguration = {
 
 export default defineConfig(({ mode }) => {
   // Vitest and knip load this file in modes of their own: no build then.
-  const { define, plugins, build: options, oxc } = builds[mode]?.() ?? {};
+  const { plugins, build: options, oxc, environments, builder } = builds[mode]?.() ?? {};
   return {
-    define: { __ASKBOX_VERSION__: JSON.stringify(version), ...define },
+    define: { __ASKBOX_VERSION__: JSON.stringify(version) },
     oxc,
     css,
     build: options,
+    environments,
+    builder,
     plugins,
     test: { projects: mutating ? [node, dom] : [node, dom, e2e, bench] },
   };
