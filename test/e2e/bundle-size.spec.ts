@@ -23,9 +23,12 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
  * flag +1 B, and every character past ASCII written as an escape (so the browser keeps the source one byte a
  * character) −45 B: 11,233 B. One plain build (issue 32 item 4): Oxc, Vite's own minifier, alone instead of Terser
  * run over its output, +173 B (11,233 → 11,406 B; the chat file's name and sha384 it carries move it by a byte or
- * so from build to build): 11,407 B. So 11 KiB + 146 B (11,410 B) holds it where it now is.
+ * so from build to build): 11,407 B. So 11 KiB + 146 B (11,410 B) held it there. Issue 32 items 1–3 (one named deps
+ * object where a function took more than three parameters, the panel's open state held once in the widget model,
+ * statements instead of assignments inside expressions) cost +187 B, measured on main before and after merging them
+ * (11,658 → 11,845 B).
  */
-export const LAUNCHER_BUDGET = 11 * 1024 + 146;
+export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 187;
 /**
  * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what later issues were allowed:
  * - issue 22 item 5, proof of work: 482 B (fetching the challenge, the WebCrypto solver, sending the proof and the
@@ -47,9 +50,12 @@ export const LAUNCHER_BUDGET = 11 * 1024 + 146;
  * - issue 32 item 4, one plain build, readable before small: 1,482 B, measured before and after each step: Oxc alone
  *   instead of Terser over Oxc 696 B (launcher 173 B, chat file 42,725 → 43,248 B), and DOMPurify as its package
  *   ships it (its ES5 build, with Babel's helpers) instead of compiled from its TypeScript source with two edits
- *   786 B (chat file 43,248 → 44,034 B). Launcher plus chat: 53,958 → 55,441 B.
+ *   786 B (chat file 43,248 → 44,034 B). Launcher plus chat: 53,958 → 55,441 B;
+ * - issue 32 items 1–3, readable state (named state and deps objects, one writer per state machine, the panel's open
+ *   state held once, no assignment inside an expression): 1,025 B (launcher 187 B, chat file 44,209 → 45,047 B),
+ *   measured on main before and after merging them.
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482;
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
