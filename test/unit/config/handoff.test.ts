@@ -73,6 +73,28 @@ describe('the handoff settings', () => {
     expect(parseHandoff({ handoffEmail: email }).email).toBe(valid ? email : undefined);
   });
 
+  // SECURITY: the page's link to a person goes into an href, so it is held to the limit link's rule (config/parse.ts LINK).
+  it.each([
+    ['https://help.example/chat', true],
+    ['HTTP://HELP.EXAMPLE/chat?from=askbox#form', true],
+    [`https://${'a'.repeat(1992)}.example`, true],
+    [`https://${'a'.repeat(1993)}.example`, false],
+    ['javascript:alert(1)', false],
+    ['javascript:alert(1)//https://help.example', false],
+    ['data:text/html,https://help.example', false],
+    ['x https://help.example', false],
+    ['//help.example', false],
+    ['/help', false],
+    ['https:/\\help.example', false],
+    ['https://help.example/"onmouseover="x', false],
+    ["https://help.example/'x", false],
+    ['https://help.example/<x>', false],
+    ['https://help.example/a b', false],
+  ])('takes the handoff URL %j: %s', (url, valid) => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(parseHandoff({ handoffUrl: url }).url).toBe(valid ? url : undefined);
+  });
+
   it.each([
     ['conversation_id', true],
     ['a-b', true],

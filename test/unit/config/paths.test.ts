@@ -115,6 +115,16 @@ describe('parsePaths', () => {
     const { messages } = read(value);
     expect(messages).toEqual([`"${String(value)}" is not a path pattern such as "/checkout/*"`]);
   });
+
+  // Every ASCII character but the separators (white space and commas split a list), inside a pattern and first:
+  // one more special character let through, or one more way to start, fails here.
+  const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).filter((c) => !/[\s,]/.test(c));
+
+  it.each(ascii.map((c) => [JSON.stringify(c), c]))('takes %s inside a pattern unless URLPattern reads it', (_, c) => {
+    const special = '?#:(){}\\'.includes(c);
+    expect(read(`/a${c}b`).messages).toHaveLength(special ? 1 : 0);
+    expect(read(`${c}/a`).messages).toHaveLength(c === '/' || c === '*' ? 0 : 1);
+  });
 });
 
 it('refuses a value that is no list of patterns', () => {
