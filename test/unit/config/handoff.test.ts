@@ -73,6 +73,17 @@ describe('the handoff settings', () => {
     expect(parseHandoff({ handoffEmail: email }).email).toBe(valid ? email : undefined);
   });
 
+  // Every ASCII character in the name and in the domain: one that could add a header, a recipient or a query to the
+  // mailto: link (`?`, `&`, `%`, `#`, `,`…) let through fails here.
+  it.each(
+    Array.from({ length: 128 }, (_, code) => [JSON.stringify(String.fromCharCode(code)), String.fromCharCode(code)]),
+  )('takes %s in an email address only as a letter, digit or one of . + - _ (the domain: . - _)', (_, c) => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const email = (address: string) => parseHandoff({ handoffEmail: address }).email;
+    expect(email(`a${c}b@b.example`)).toBe(/^[\w.+-]$/.test(c) ? `a${c}b@b.example` : undefined);
+    expect(email(`a@b${c}c.example`)).toBe(/^[\w.-]$/.test(c) ? `a@b${c}c.example` : undefined);
+  });
+
   // SECURITY: the page's link to a person goes into an href, so it is held to the limit link's rule (config/parse.ts LINK).
   it.each([
     ['https://help.example/chat', true],

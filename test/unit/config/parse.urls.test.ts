@@ -51,6 +51,8 @@ describe('proxyUrl: an http(s) URL, or a path on this site', () => {
     'https//evil.test',
     'httpx://evil.test',
     'ws://evil.test',
+    'wss://evil.test',
+    'file:///askbox',
     'ftp://evil.test',
     'javascript://chat.test/%0aalert(1)',
     'javascript:alert(1)//x',

@@ -29,7 +29,8 @@ describe('flags', () => {
     expect(config({ [key]: 'false' })[key]).toBe(false);
     expect(config({ [key]: false })[key]).toBe(false);
     expect(config({ [key]: null })[key]).toBe(false);
-    expect(parseConfig({ ...base, [key]: 'no' }).issues).toEqual([{ key, message: 'must be "true" or "false"' }]);
+    for (const word of ['no', 'yes', 'on', '1', '0', 'TRUE', 'False', 1])
+      expect(parseConfig({ ...base, [key]: word }).issues).toEqual([{ key, message: 'must be "true" or "false"' }]);
   });
 
   it('debug: off unless asked for', () => {

@@ -41,6 +41,16 @@ const cleanly = (colour: string) => [
 
 /** Colours that try to end the declaration, the rule or the sheet, or to open a comment, a string, an escape or a URL. */
 const BREAKOUTS = [
+  // One character each, where the pattern would let it in first: inside a colour function.
+  'rgb(1;2)',
+  'rgb(1}2)',
+  'rgb(1{2)',
+  'rgb(1/*2)',
+  'rgb(1\\2)',
+  'rgb(1"2)',
+  "rgb(1'2)",
+  'rgb(1:2)',
+  'rgb(1!2)',
   'rgb(1 2 3;background:url(x))',
   'rgb(1 2 3);background:red',
   'hsl(1,2%,3%)}',
