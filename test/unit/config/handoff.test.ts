@@ -101,6 +101,7 @@ describe('the handoff settings', () => {
     ["https://help.example/'x", false],
     ['https://help.example/<x>', false],
     ['https://help.example/a b', false],
+    ['https://\\\\evil.test', false],
   ])('takes the handoff URL %j: %s', (url, valid) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(parseHandoff({ handoffUrl: url }).url).toBe(valid ? url : undefined);

@@ -77,6 +77,17 @@ describe('the defaults', () => {
   });
 });
 
+describe('the limits', () => {
+  /** The README's attribute row for `data-<key>`, whole. */
+  const row = (key: string) => readme.match(new RegExp(`^\\| \`data-${key}\` .+$`, 'm'))?.[0];
+
+  it('are the ones the README documents: the stream timeout’s range and the number of focus documents', () => {
+    const [min, max] = schema.STREAM_TIMEOUT_RANGE;
+    expect(row('stream-timeout')).toContain(`(${min}–${max})`);
+    expect(row('document-ids')).toContain(`(≤ ${schema.MAX_DOCUMENT_IDS})`);
+  });
+});
+
 describe('a widget’s identity and a message’s length', () => {
   it('name the bot, the proxy and the instance', () => {
     const config = { botId: 'b', proxyUrl: '/p' } as Schema.WidgetConfig;
