@@ -1,6 +1,7 @@
 // SECURITY: the accent colours are written into the widget's stylesheet as `:host{--askbox-accent:…}`. Whatever
 // parseConfig accepts must land there as one declaration that reads back as given; what would end the declaration,
-// the rule or the sheet, or open a comment, a string, an escape or a URL, is refused before it gets there.
+// the rule or the sheet, or open a comment, a string, an escape or a URL, is refused before it gets there. The
+// stacking level and offsets land beside them, as the numbers read.
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/parse';
 import { toThemeCss } from '../../../src/styles/theme';
@@ -116,5 +117,37 @@ describe('the accent colours in the stylesheet', () => {
       // Blanks around a value are trimmed off as it is read.
       if (outcome !== 'refused') expect(outcome, JSON.stringify(colour)).toEqual(cleanly(colour.trim()));
     }
+  });
+});
+
+describe('the stacking level and offsets in the stylesheet', () => {
+  // Written as the number read, never as the text given: `1e3` lands as 1000, and no text can ride along with it.
+  it.each([
+    ['0', '0', '0px'],
+    [' 1e3 ', '1000', undefined],
+    ['5e2', '500', '500px'],
+    ['0x1F4', '500', '500px'],
+    ['10.0', '10', '10px'],
+    [2147483647, '2147483647', undefined],
+  ])('writes %j as %s', (given, zIndex, offset) => {
+    const input = { ...base, zIndex: given, ...(offset ? { offsetX: given, offsetY: given } : {}) };
+    const { config } = parseConfig(input);
+    expect(config && rules(toThemeCss(config))).toEqual([
+      [
+        ':host',
+        {
+          '--askbox-z-index': zIndex,
+          '--askbox-offset-x': offset ?? '20px',
+          '--askbox-offset-y': offset ?? '20px',
+        },
+      ],
+    ]);
+  });
+
+  it.each(['10;color:red', '10}', '1 0', '10px', '{}'])('refuses %j as either', (given) => {
+    expect(parseConfig({ ...base, zIndex: given, offsetX: given }).issues?.map((issue) => issue.key)).toEqual([
+      'zIndex',
+      'offsetX',
+    ]);
   });
 });
