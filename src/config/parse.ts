@@ -50,7 +50,8 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // SECURITY: the accent ends up inside a stylesheet, so only plain colour literals are accepted:
 // no `;`, braces, quotes, `url(` or escapes can get through these patterns.
 // The wire contract's WIDGET_RULES.colorPattern, kept here as a literal for the bundle's sake (its names would cost
-// bytes); test/unit/config/widget-rules.test.ts holds the two to one behaviour, and the WordPress plugin reads the contract.
+// bytes); test/unit/config/parse.widget-rules.test.ts holds the two to one behaviour, and the WordPress plugin reads
+// the contract.
 const COLOR =
   /^(#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.,%\s/+-]{1,60}\)|[a-z]{3,30})$/i;
 // SECURITY: a path must not start with `//` or `/\`: either is a protocol-relative URL to another host (a browser
@@ -259,7 +260,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const strings = readLocale(locale.language, pack);
   const dir = oneOf('dir', DIRECTIONS, locale.dir);
 
-  // The lengths of the wire contract's WIDGET_RULES, held to them by test/unit/config/widget-rules.test.ts.
+  // The lengths of the wire contract's WIDGET_RULES, held to them by test/unit/config/parse.widget-rules.test.ts.
   const title = bounded('title', strings.title, 80);
   const welcome = bounded('welcome', strings.welcome, 1000);
   const placeholder = bounded('placeholder', strings.placeholder, 200);

@@ -13,7 +13,7 @@ beforeAll(async () => {
         match: `payload ${index}.`,
         text: `${xss.markdown}\n\n<img src=x onerror="window.pwned=${index}">`,
       })),
-      // One visitor asks 46 questions in a row: far past the proxy's limits for people.
+      // One visitor asks a question per payload in a row: far past the proxy's limits for people.
     },
     { limits: false },
   );

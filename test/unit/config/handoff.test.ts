@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHAT_TEXT, toChatText, unknownTextKeys } from '../../../src/config/chat-text';
 import type * as Handoff from '../../../src/config/handoff';
 
 /**
- * The edges of the chat file's settings that the feature tests leave open (found by Stryker, issue 18): which
- * override wins, blanks around a value, every bad handoff setting named in one error.
+ * The settings of "Talk to a person" (`data-handoff-*`), read by the chat file: blanks around a value, every bad
+ * setting named in one error, and each pattern at its edges (the URL goes into an href, the address into `mailto:`).
  */
 afterEach(() => vi.restoreAllMocks());
 
@@ -25,37 +24,6 @@ function handoffError(input: Record<string, unknown>): string | undefined {
   error.mockRestore();
   return message;
 }
-
-describe('the chat file’s strings', () => {
-  it('takes an override over the pack, from its attribute or from data-text, and only a string', () => {
-    const pack = { menu: 'Mehr' };
-    expect(toChatText(pack).menu).toBe('Mehr');
-    expect(toChatText(pack, { textMenu: 'More!' }).menu).toBe('More!');
-    expect(toChatText(pack, { text: { menu: 'More!' } }).menu).toBe('More!');
-    expect(toChatText(pack, { text: '{"menu": "More!"}' }).menu).toBe('More!');
-    expect(toChatText(pack, { textMenu: 7, text: { menu: ['More!'] } }).menu).toBe('Mehr');
-  });
-
-  it('reads a pack’s string without the blanks around it, and a blank one as English', () => {
-    expect(toChatText({ menu: '  Mehr  ', back: ' ' })).toEqual({ ...CHAT_TEXT, menu: 'Mehr' });
-  });
-
-  it('keeps an override’s blanks (the launcher has refused a blank one already)', () => {
-    expect(toChatText({}, { textMenu: ' More ' }).menu).toBe(' More ');
-  });
-
-  it.each([['{'], ['null'], ['"menu"'], ['7']])('passes over a data-text of %s', (text) => {
-    expect(toChatText({}, { text })).toEqual(CHAT_TEXT);
-    expect(unknownTextKeys({ text })).toEqual([]);
-  });
-
-  it('names only the attributes that start with text and a capital letter', () => {
-    expect(unknownTextKeys({ textual: 'x', text: '{}', xtextMenu: 'x', textMenuu: 'x', textMenu: 'x' })).toEqual([
-      'textMenuu',
-    ]);
-    expect(unknownTextKeys({ text: { errors: { network: 'x', netwrok: 'y' } } })).toEqual(['text.errors.netwrok']);
-  });
-});
 
 describe('the handoff settings', () => {
   it('reads a value without the blanks around it, and an empty one as unset', () => {
@@ -103,6 +71,40 @@ describe('the handoff settings', () => {
   ])('takes the email address %j: %s', (email, valid) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(parseHandoff({ handoffEmail: email }).email).toBe(valid ? email : undefined);
+  });
+
+  // Every ASCII character in the name and in the domain: one that could add a header, a recipient or a query to the
+  // mailto: link (`?`, `&`, `%`, `#`, `,`…) let through fails here.
+  it.each(
+    Array.from({ length: 128 }, (_, code) => [JSON.stringify(String.fromCharCode(code)), String.fromCharCode(code)]),
+  )('takes %s in an email address only as a letter, digit or one of . + - _ (the domain: . - _)', (_, c) => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const email = (address: string) => parseHandoff({ handoffEmail: address }).email;
+    expect(email(`a${c}b@b.example`)).toBe(/^[\w.+-]$/.test(c) ? `a${c}b@b.example` : undefined);
+    expect(email(`a@b${c}c.example`)).toBe(/^[\w.-]$/.test(c) ? `a@b${c}c.example` : undefined);
+  });
+
+  // SECURITY: the page's link to a person goes into an href, so it is held to the limit link's rule (config/parse.ts LINK).
+  it.each([
+    ['https://help.example/chat', true],
+    ['HTTP://HELP.EXAMPLE/chat?from=askbox#form', true],
+    [`https://${'a'.repeat(1992)}.example`, true],
+    [`https://${'a'.repeat(1993)}.example`, false],
+    ['javascript:alert(1)', false],
+    ['javascript:alert(1)//https://help.example', false],
+    ['data:text/html,https://help.example', false],
+    ['x https://help.example', false],
+    ['//help.example', false],
+    ['/help', false],
+    ['https:/\\help.example', false],
+    ['https://help.example/"onmouseover="x', false],
+    ["https://help.example/'x", false],
+    ['https://help.example/<x>', false],
+    ['https://help.example/a b', false],
+    ['https://\\\\evil.test', false],
+  ])('takes the handoff URL %j: %s', (url, valid) => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(parseHandoff({ handoffUrl: url }).url).toBe(valid ? url : undefined);
   });
 
   it.each([

@@ -51,6 +51,8 @@ describe('proxyUrl: an http(s) URL, or a path on this site', () => {
     'https//evil.test',
     'httpx://evil.test',
     'ws://evil.test',
+    'wss://evil.test',
+    'file:///askbox',
     'ftp://evil.test',
     'javascript://chat.test/%0aalert(1)',
     'javascript:alert(1)//x',
@@ -81,6 +83,12 @@ describe('limitLink: an absolute http(s) URL only', () => {
     },
   );
 
+  it('takes a link without the blanks around it, so the href starts with its scheme', () => {
+    expect(parseConfig({ ...base, limitLink: '  \thttps://shop.test/contact\n' }).config?.limitLink).toBe(
+      'https://shop.test/contact',
+    );
+  });
+
   it.each([
     'javascript:alert(1)',
     'javascript:alert(1)//https://shop.test',
@@ -96,6 +104,19 @@ describe('limitLink: an absolute http(s) URL only', () => {
     '/contact',
     'mailto:hi@shop.test',
     'data:text/html,x',
+    // Anchored at the start: an http(s) URL later in the value does not make the link one.
+    'javascript:alert(1)//https://x',
+    'JavaScript:fetch(`https://x`)',
+    'data:text/html,https://x',
+    'data:text/html;base64,aHR0cHM6Ly94',
+    'vbscript:https://x',
+    'xhttps://shop.test',
+    ' x https://shop.test',
+    '\u0000https://shop.test',
+    // A backslash a browser reads as a slash: https:/\evil is https://evil.
+    'https:/\\evil.test',
+    'https:\\\\evil.test',
+    'https://\\evil.test',
   ])('refuses %j', (limitLink) => {
     expect(linkRefused(limitLink)).toBe(true);
   });

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { parseConfig as ParseConfig } from '../../../src/config/parse';
+import { DEFAULTS, STREAM_TIMEOUT_RANGE } from '../../../src/config/schema';
+import { WIDGET_RULES } from '../../../src/protocol/contract';
 
 // Every length and range check, tried at its bound and one past it on both sides, so an off-by-one fails a test.
 
@@ -14,11 +16,12 @@ beforeAll(async () => {
 
 describe('lengths: the bound is accepted, one more character is refused', () => {
   it.each([
-    ['title', 80],
-    ['welcome', 1000],
-    ['placeholder', 200],
-    ['launcherLabel', 60],
-    ['conversationName', 100],
+    // The contract's lengths, which the WordPress plugin checks too; the rest are the widget's own.
+    ['title', WIDGET_RULES.titleMax],
+    ['welcome', WIDGET_RULES.welcomeMax],
+    ['placeholder', WIDGET_RULES.placeholderMax],
+    ['launcherLabel', WIDGET_RULES.launcherLabelMax],
+    ['conversationName', WIDGET_RULES.conversationNameMax],
     ['limitMessage', 300],
     ['limitLinkText', 80],
     ['target', 200],
@@ -46,7 +49,7 @@ describe('lengths: the bound is accepted, one more character is refused', () => 
 
 describe('ranges: both bounds accepted, one step past either refused', () => {
   it.each([
-    ['streamTimeout', 10, 300, 0.01, 'a number of seconds'],
+    ['streamTimeout', ...STREAM_TIMEOUT_RANGE, 0.01, 'a number of seconds'],
     ['zIndex', 0, 2147483647, 1, 'a whole number'],
     ['offsetX', 0, 500, 1, 'a whole number of pixels'],
     ['offsetY', 0, 500, 1, 'a whole number of pixels'],
@@ -78,6 +81,11 @@ describe('ranges: both bounds accepted, one step past either refused', () => {
   it.each([undefined, null, ''])('reads %j as not given: the default', (value) => {
     expect(
       parseConfig({ ...base, zIndex: value, offsetX: value, offsetY: value, streamTimeout: value }).config,
-    ).toMatchObject({ zIndex: undefined, offsetX: 20, offsetY: 20, streamTimeout: 45 });
+    ).toMatchObject({
+      zIndex: undefined,
+      offsetX: DEFAULTS.offsetX,
+      offsetY: DEFAULTS.offsetY,
+      streamTimeout: DEFAULTS.streamTimeout,
+    });
   });
 });

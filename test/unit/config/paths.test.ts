@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../src/config/parse';
-import { matchesPath, parsePaths, pathAllowed } from '../../../src/config/paths';
+import { describe, expect, it, vi } from 'vitest';
+
+// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
+// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
+vi.resetModules();
+const { parseConfig } = await import('../../../src/config/parse');
+const { matchesPath, parsePaths, pathAllowed } = await import('../../../src/config/paths');
 
 const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
 
@@ -34,6 +38,17 @@ describe('matchesPath: the whole path, with * for any characters, / included', (
     ['/a*b*c', '/axxbyyc', true],
     ['/a*b*c', '/acb', false],
     ['/a**', '/a/b', true],
+    // Each piece after the first is taken after the one before it, and the last ends the path.
+    ['/a*b*c', '/axbxc', true],
+    ['/a*bc*c', '/abc', false],
+    ['/a*b*b', '/ab', false],
+    ['/x*y*z*', '/xyz', true],
+    ['/x*y*z*', '/xzy', false],
+    ['*/b/*', '/a/b/c', true],
+    ['*/b/*', '/b/', true],
+    ['/*ab*ba', '/aba', false],
+    ['/*a*a*', '/a', false],
+    ['/*a*a*', '/aa', true],
     // Regular-expression metacharacters are text: none of them widens or breaks the match.
     ['/a.b', '/a.b', true],
     ['/a.b', '/axb', false],
@@ -74,6 +89,12 @@ describe('parsePaths', () => {
     // As the browser writes them in location.pathname.
     ['/café/*', ['/caf%C3%A9/*']],
     ['/日本', ['/%E6%97%A5%E6%9C%AC']],
+    ['/a,/b  /c,\n/d', ['/a', '/b', '/c', '/d']],
+    [null, []],
+    ['/größe/*', ['/gr%C3%B6%C3%9Fe/*']],
+    ['/ä-ö', ['/%C3%A4-%C3%B6']],
+    // A character beyond the BMP is two UTF-16 units, encoded together (either alone is a lone surrogate).
+    ['/😀/*', ['/%F0%9F%98%80/*']],
   ])('reads %j as %j', (value, patterns) => {
     expect(read(value)).toEqual({ patterns, messages: [] });
   });
@@ -87,11 +108,22 @@ describe('parsePaths', () => {
     ['/search?q=*'],
     ['/page#top'],
     ['/a\\b'],
+    ['a/b'],
     ['/bad\ud800'],
     [42],
   ])('refuses %j', (value) => {
     const { messages } = read(value);
     expect(messages).toEqual([`"${String(value)}" is not a path pattern such as "/checkout/*"`]);
+  });
+
+  // Every ASCII character but the separators (white space and commas split a list), inside a pattern and first:
+  // one more special character let through, or one more way to start, fails here.
+  const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).filter((c) => !/[\s,]/.test(c));
+
+  it.each(ascii.map((c) => [JSON.stringify(c), c]))('takes %s inside a pattern unless URLPattern reads it', (_, c) => {
+    const special = '?#:(){}\\'.includes(c);
+    expect(read(`/a${c}b`).messages).toHaveLength(special ? 1 : 0);
+    expect(read(`${c}/a`).messages).toHaveLength(c === '/' || c === '*' ? 0 : 1);
   });
 });
 

@@ -1,23 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as Locales from '../../../src/config/locales/index';
 import type * as Schema from '../../../src/config/schema';
 
 /**
- * The English strings, the defaults and the locale tables (found by Stryker, issue 18): every string a visitor reads
- * is written out in every language, each table line lands under its key, and every default is the one the README
- * documents. An emptied string, table or default fails a test here.
+ * The English strings and the defaults: every string a visitor reads is written out, and every default is the one
+ * the README documents. An emptied string or a changed default fails a test here.
  */
 
-// Imported afresh for each test: the strings, defaults and tables are built when the modules load, and a runner that
+// Imported afresh for each test: the strings and defaults are built when the modules load, and a runner that
 // keeps modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not
 // once per file, so that Stryker counts the load towards the test that checks it.
 let schema: typeof Schema;
-let locales: typeof Locales;
 beforeEach(async () => {
   vi.resetModules();
   schema = await import('../../../src/config/schema');
-  locales = await import('../../../src/config/locales/index');
 });
 
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
@@ -81,40 +77,27 @@ describe('the defaults', () => {
   });
 });
 
-describe('the locale tables', () => {
-  it('key each line of every table: the UI strings, the errors, the shown settings, then the chat file’s', () => {
-    const { PACK_KEYS, TABLES } = locales;
-    expect(PACK_KEYS.slice(0, 42)).toEqual(Object.keys(english()));
-    expect(PACK_KEYS.slice(42, 45)).toEqual(['title', 'welcome', 'placeholder']);
-    expect(Object.keys(TABLES).sort()).toEqual(['ar', 'de', 'es', 'fr', 'he', 'it', 'ja', 'nl', 'pl', 'pt', 'zh']);
-    for (const [language, pack] of Object.entries(TABLES)) {
-      expect(Object.keys(pack), language).toEqual(PACK_KEYS);
-      for (const [key, value] of Object.entries(pack)) {
-        expect(value.trim(), `${language} ${key}`).not.toBe('');
-        expect(value, `${language} ${key}`).toBe(value.trim());
-      }
-    }
-  });
+describe('the limits', () => {
+  /** The README's attribute row for `data-<key>`, whole. */
+  const row = (key: string) => readme.match(new RegExp(`^\\| \`data-${key}\` .+$`, 'm'))?.[0];
 
-  it('read each line trimmed, and a line past the keys under its number', async () => {
-    const count = locales.PACK_KEYS.length;
-    const lines = Array.from({ length: count + 1 }, (_, index) => `  s${index} `);
-    vi.resetModules();
-    vi.doMock('../../../src/config/locales/de.js', () => ({ de: `\n${lines.join('\n')}\n` }));
-    const { PACK_KEYS, TABLES } = await import('../../../src/config/locales/index');
-    vi.doUnmock('../../../src/config/locales/de.js');
-    expect(TABLES.de).toEqual({
-      ...Object.fromEntries(PACK_KEYS.map((key, index) => [key, `s${index}`])),
-      [`line ${count + 1}`]: `s${count}`,
-    });
+  it('are the ones the README documents: the stream timeout’s range and the number of focus documents', () => {
+    const [min, max] = schema.STREAM_TIMEOUT_RANGE;
+    expect(row('stream-timeout')).toContain(`(${min}–${max})`);
+    expect(row('document-ids')).toContain(`(≤ ${schema.MAX_DOCUMENT_IDS})`);
   });
 });
 
 describe('a widget’s identity and a message’s length', () => {
-  it('name the bot, the proxy and the instance, and count code points', () => {
+  it('name the bot, the proxy and the instance', () => {
     const config = { botId: 'b', proxyUrl: '/p' } as Schema.WidgetConfig;
     expect(schema.widgetKey(config)).toBe('b@/p');
     expect(schema.widgetKey({ ...config, instance: 'i' })).toBe('b@/p#i');
+  });
+
+  it('counts characters as the service does: an emoji (two UTF-16 units) once', () => {
+    expect(schema.messageLength('')).toBe(0);
+    expect(schema.messageLength('abc')).toBe(3);
     expect(schema.messageLength('a😀b')).toBe(3);
   });
 });

@@ -4,8 +4,10 @@ import { describe, expect, it, vi } from 'vitest';
 // between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
 vi.resetModules();
 const { parseConfig } = await import('../../../src/config/parse');
+const { DEFAULTS, STREAM_TIMEOUT_RANGE } = await import('../../../src/config/schema');
 
 const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
+const [MIN_TIMEOUT, MAX_TIMEOUT] = STREAM_TIMEOUT_RANGE;
 
 describe('config: the message-limit notice', () => {
   it('defaults to the UI strings, and takes the site’s message, link and link text', () => {
@@ -50,24 +52,33 @@ describe('config: the message-limit notice', () => {
 
 describe('config: the stream timeout', () => {
   it.each([
-    [undefined, 45],
-    ['', 45],
-    ['10', 10],
+    [undefined, DEFAULTS.streamTimeout],
+    ['', DEFAULTS.streamTimeout],
+    [String(MIN_TIMEOUT), MIN_TIMEOUT],
     [' 90 ', 90],
     ['12.5', 12.5],
-    [300, 300],
+    [MAX_TIMEOUT, MAX_TIMEOUT],
   ])('reads %j as %d seconds', (streamTimeout, seconds) => {
     expect(parseConfig({ ...base, streamTimeout }).config?.streamTimeout).toBe(seconds);
   });
 
-  it.each(['9', '301', '0', '-5', 'soon', '45s', 'NaN', 'Infinity', { toString: null }, [45], true])(
-    'refuses %j: seconds from 10 to 300',
-    (streamTimeout) => {
-      expect(parseConfig({ ...base, streamTimeout }).issues).toEqual([
-        { key: 'streamTimeout', message: 'must be a number of seconds from 10 to 300' },
-      ]);
-    },
-  );
+  it.each([
+    String(MIN_TIMEOUT - 1),
+    String(MAX_TIMEOUT + 1),
+    '0',
+    '-5',
+    'soon',
+    '45s',
+    'NaN',
+    'Infinity',
+    { toString: null },
+    [45],
+    true,
+  ])('refuses %j: seconds within the range', (streamTimeout) => {
+    expect(parseConfig({ ...base, streamTimeout }).issues).toEqual([
+      { key: 'streamTimeout', message: `must be a number of seconds from ${MIN_TIMEOUT} to ${MAX_TIMEOUT}` },
+    ]);
+  });
 });
 
 describe('config: embedding', () => {

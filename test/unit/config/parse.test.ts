@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 vi.resetModules();
 const { parseConfig } = await import('../../../src/config/parse');
 const { DEFAULT_TEXT, DEFAULTS, MAX_DOCUMENT_IDS } = await import('../../../src/config/schema');
+const { WIDGET_RULES } = await import('../../../src/protocol/contract');
 
 const minimal = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
 const documentIdList = (n: number) => Array.from({ length: n }, (_, i) => `doc${i}`);
@@ -107,12 +108,16 @@ describe('parseConfig', () => {
   });
 
   it('bounds lengths and the number of focus documents', () => {
-    expect(parseConfig({ ...minimal, title: 'x'.repeat(81) }).issues?.[0]?.key).toBe('title');
-    // The proxy forwards at most 100 characters of a conversation name: a longer one is refused here, not cut there.
-    expect(parseConfig({ ...minimal, conversationName: 'n'.repeat(100) }).config?.conversationName).toHaveLength(100);
-    expect(parseConfig({ ...minimal, conversationName: 'n'.repeat(101) }).issues?.[0]?.key).toBe('conversationName');
+    const { titleMax, conversationNameMax } = WIDGET_RULES;
+    expect(parseConfig({ ...minimal, title: 'x'.repeat(titleMax + 1) }).issues?.[0]?.key).toBe('title');
+    // The proxy forwards a conversation name of at most this length: a longer one is refused here, not cut there.
+    const named = (length: number) => parseConfig({ ...minimal, conversationName: 'n'.repeat(length) });
+    expect(named(conversationNameMax).config?.conversationName).toHaveLength(conversationNameMax);
+    expect(named(conversationNameMax + 1).issues?.[0]?.key).toBe('conversationName');
     const ids = Array.from({ length: MAX_DOCUMENT_IDS + 1 }, (_, i) => `doc${i}`);
-    expect(parseConfig({ ...minimal, documentIds: ids }).issues?.[0]?.message).toMatch(/at most 1000/);
+    expect(parseConfig({ ...minimal, documentIds: ids }).issues?.[0]?.message).toBe(
+      `accepts at most ${MAX_DOCUMENT_IDS} ids`,
+    );
   });
 
   it.each([['javascript:alert(1)'], ['//evil.example'], ['ftp://x'], ['relative/path']])(
@@ -202,8 +207,8 @@ describe('parseConfig', () => {
         { key: 'open', message: 'must be "true" or "false"' },
         { key: 'documentIds', message: '"a b" is not a valid document id' },
       ]);
-      expect(parseConfig({ ...minimal, title: 'x'.repeat(81) }).issues).toEqual([
-        { key: 'title', message: 'is longer than 80 characters' },
+      expect(parseConfig({ ...minimal, title: 'x'.repeat(WIDGET_RULES.titleMax + 1) }).issues).toEqual([
+        { key: 'title', message: `is longer than ${WIDGET_RULES.titleMax} characters` },
       ]);
     });
 
@@ -224,9 +229,10 @@ describe('parseConfig', () => {
       },
     );
 
-    it('accepts exactly 1,000 focus documents', () => {
-      expect(parseConfig({ ...minimal, documentIds: documentIdList(1000) }).config?.documentIds).toHaveLength(1000);
-      expect(parseConfig({ ...minimal, documentIds: documentIdList(1001) }).issues?.[0]?.key).toBe('documentIds');
+    it('accepts exactly as many focus documents as the service', () => {
+      const most = MAX_DOCUMENT_IDS;
+      expect(parseConfig({ ...minimal, documentIds: documentIdList(most) }).config?.documentIds).toHaveLength(most);
+      expect(parseConfig({ ...minimal, documentIds: documentIdList(most + 1) }).issues?.[0]?.key).toBe('documentIds');
     });
 
     it.each([

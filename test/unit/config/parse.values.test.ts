@@ -4,9 +4,8 @@ import type { WidgetConfig } from '../../../src/config/schema';
 // Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
 // between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
 vi.resetModules();
-const { resolveLocale } = await import('../../../src/config/locale');
 const { parseConfig } = await import('../../../src/config/parse');
-const { DEFAULTS, messageLength, widgetKey } = await import('../../../src/config/schema');
+const { DEFAULTS, widgetKey } = await import('../../../src/config/schema');
 
 // The values parseConfig hands on besides the validated strings: flags, the nonce, the widget's identity, and
 // the keys it ignored, in the order given (one warning names them all).
@@ -30,7 +29,8 @@ describe('flags', () => {
     expect(config({ [key]: 'false' })[key]).toBe(false);
     expect(config({ [key]: false })[key]).toBe(false);
     expect(config({ [key]: null })[key]).toBe(false);
-    expect(parseConfig({ ...base, [key]: 'no' }).issues).toEqual([{ key, message: 'must be "true" or "false"' }]);
+    for (const word of ['no', 'yes', 'on', '1', '0', 'TRUE', 'False', 1])
+      expect(parseConfig({ ...base, [key]: word }).issues).toEqual([{ key, message: 'must be "true" or "false"' }]);
   });
 
   it('debug: off unless asked for', () => {
@@ -77,14 +77,6 @@ describe('identity', () => {
   });
 });
 
-describe('message length', () => {
-  it('counts characters as the service does: an emoji (two UTF-16 units) once', () => {
-    expect(messageLength('')).toBe(0);
-    expect(messageLength('abc')).toBe(3);
-    expect(messageLength('a😀b')).toBe(3);
-  });
-});
-
 describe('unknown keys', () => {
   it('names every key it ignores, in the order given, a data-text-* look-alike included', () => {
     const { unknown } = parseConfig({ xtextSend: 'x', colour: 'red', ...base, contextMenu: 'y', textsend: 'z' });
@@ -102,15 +94,39 @@ describe('unknown keys', () => {
   });
 });
 
-describe('resolveLocale', () => {
+describe('the settings that take one of a few words', () => {
+  const oneOf = (input: Record<string, unknown>) => parseConfig({ ...base, ...input });
+
   it.each([
-    [undefined, [], { tag: 'en', language: 'en', dir: 'ltr' }],
-    [undefined, ['x'], { tag: 'en', language: 'en', dir: 'ltr' }],
-    ['sv-SE', ['he'], { tag: 'sv-SE', language: 'en', dir: 'ltr' }],
-    ['he', [], { tag: 'he', language: 'he', dir: 'rtl' }],
-    [undefined, ['ar', 'de'], { tag: 'ar', language: 'ar', dir: 'rtl' }],
-    [undefined, ['de', 'ar'], { tag: 'de', language: 'de', dir: 'ltr' }],
-  ])('requested %j, page %j: %j', (requested, languages, locale) => {
-    expect(resolveLocale(requested, languages)).toEqual(locale);
+    ['position', ['bottom-right', 'bottom-left'], ['top-right', 'bottom']],
+    ['dir', ['ltr', 'rtl'], ['auto', 'RTL']],
+    ['mode', ['bubble', 'inline'], ['popup', 'Inline']],
+  ])('%s takes exactly %j', (key, valid, invalid) => {
+    const input = (value: string) => ({ [key]: value, target: '#chat' });
+    for (const value of valid) expect(oneOf(input(value)).config?.[key as 'dir']).toBe(value);
+    for (const value of invalid)
+      expect(oneOf(input(value)).issues).toEqual([{ key, message: `"${value}" must be one of ${valid.join(', ')}` }]);
+  });
+});
+
+describe('one UI string per data-text-<key> attribute', () => {
+  it('takes one UI string per data-text-<key> attribute, and nothing else that starts with text', () => {
+    const given = { ...base, textSend: 'Go', textErrorsNetwork: 'Offline', textErrors: 'x', text: '{}' };
+    const result = parseConfig(given);
+    expect(result.config?.text.send).toBe('Go');
+    expect(result.config?.text.errors.network).toBe('Offline');
+    // A bare data-text-errors names no string: the errors stay strings by kind.
+    expect(typeof result.config?.text.errors).toBe('object');
+    expect(result.config?.text).not.toHaveProperty('Errors');
+    const other = parseConfig({ ...base, textsend: 'Go', context: 'x' });
+    expect(other.config?.text.send).toBe(parseConfig(base).config?.text.send);
+    expect(other.unknown).toEqual(['textsend', 'context']);
+  });
+
+  it('reads no UI string from a key that only has text or errors inside it', () => {
+    const result = parseConfig({ ...base, contextMenu: 'x', textXerrorsNetwork: 'y' });
+    expect(result.issues).toBeUndefined();
+    expect(result.unknown).toEqual(['contextMenu', 'textXerrorsNetwork']);
+    expect(result.config?.text).toEqual(parseConfig(base).config?.text);
   });
 });
