@@ -205,7 +205,7 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   loadFailed: 'The chat could not be loaded.',
   waiting: 'Waiting for connection…',
   errors: /* @__PURE__ */ Object.freeze({
-    // The site's own setup refused the chat (see state/setup-fault.ts): the owner reads why in the console.
+    // The site's own setup refused the chat (see state/fail.ts): the owner reads why in the console.
     config: "This chat isn't available right now.",
     auth: 'The chat service refused the request. Please try again later.',
     network: 'Could not reach the chat service. Check your connection and try again.',

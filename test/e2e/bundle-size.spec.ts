@@ -23,12 +23,14 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
  * flag +1 B, and every character past ASCII written as an escape (so the browser keeps the source one byte a
  * character) −45 B: 11,233 B. One plain build (issue 32 item 4): Oxc, Vite's own minifier, alone instead of Terser
  * run over its output, +173 B (11,233 → 11,406 B; the chat file's name and sha384 it carries move it by a byte or
- * so from build to build): 11,407 B. So 11 KiB + 146 B (11,410 B) held it there. Issue 32 items 1–3 (one named deps
- * object where a function took more than three parameters, the panel's open state held once in the widget model,
- * statements instead of assignments inside expressions) cost +187 B, measured on main before and after merging them
- * (11,658 → 11,845 B).
+ * so from build to build): 11,407 B. So 11 KiB + 146 B (11,410 B) held it there. Issue 32 item 1 over config/, api/ and
+ * embed.ts (functions of at most 80 lines and three parameters: parse.ts's named readers, embed.ts's one settings
+ * object, the text overrides' named sources) cost +248 B (11,410 → 11,658 B, measured on main before and after); items
+ * 1–3 over state/ and mount/ (one named deps object where a function took more than three parameters, the panel's
+ * open state held once in the widget model, statements instead of assignments inside expressions) +187 B, measured
+ * on main before and after merging them (11,658 → 11,845 B).
  */
-export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 187;
+export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187;
 /**
  * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what later issues were allowed:
  * - issue 22 item 5, proof of work: 482 B (fetching the challenge, the WebCrypto solver, sending the proof and the
