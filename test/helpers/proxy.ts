@@ -1,8 +1,8 @@
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
-import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
-import type { LimitStore } from '../../src/proxy/limits';
-import { resolveOptions, type ProxyLogEntry } from '../../src/proxy/options';
-import { createPolicy } from '../../src/proxy/policy';
+import { createProxy, type ProxyOptions } from '../../src/proxy/core/proxy';
+import type { LimitStore } from '../../src/proxy/core/limits';
+import { resolveOptions, type ProxyLogEntry } from '../../src/proxy/core/options';
+import { createPolicy } from '../../src/proxy/core/policy';
 import { API, SIM_KEY, setupSimulator } from './simulator';
 
 /** The page the test requests come from. */

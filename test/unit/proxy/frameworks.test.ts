@@ -3,8 +3,8 @@ import express from 'express';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { createProxy } from '../../../src/proxy/handler';
-import { toNodeListener } from '../../../src/proxy/node';
+import { createProxy } from '../../../src/proxy/core/proxy';
+import { toNodeListener } from '../../../src/proxy/adapters/node/node';
 import { API, SIM_KEY, setupSimulator } from '../../helpers/simulator';
 
 /** The README's Express and Fastify snippets, run as written, around the proxy in front of the simulator. */

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { STORE_SIZES } from '../../../src/protocol/contract';
-import { createGrants, fromBase64Url, toBase64Url } from '../../../src/proxy/grant';
-import { createSealer } from '../../../src/proxy/seal';
+import { createGrants, fromBase64Url, toBase64Url } from '../../../src/proxy/core/grant';
+import { createSealer } from '../../../src/proxy/core/seal';
 
 const SECRET = 'grant-unit-secret-0123456789';
 const NOW = Date.parse('2026-11-22T12:00:00Z');

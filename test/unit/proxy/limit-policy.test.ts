@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { createMemoryStore, type BucketCheck, type LimitStore } from '../../../src/proxy/limits';
-import { resolveOptions } from '../../../src/proxy/options';
-import { createPolicy, LimitStoreError } from '../../../src/proxy/policy';
+import { createMemoryStore, type BucketCheck, type LimitStore } from '../../../src/proxy/core/limits';
+import { resolveOptions } from '../../../src/proxy/core/options';
+import { createPolicy, LimitStoreError } from '../../../src/proxy/core/policy';
 import { SECRET } from '../../helpers/proxy';
 
 /**

@@ -1,10 +1,10 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProxyHandler } from '../../../src/proxy/handler';
-import { toNodeListener } from '../../../src/proxy/node';
-import { nodeFetch } from '../../../src/proxy/node-fetch';
-import { watchBody } from '../../../src/proxy/upstream';
+import type { ProxyHandler } from '../../../src/proxy/core/proxy';
+import { toNodeListener } from '../../../src/proxy/adapters/node/node';
+import { nodeFetch } from '../../../src/proxy/adapters/node/node-fetch';
+import { watchBody } from '../../../src/proxy/core/upstream';
 import { rawRequest } from '../../contract/http';
 
 /**

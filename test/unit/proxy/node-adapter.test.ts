@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProxyHandler } from '../../../src/proxy/handler';
-import { toNodeListener } from '../../../src/proxy/node';
+import type { ProxyHandler } from '../../../src/proxy/core/proxy';
+import { toNodeListener } from '../../../src/proxy/adapters/node/node';
 import { rawRequest } from '../../contract/http';
 
 /** The Node adapter alone, around small handlers, so each of its duties shows on the wire. */

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createProxy } from '../../../src/proxy/handler';
-import { toNodeListener } from '../../../src/proxy/node';
-import { nodeFetch } from '../../../src/proxy/node-fetch';
+import { createProxy } from '../../../src/proxy/core/proxy';
+import { toNodeListener } from '../../../src/proxy/adapters/node/node';
+import { nodeFetch } from '../../../src/proxy/adapters/node/node-fetch';
 import { defineProxyContract } from '../../contract/proxy-contract';
 
 /**

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as NodeFetch from '../../../src/proxy/node-fetch';
+import type * as NodeFetch from '../../../src/proxy/adapters/node/node-fetch';
 
 /**
  * `nodeFetch` at its edges (found by Stryker, issue 18): kept-alive connections and the one retry on a stale one,
@@ -15,7 +15,7 @@ let nodeFetch: typeof NodeFetch.nodeFetch;
 let nodeSourceOf: typeof NodeFetch.nodeSourceOf;
 beforeEach(async () => {
   vi.resetModules();
-  ({ nodeFetch, nodeSourceOf } = await import('../../../src/proxy/node-fetch'));
+  ({ nodeFetch, nodeSourceOf } = await import('../../../src/proxy/adapters/node/node-fetch'));
 });
 
 const servers: { close(): void }[] = [];

@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import type * as NodeFetch from '../../../src/proxy/node-fetch';
+import type * as NodeFetch from '../../../src/proxy/adapters/node/node-fetch';
 
 /**
  * `nodeFetch`'s one retry on a stale kept-alive connection, at its edges (issue 18): it retries only a connection
@@ -11,7 +11,7 @@ import type * as NodeFetch from '../../../src/proxy/node-fetch';
 let nodeFetch: typeof NodeFetch.nodeFetch;
 beforeEach(async () => {
   vi.resetModules();
-  ({ nodeFetch } = await import('../../../src/proxy/node-fetch'));
+  ({ nodeFetch } = await import('../../../src/proxy/adapters/node/node-fetch'));
 });
 
 const servers: Server[] = [];

@@ -58,7 +58,7 @@ afterAll(async () => {
 it('keeps one TLS connection alive across calls', async () => {
   // Imported afresh: the agents are built when the module loads (see node-fetch-mutation.test.ts).
   vi.resetModules();
-  const { nodeFetch } = await import('../../../src/proxy/node-fetch');
+  const { nodeFetch } = await import('../../../src/proxy/adapters/node/node-fetch');
   const manual = { redirect: 'manual' } as const;
   expect(await (await nodeFetch(`${url}a`, manual)).text()).toBe('ok');
   expect(await (await nodeFetch(`${url}b`, manual)).text()).toBe('ok');

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ProxyHandler } from '../../../src/proxy/handler';
-import type * as Node from '../../../src/proxy/node';
+import type { ProxyHandler } from '../../../src/proxy/core/proxy';
+import type * as Node from '../../../src/proxy/adapters/node/node';
 import { rawRequest } from '../../contract/http';
 
 /**
@@ -18,7 +18,7 @@ import { rawRequest } from '../../contract/http';
 let node: typeof Node;
 beforeEach(async () => {
   vi.resetModules();
-  node = await import('../../../src/proxy/node');
+  node = await import('../../../src/proxy/adapters/node/node');
 });
 
 let close: (() => void) | undefined;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect, createServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { toNodeListener } from '../../../src/proxy/node';
+import { toNodeListener } from '../../../src/proxy/adapters/node/node';
 
 /**
  * The Node adapter under `node:http2`'s compatibility API (issue 18): an HTTP/2 request's pseudo-headers

@@ -1,10 +1,10 @@
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toNodeListener } from '../../../src/proxy/node';
-import { nodeFetch } from '../../../src/proxy/node-fetch';
-import { createStreamCap } from '../../../src/proxy/stream-cap';
-import { watchBody, type BodyDeadlines } from '../../../src/proxy/upstream';
+import { toNodeListener } from '../../../src/proxy/adapters/node/node';
+import { nodeFetch } from '../../../src/proxy/adapters/node/node-fetch';
+import { createStreamCap } from '../../../src/proxy/core/stream-cap';
+import { watchBody, type BodyDeadlines } from '../../../src/proxy/core/upstream';
 
 /**
  * The Node adapter's native relay: a body from `nodeFetch`, watched by `watchBody`, goes socket to socket. Its

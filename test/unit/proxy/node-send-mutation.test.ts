@@ -1,7 +1,7 @@
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { toNodeListener } from '../../../src/proxy/node';
+import { toNodeListener } from '../../../src/proxy/adapters/node/node';
 
 /**
  * When the Node adapter sends a response's headers (issue 18): a body that is no event stream goes out with its

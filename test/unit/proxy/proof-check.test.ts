@@ -3,8 +3,8 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROOF_OF_WORK, REFUSALS } from '../../../src/protocol/contract';
-import { createMemoryStore, type LimitStore } from '../../../src/proxy/limits';
-import { createProofOfWork, resolveProofOfWork } from '../../../src/proxy/proof';
+import { createMemoryStore, type LimitStore } from '../../../src/proxy/core/limits';
+import { createProofOfWork, resolveProofOfWork } from '../../../src/proxy/core/proof';
 
 const SECRET = 'proof-unit-secret-0123456789';
 /** The documented signing key: HMAC-SHA-256(secret, label) in hex, computed apart from the proxy. */

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ChatError } from '../../../src/api/errors';
 import { solveProof } from '../../../src/api/proof';
 import { PROOF_OF_WORK } from '../../../src/protocol/contract';
-import { resolveProofOfWork } from '../../../src/proxy/proof';
-import { optionsFromEnv } from '../../../src/proxy/worker-env';
+import { resolveProofOfWork } from '../../../src/proxy/core/proof';
+import { optionsFromEnv } from '../../../src/proxy/adapters/workers/worker-env';
 import { createTestModel } from '../../helpers/model';
 import { runPhp } from '../../helpers/php';
 

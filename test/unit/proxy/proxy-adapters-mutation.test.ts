@@ -3,10 +3,10 @@ import {
   AskboxLimits,
   createDurableObjectStore,
   type DurableObjectNamespaceLike,
-} from '../../../src/proxy/durable-store';
-import type { BucketCheck } from '../../../src/proxy/limits';
-import { createRedisStore } from '../../../src/proxy/redis-store';
-import { optionsFromEnv, parseJsonOptions } from '../../../src/proxy/worker-env';
+} from '../../../src/proxy/stores/durable-object';
+import type { BucketCheck } from '../../../src/proxy/core/limits';
+import { createRedisStore } from '../../../src/proxy/stores/redis';
+import { optionsFromEnv, parseJsonOptions } from '../../../src/proxy/adapters/workers/worker-env';
 
 /**
  * The edges of the Worker's environment and the shared limit stores that their feature tests leave open (found by

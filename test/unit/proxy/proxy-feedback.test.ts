@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { FeedbackEvent } from '../../../src/proxy/options';
+import type { FeedbackEvent } from '../../../src/proxy/core/options';
 import { setup } from '../../helpers/proxy';
 
 /** A visitor rates a reply of a conversation they started, through a proxy with these options. */

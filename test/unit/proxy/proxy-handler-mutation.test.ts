@@ -2,9 +2,9 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { createProxy, type ProxyOptions } from '../../../src/proxy/handler';
-import { createMemoryStore } from '../../../src/proxy/limits';
-import type { ProxyLogEntry } from '../../../src/proxy/options';
+import { createProxy, type ProxyOptions } from '../../../src/proxy/core/proxy';
+import { createMemoryStore } from '../../../src/proxy/core/limits';
+import type { ProxyLogEntry } from '../../../src/proxy/core/options';
 import { PAGE, PROXY_BASE, pageCall, setup } from '../../helpers/proxy';
 import { API, setupSimulator } from '../../helpers/simulator';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { createProxy, type ProxyOptions } from '../../../src/proxy/handler';
-import { allowedStreamUrl, isPrivateHost, isServedHost, type StreamHosts } from '../../../src/proxy/hosts';
-import { fetchStream } from '../../../src/proxy/stream-fetch';
+import { createProxy, type ProxyOptions } from '../../../src/proxy/core/proxy';
+import { allowedStreamUrl, isPrivateHost, isServedHost, type StreamHosts } from '../../../src/proxy/core/hosts';
+import { fetchStream } from '../../../src/proxy/core/stream-fetch';
 import { SECRET } from '../../helpers/proxy';
 
 /**

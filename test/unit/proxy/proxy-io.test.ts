@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { jsonDepth, MAX_BODY_BYTES, passThrough, readJson, readText } from '../../../src/proxy/respond';
-import { fetchWithin, MAX_JSON_BYTES, UpstreamTimeout, watchBody } from '../../../src/proxy/upstream';
+import { jsonDepth, MAX_BODY_BYTES, passThrough, readJson, readText } from '../../../src/proxy/core/respond';
+import { fetchWithin, MAX_JSON_BYTES, UpstreamTimeout, watchBody } from '../../../src/proxy/core/upstream';
 
 /**
  * The proxy's I/O edges on their own: request bodies read within bounds, service answers re-wrapped, and the

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { createProxy } from '../../../src/proxy/handler';
+import { createProxy } from '../../../src/proxy/core/proxy';
 
 /**
  * A service that answers a JSON call with 100 MB, over a real socket: the proxy answers 502 in the envelope, and

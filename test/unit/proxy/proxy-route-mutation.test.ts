@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as Handler from '../../../src/proxy/handler';
+import type * as Handler from '../../../src/proxy/core/proxy';
 import { PAGE, PROXY_BASE } from '../../helpers/proxy';
 
 /**
@@ -12,7 +12,7 @@ import { PAGE, PROXY_BASE } from '../../helpers/proxy';
 let handler: typeof Handler;
 beforeEach(async () => {
   vi.resetModules();
-  handler = await import('../../../src/proxy/handler');
+  handler = await import('../../../src/proxy/core/proxy');
 });
 
 describe('the handler', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID, OTHER_BOT_ID } from '../../../demo/simulator/index';
-import { createProxy, type ProxyOptions } from '../../../src/proxy/handler';
+import { createProxy, type ProxyOptions } from '../../../src/proxy/core/proxy';
 import { PAGE, PAGE_HOST, SECRET, setup } from '../../helpers/proxy';
 import { API, SIM_KEY, SIM_ORIGIN } from '../../helpers/simulator';
 

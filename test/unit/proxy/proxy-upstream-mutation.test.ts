@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchWithin, onBodyEnd, startDeadlines, takeWatch, watchBody } from '../../../src/proxy/upstream';
+import { fetchWithin, onBodyEnd, startDeadlines, takeWatch, watchBody } from '../../../src/proxy/core/upstream';
 
 /**
  * src/proxy/upstream.ts on its own, for what proxy-io.test.ts leaves open (the Stryker survivors): JSON answers at

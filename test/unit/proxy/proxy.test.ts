@@ -2,10 +2,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { createProxy, type ProxyOptions } from '../../../src/proxy/handler';
-import { toNodeListener } from '../../../src/proxy/node';
+import { createProxy, type ProxyOptions } from '../../../src/proxy/core/proxy';
+import { toNodeListener } from '../../../src/proxy/adapters/node/node';
 import { rawRequest } from '../../contract/http';
-import type { ProxyLogEntry } from '../../../src/proxy/options';
+import type { ProxyLogEntry } from '../../../src/proxy/core/options';
 import { PAGE, PAGE_HOST, SECRET, setup } from '../../helpers/proxy';
 import { API, SIM_KEY } from '../../helpers/simulator';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logPath, query, safeHost } from '../../../src/proxy/request-url';
+import { logPath, query, safeHost } from '../../../src/proxy/core/request-url';
 
 describe('what the proxy reads of a request URL', () => {
   it('forwards only the listed query parameters, and no `?` when none is there', () => {

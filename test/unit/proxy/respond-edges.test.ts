@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { field, passThrough, readJson, readText } from '../../../src/proxy/respond';
+import { field, passThrough, readJson, readText } from '../../../src/proxy/core/respond';
 
 /** What the proxy passes on of a service answer's `Retry-After`. */
 async function retryAfter(status: number, value: string): Promise<string | null> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createStreamCap } from '../../../src/proxy/stream-cap';
-import { watchBody } from '../../../src/proxy/upstream';
+import { createStreamCap } from '../../../src/proxy/core/stream-cap';
+import { watchBody } from '../../../src/proxy/core/upstream';
 
 /**
  * The stream cap on its own (issue 18): the handler hands it only bodies it watches, so its feature test never

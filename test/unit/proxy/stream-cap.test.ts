@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { createProxy, type ProxyOptions } from '../../../src/proxy/handler';
+import { createProxy, type ProxyOptions } from '../../../src/proxy/core/proxy';
 import { API, SIM_KEY, setupSimulator } from '../../helpers/simulator';
 
 /** `maxStreams`: the reply streams one process relays at once, and the 503 past them. */

@@ -1,9 +1,9 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as Refusal from '../../../src/proxy/refusal';
-import type * as Telemetry from '../../../src/proxy/telemetry';
-import type * as Upstream from '../../../src/proxy/upstream';
+import type * as Refusal from '../../../src/proxy/core/refusal';
+import type * as Telemetry from '../../../src/proxy/core/telemetry';
+import type * as Upstream from '../../../src/proxy/core/upstream';
 import { installInMemorySdk, total, type Collected } from '../../helpers/otel';
 
 /**
@@ -23,9 +23,9 @@ let watchBody: typeof Upstream.watchBody;
 let UpstreamTimeout: typeof Upstream.UpstreamTimeout;
 beforeEach(async () => {
   vi.resetModules();
-  ({ createTelemetry, routeOf } = await import('../../../src/proxy/telemetry'));
-  ({ noteRefusal } = await import('../../../src/proxy/refusal'));
-  ({ watchBody, UpstreamTimeout } = await import('../../../src/proxy/upstream'));
+  ({ createTelemetry, routeOf } = await import('../../../src/proxy/core/telemetry'));
+  ({ noteRefusal } = await import('../../../src/proxy/core/refusal'));
+  ({ watchBody, UpstreamTimeout } = await import('../../../src/proxy/core/upstream'));
 });
 
 const URL_OF = (path: string) => new URL(`http://127.0.0.1${path}`);

@@ -2,7 +2,7 @@ import { metrics, trace } from '@opentelemetry/api';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTelemetry, routeOf } from '../../../src/proxy/telemetry';
+import { createTelemetry, routeOf } from '../../../src/proxy/core/telemetry';
 
 describe('routeOf: the route template a path falls under, as the handler routes it', () => {
   it.each([

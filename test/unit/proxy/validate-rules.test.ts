@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createValidator } from '../../../src/proxy/validate';
+import { createValidator } from '../../../src/proxy/core/validate';
 
 describe("the service's field rules, as the proxy repeats them", () => {
   it('finds a number present but no string, and lets a null optional field through', async () => {

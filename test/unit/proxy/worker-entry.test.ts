@@ -6,9 +6,14 @@ import {
   isDurableObjectNamespace,
   LIMITS_OBJECT_NAME,
   type DurableObjectNamespaceLike,
-} from '../../../src/proxy/durable-store';
-import type { BucketCheck } from '../../../src/proxy/limits';
-import { optionsFromEnv, parseJsonOptions, siteIdFromEnv, type AskboxWorkerEnv } from '../../../src/proxy/worker-env';
+} from '../../../src/proxy/stores/durable-object';
+import type { BucketCheck } from '../../../src/proxy/core/limits';
+import {
+  optionsFromEnv,
+  parseJsonOptions,
+  siteIdFromEnv,
+  type AskboxWorkerEnv,
+} from '../../../src/proxy/adapters/workers/worker-env';
 
 /**
  * The Worker's own code from source (the workerd contract runs the built bundle, which mutation testing cannot
@@ -43,7 +48,7 @@ function takeRequest(body: unknown, method: 'GET' | 'POST'): Request {
 
 /** The entry of a fresh isolate (the module keeps its proxy, as an isolate does). */
 async function entry() {
-  return (await import('../../../src/proxy/worker')).default;
+  return (await import('../../../src/proxy/adapters/workers/worker')).default;
 }
 
 describe('ASKBOX_OPTIONS', () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { optionsFromEnv, parseJsonOptions, type AskboxWorkerEnv } from '../../../src/proxy/worker-env';
+import { optionsFromEnv, parseJsonOptions, type AskboxWorkerEnv } from '../../../src/proxy/adapters/workers/worker-env';
 import { CONTRACT_KEY, CONTRACT_SCENARIO } from '../../contract/config';
 import { startUpstream } from '../../contract/upstream';
 
@@ -28,7 +28,7 @@ afterEach(() => vi.restoreAllMocks());
 
 /** The entry of a fresh isolate, and a visitor asking it from `https://w.test` on one CF-Connecting-IP. */
 async function worker(env: Partial<AskboxWorkerEnv> = {}) {
-  const entry = (await import('../../../src/proxy/worker')).default;
+  const entry = (await import('../../../src/proxy/adapters/workers/worker')).default;
   const full: AskboxWorkerEnv = {
     CODY_API_KEY: CONTRACT_KEY,
     ASKBOX_BOT_IDS: DEMO_BOT_ID,

@@ -15,7 +15,7 @@ import {
   type Attributes,
   type Span,
 } from '@opentelemetry/api';
-import { ROUTES } from '../protocol/contract.js';
+import { ROUTES } from '../../protocol/contract.js';
 import { refusalOf } from './refusal.js';
 import { onBodyEnd, UpstreamTimeout } from './upstream.js';
 

@@ -5,7 +5,7 @@
  * or `upstreamFailed` for a service error passed through (its status, such as the 402 of an exhausted quota, goes
  * with it).
  */
-import type { REFUSALS, VALIDATION } from '../protocol/contract.js';
+import type { REFUSALS, VALIDATION } from '../../protocol/contract.js';
 
 /** A refusal's reason and the facts that go with it, as OpenTelemetry attributes (bounded values only). */
 export interface Refusal {

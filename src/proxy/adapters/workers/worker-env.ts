@@ -1,6 +1,6 @@
-import type { DurableObjectNamespaceLike } from './durable-store.js';
-import type { ClientIpSource, Limits, ProxyOptions, Timeouts } from './options.js';
-import type { ProofOfWorkOptions } from './proof.js';
+import type { DurableObjectNamespaceLike } from '../../stores/durable-object.js';
+import type { ClientIpSource, Limits, ProxyOptions, Timeouts } from '../../core/options.js';
+import type { ProofOfWorkOptions } from '../../core/proof.js';
 
 /**
  * A Worker's environment → the proxy's options. Pure: the entry (`worker.ts`) adds the store and the log, and

@@ -1,4 +1,4 @@
-import { createMemoryStore, type BucketCheck, type LimitStore } from './limits.js';
+import { createMemoryStore, type BucketCheck, type LimitStore } from '../core/limits.js';
 
 /**
  * Limits in a Cloudflare Durable Object: the store the Worker entry uses when `ASKBOX_LIMITS` is bound, so every

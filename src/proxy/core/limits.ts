@@ -1,4 +1,4 @@
-import { STORE_SIZES } from '../protocol/contract.js';
+import { STORE_SIZES } from '../../protocol/contract.js';
 
 /**
  * Abuse limits as token buckets. The arithmetic is pure; where the buckets live is a `LimitStore`, so one process

@@ -7,7 +7,7 @@ import {
   DEFAULT_TIMEOUTS as CONTRACT_TIMEOUTS,
   ID_PATTERN,
   TTLS,
-} from '../protocol/contract.js';
+} from '../../protocol/contract.js';
 
 /** A token bucket: `burst` requests at once, refilled at `perMinute`. */
 export interface Rate {

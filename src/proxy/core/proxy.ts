@@ -11,7 +11,7 @@ import { fetchStream } from './stream-fetch.js';
 import { createStreamCap } from './stream-cap.js';
 import { createValidator } from './validate.js';
 import { logPath, query, safeHost } from './request-url.js';
-import { FIELDS, ROUTES } from '../protocol/contract.js';
+import { FIELDS, ROUTES } from '../../protocol/contract.js';
 import { createVisitorActions } from './visitor-actions.js';
 import { createTelemetry, type RequestTelemetry } from './telemetry.js';
 import { fetchWithin, onBodyEnd, UpstreamTimeout, watchBody } from './upstream.js';

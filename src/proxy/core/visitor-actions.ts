@@ -1,4 +1,4 @@
-import { FIELDS, RATINGS } from '../protocol/contract.js';
+import { FIELDS, RATINGS } from '../../protocol/contract.js';
 import { ID, type FeedbackEvent, type ProxyLogEntry } from './options.js';
 import type { createPolicy } from './policy.js';
 import { busy, json, readJson, refuse } from './respond.js';

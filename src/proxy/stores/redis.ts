@@ -1,5 +1,5 @@
-import type { BucketCheck, LimitStore } from './limits.js';
-import { lifetimeMs } from './limits.js';
+import type { BucketCheck, LimitStore } from '../core/limits.js';
+import { lifetimeMs } from '../core/limits.js';
 
 /**
  * The one Redis call the store needs: run a Lua script over keys and arguments. Upstash's REST client has exactly

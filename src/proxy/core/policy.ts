@@ -3,9 +3,9 @@ import type { BucketCheck } from './limits.js';
 import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
 import { noteRefusal } from './refusal.js';
 import { BASE_HEADERS } from './respond.js';
-import { BUCKET_KEYS, GRANT_HEADER, LIMIT_MESSAGE, LIMIT_NOUNS } from '../protocol/contract.js';
+import { BUCKET_KEYS, GRANT_HEADER, LIMIT_MESSAGE, LIMIT_NOUNS } from '../../protocol/contract.js';
 
-export { GRANT_HEADER } from '../protocol/contract.js';
+export { GRANT_HEADER } from '../../protocol/contract.js';
 
 const DAY_SECONDS = 24 * 3600;
 

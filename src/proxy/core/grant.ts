@@ -24,7 +24,7 @@ export interface Grants {
   verify(token: string | null): Promise<Grant | null>;
 }
 
-import { ID_PATTERN, STORE_SIZES } from '../protocol/contract.js';
+import { ID_PATTERN, STORE_SIZES } from '../../protocol/contract.js';
 
 const VERSION = 'g1';
 /** How many verified grants are remembered: Web Crypto runs off the main thread, so a check costs a round trip. */

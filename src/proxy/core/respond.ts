@@ -1,5 +1,5 @@
 /** Response helpers in the service's own envelope, so the widget has one error model whoever refused. */
-import { BUSY_RETRY_SECONDS, FIELDS, REFUSALS } from '../protocol/contract.js';
+import { BUSY_RETRY_SECONDS, FIELDS, REFUSALS } from '../../protocol/contract.js';
 import { noteRefusal } from './refusal.js';
 
 /** Headers every proxy response carries. */

@@ -2,7 +2,7 @@ import { createChallenge, verifySolution, type Challenge, type Solution } from '
 import { deriveKey } from 'altcha-lib/algorithms/web/pbkdf2';
 import type { BucketCheck, LimitStore } from './limits.js';
 import { json, refuse } from './respond.js';
-import { BUCKET_KEYS, PROOF_OF_WORK } from '../protocol/contract.js';
+import { BUCKET_KEYS, PROOF_OF_WORK } from '../../protocol/contract.js';
 
 /**
  * Proof of work before a new conversation (issue 22, item 5): the proxy issues ALTCHA v2 challenges and checks their

@@ -2,7 +2,7 @@
  * The service's validation, as far as the proxy repeats it: Laravel's rules and wording (cody-api.md §3), so a
  * refusal by the proxy reads exactly as one by the service.
  */
-import { VALIDATION } from '../protocol/contract.js';
+import { VALIDATION } from '../../protocol/contract.js';
 import { noteRefusal } from './refusal.js';
 import { json } from './respond.js';
 
