@@ -3,7 +3,8 @@
  * Web standards only — runs on Node 20+, Cloudflare Workers, Deno and Bun. For `node:http`, see `./node`.
  */
 export { createProxy, type ProxyHandler } from './core/proxy.js';
-export { createMemoryStore, type BucketCheck, type LimitStore } from './core/limits.js';
+export type { BucketCheck, LimitStore } from './core/limits.js';
+export { createMemoryStore } from './stores/memory.js';
 export {
   DEFAULT_LIMITS,
   DEFAULT_TIMEOUTS,

@@ -1,5 +1,3 @@
-import { STORE_SIZES } from '../../protocol/contract.js';
-
 /**
  * Abuse limits as token buckets. The arithmetic is pure; where the buckets live is a `LimitStore`, so one process
  * keeps them in memory and several instances share them in Redis (or a Durable Object on Cloudflare Workers).
@@ -14,7 +12,7 @@ export interface BucketCheck {
 }
 
 /** A bucket's saved state: the tokens left at time `at` (milliseconds). */
-interface BucketState {
+export interface BucketState {
   tokens: number;
   at: number;
 }
@@ -54,7 +52,7 @@ export function lifetimeMs(check: BucketCheck): number {
  * Takes one token from each bucket (all or nothing) over any state map. Shared by the in-memory store and the
  * Durable Object, which differ only in where the map lives.
  */
-function takeFrom(states: Map<string, BucketState>, checks: readonly BucketCheck[], now: number): number {
+export function takeFrom(states: Map<string, BucketState>, checks: readonly BucketCheck[], now: number): number {
   const levels = checks.map((check) => refill(states.get(check.key), check, now));
   const wait = Math.max(0, ...levels.map((tokens, i) => waitFor(tokens, checks[i]!)));
   if (wait > 0) return wait;
@@ -64,39 +62,4 @@ function takeFrom(states: Map<string, BucketState>, checks: readonly BucketCheck
     states.set(check.key, { tokens: levels[i]! - 1, at: now });
   });
   return 0;
-}
-
-/**
- * The default store: buckets in this process's memory. Right for one instance; several instances behind a load
- * balancer need a shared store (`createRedisStore`), or each would grant the full limit.
- * Bounded: beyond `maxBuckets` the least recently used are forgotten (a forgotten bucket is full, the lenient side).
- */
-export function createMemoryStore(maxBuckets: number = STORE_SIZES.buckets): LimitStore {
-  const states = new Map<string, BucketState>();
-  const claims = new Map<string, number>();
-  return {
-    async claim(key, ttlMs, now) {
-      const until = claims.get(key);
-      if (until !== undefined && until > now) return false;
-      // Kept in the order made (one TTL per proxy), so the expired ones sit at the front; past the bound the oldest
-      // go as well, like buckets.
-      claims.delete(key);
-      claims.set(key, now + ttlMs);
-      for (const [old, expiry] of claims) {
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: a spent claim answers true, kept or dropped.
-        const expired = expiry <= now;
-        if (!expired && claims.size <= maxBuckets) break;
-        claims.delete(old);
-      }
-      return true;
-    },
-    async take(checks, now) {
-      const wait = takeFrom(states, checks, now);
-      for (const key of states.keys()) {
-        if (states.size <= maxBuckets) break;
-        states.delete(key);
-      }
-      return wait;
-    },
-  };
 }

@@ -1,6 +1,6 @@
 import type { LimitStore } from './limits.js';
 import { isPrivateHost, type StreamHosts } from './hosts.js';
-import { createMemoryStore } from './limits.js';
+import { createMemoryStore } from '../stores/memory.js';
 import { resolveProofOfWork, type ProofOfWorkOptions, type ProofOfWorkSettings } from './proof.js';
 import {
   DEFAULT_LIMITS as CONTRACT_LIMITS,

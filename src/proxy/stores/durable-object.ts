@@ -1,4 +1,5 @@
-import { createMemoryStore, type BucketCheck, type LimitStore } from '../core/limits.js';
+import type { BucketCheck, LimitStore } from '../core/limits.js';
+import { createMemoryStore } from './memory.js';
 
 /**
  * Limits in a Cloudflare Durable Object: the store the Worker entry uses when `ASKBOX_LIMITS` is bound, so every

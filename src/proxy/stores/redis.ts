@@ -18,7 +18,7 @@ export interface RedisEval {
 /**
  * All or nothing, atomically (Redis runs one script at a time): refill every bucket to `now`, refuse with the
  * longest wait when any lacks a whole token, else take one from each and let untouched buckets expire once full.
- * ARGV: now, then capacity, refill per ms and lifetime (ms) for each key. Same arithmetic as `limits.ts`.
+ * ARGV: now, then capacity, refill per ms and lifetime (ms) for each key. Same arithmetic as `core/limits.ts`.
  */
 const TAKE = `
 local now = tonumber(ARGV[1])

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { createMemoryStore, type BucketCheck, type LimitStore } from '../../../src/proxy/core/limits';
+import type { BucketCheck, LimitStore } from '../../../src/proxy/core/limits';
+import { createMemoryStore } from '../../../src/proxy/stores/memory';
 import { resolveOptions } from '../../../src/proxy/core/options';
 import { createPolicy, LimitStoreError } from '../../../src/proxy/core/policy';
 import { SECRET } from '../../helpers/proxy';

@@ -3,7 +3,8 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROOF_OF_WORK, REFUSALS } from '../../../src/protocol/contract';
-import { createMemoryStore, type LimitStore } from '../../../src/proxy/core/limits';
+import type { LimitStore } from '../../../src/proxy/core/limits';
+import { createMemoryStore } from '../../../src/proxy/stores/memory';
 import { createProofOfWork, resolveProofOfWork } from '../../../src/proxy/core/proof';
 
 const SECRET = 'proof-unit-secret-0123456789';

@@ -3,7 +3,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
 import { createProxy, type ProxyOptions } from '../../../src/proxy/core/proxy';
-import { createMemoryStore } from '../../../src/proxy/core/limits';
+import { createMemoryStore } from '../../../src/proxy/stores/memory';
 import type { ProxyLogEntry } from '../../../src/proxy/core/options';
 import { PAGE, PROXY_BASE, pageCall, setup } from '../../helpers/proxy';
 import { API, setupSimulator } from '../../helpers/simulator';

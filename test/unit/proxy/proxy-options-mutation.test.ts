@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../../demo/simulator/index';
 import { DEFAULT_LIMITS, DEFAULT_TIMEOUTS, resolveOptions, type ProxyOptions } from '../../../src/proxy/core/options';
-import { createMemoryStore } from '../../../src/proxy/core/limits';
+import { createMemoryStore } from '../../../src/proxy/stores/memory';
 import { SECRET } from '../../helpers/proxy';
 
 /**

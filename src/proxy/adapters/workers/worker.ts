@@ -1,6 +1,7 @@
 import { createDurableObjectStore, isDurableObjectNamespace } from '../../stores/durable-object.js';
 import { createProxy, type ProxyHandler } from '../../core/proxy.js';
-import { createMemoryStore, type LimitStore } from '../../core/limits.js';
+import type { LimitStore } from '../../core/limits.js';
+import { createMemoryStore } from '../../stores/memory.js';
 import type { ProxyLogEntry } from '../../core/options.js';
 import { optionsFromEnv, siteIdFromEnv, type AskboxWorkerEnv } from './worker-env.js';
 import { REFUSALS } from '../../../protocol/contract.js';
