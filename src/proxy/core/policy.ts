@@ -126,3 +126,6 @@ function bucket(key: string, rate: Rate): BucketCheck {
 function daily(key: string, perDay: number): BucketCheck {
   return { key, capacity: perDay, refillPerSecond: perDay / DAY_SECONDS };
 }
+
+/** The policy of one proxy: grants, limits and the store's guard. */
+export type Policy = ReturnType<typeof createPolicy>;

@@ -78,6 +78,9 @@ interface ProofDeps {
   guard: <T>(call: Promise<T>) => Promise<T>;
 }
 
+/** The proof of work of one proxy: its challenges and its check of a new conversation's proof. */
+export type ProofOfWork = ReturnType<typeof createProofOfWork>;
+
 /** Issues challenges (`GET challenge`) and checks the `proof` of a new conversation. */
 export function createProofOfWork({ settings, secrets, now, store, guard }: ProofDeps) {
   // SECURITY: a key derived for this one purpose, so a challenge's signature says nothing about the secret itself.
