@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ProxyHandler } from '../../core/proxy.js';
+import { connInfo } from './conninfo.js';
 import { nodeSourceOf } from './node-fetch.js';
 import { startDeadlines, takeWatch } from '../../core/upstream.js';
 import { notAllowed, refuse } from '../../core/respond.js';
@@ -29,7 +30,7 @@ export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptio
     let response: Response;
     try {
       const request = toRequest(req, controller.signal);
-      response = request instanceof Response ? request : await handler(request, { clientIp: req.socket.remoteAddress });
+      response = request instanceof Response ? request : await handler(request, connInfo(req));
     } catch (error) {
       response =
         (await options.onError?.(error)) ??

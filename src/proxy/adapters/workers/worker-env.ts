@@ -1,6 +1,7 @@
 import type { DurableObjectNamespaceLike } from '../../stores/durable-object.js';
-import type { ClientIpSource, Limits, ProxyOptions, Timeouts } from '../../core/options.js';
+import type { Limits, ProxyOptions, Timeouts } from '../../core/options.js';
 import type { ProofOfWorkOptions } from '../../core/proof.js';
+import { isClientIpSource, WORKER_CLIENT_IP } from './conninfo.js';
 
 /**
  * A Worker's environment → the proxy's options. Pure: the entry (`worker.ts`) adds the store and the log, and
@@ -102,8 +103,7 @@ export function optionsFromEnv(env: AskboxWorkerEnv): Omit<ProxyOptions, 'store'
     ...(env.ASKBOX_PUBLIC_URL ? { publicUrl: env.ASKBOX_PUBLIC_URL.trim() } : {}),
     ...(env.ASKBOX_BASE_PATH ? { basePath: env.ASKBOX_BASE_PATH.trim() } : {}),
     ...(env.CODY_API_URL ? { upstream: env.CODY_API_URL.trim() } : {}),
-    // Cloudflare sets CF-Connecting-IP on every request and a client cannot forge it; ASKBOX_OPTIONS may override.
-    clientIp: { header: 'cf-connecting-ip' },
+    clientIp: WORKER_CLIENT_IP,
     ...(env.ASKBOX_OPTIONS ? parseJsonOptions(env.ASKBOX_OPTIONS) : {}),
     ...proofOfWorkFromEnv(env.ASKBOX_PROOF_OF_WORK),
   };
@@ -211,17 +211,4 @@ function objectOf<K extends string>(
 
 function isPositive(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0;
-}
-
-function isClientIpSource(value: unknown): value is ClientIpSource {
-  const source = value as { header?: unknown; trustedHops?: unknown } | null;
-  if (typeof source !== 'object' || source === null) return false;
-  const keys = Object.keys(source).sort().join(',');
-  if (source.header === 'cf-connecting-ip') return keys === 'header';
-  return (
-    source.header === 'x-forwarded-for' &&
-    keys === 'header,trustedHops' &&
-    Number.isInteger(source.trustedHops) &&
-    (source.trustedHops as number) >= 1
-  );
 }
