@@ -46,17 +46,19 @@ export function createService({ config, fetch: doFetch, telemetry, log }: Servic
     watchBody(
       body,
       { firstMs, idleMs: timeouts.idleMs, totalMs: timeouts.maxStreamMs },
-      (what) => log({ level: 'warn', event: 'upstream', message: `Upstream ${what}.` }),
-      onFirst,
+      {
+        onTimeout: (what) => log({ level: 'warn', event: 'upstream', message: `Upstream ${what}.` }),
+        onFirst,
+      },
     );
   const watchJson = watch(timeouts.idleMs);
   return {
     call: (call, path, init = {}) =>
       telemetry.upstream(call.seen.route, () =>
-        fetchWithin(
-          doFetch,
-          config.upstream + path,
-          {
+        fetchWithin({
+          fetch: doFetch,
+          url: config.upstream + path,
+          init: {
             method: init.method ?? 'GET',
             headers: {
               authorization,
@@ -67,21 +69,24 @@ export function createService({ config, fetch: doFetch, telemetry, log }: Servic
             body: JSON.stringify(init.body),
             redirect: 'manual',
           },
-          init.slow ? timeouts.firstByteMs : timeouts.connectMs,
-          call.request.signal,
-        ),
+          ms: init.slow ? timeouts.firstByteMs : timeouts.connectMs,
+          signal: call.request.signal,
+        }),
       ),
     // SECURITY: the key goes only to the service's own origin; a separate stream host gets the sealed URL alone.
     stream: (call, first) =>
       telemetry.upstream(call.seen.route, () =>
         fetchStream(first, config.streamHosts, (url, withKey) =>
-          fetchWithin(
-            doFetch,
+          fetchWithin({
+            fetch: doFetch,
             url,
-            { headers: { accept: 'text/event-stream', ...(withKey ? { authorization } : {}) }, redirect: 'manual' },
-            timeouts.connectMs,
-            call.request.signal,
-          ),
+            init: {
+              headers: { accept: 'text/event-stream', ...(withKey ? { authorization } : {}) },
+              redirect: 'manual',
+            },
+            ms: timeouts.connectMs,
+            signal: call.request.signal,
+          }),
         ),
       ),
     relay: (response) => passThrough(response, watchJson),

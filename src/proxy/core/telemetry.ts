@@ -13,6 +13,7 @@ import {
   trace,
   ValueType,
   type Attributes,
+  type Meter,
   type Span,
 } from '@opentelemetry/api';
 import { ROUTES } from '../../protocol/contract.js';
@@ -132,28 +133,10 @@ function noSdk(): boolean {
  */
 export function createTelemetry(base: string): ProxyTelemetry {
   if (noSdk()) return SILENT;
-  const meter = metrics.getMeter(SCOPE);
   const tracer = trace.getTracer(SCOPE);
-  const requests = meter.createCounter(METRICS.requests, {
-    description: 'Requests the Askbox proxy answered',
-    unit: '{request}',
-    valueType: ValueType.INT,
-  });
-  const refusals = meter.createCounter(METRICS.refusals, {
-    description: 'Requests the Askbox proxy refused, or whose refusal by the service it passed on',
-    unit: '{refusal}',
-    valueType: ValueType.INT,
-  });
-  const seconds = (name: string, description: string, buckets: number[]) =>
-    meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: buckets } });
-  const upstreamDuration = seconds(METRICS.upstreamDuration, 'Calls to the chat service', UPSTREAM_BUCKETS);
-  const firstByte = seconds(METRICS.firstByte, 'Time to the first byte of a reply stream', UPSTREAM_BUCKETS);
-  const streamDuration = seconds(METRICS.streamDuration, 'Reply streams, until they end', STREAM_BUCKETS);
-  const openStreams = meter.createUpDownCounter(METRICS.openStreams, {
-    description: 'Reply streams being relayed',
-    unit: '{stream}',
-    valueType: ValueType.INT,
-  });
+  const { requests, refusals, upstreamDuration, firstByte, streamDuration, openStreams } = createInstruments(
+    metrics.getMeter(SCOPE),
+  );
 
   function request(incoming: Request, url: URL): RequestTelemetry {
     const started = performance.now();
@@ -215,6 +198,31 @@ export function createTelemetry(base: string): ProxyTelemetry {
   }
 
   return { request, upstream, stream };
+}
+
+/** The proxy's instruments on `meter`, each with its unit and, for histograms, buckets in seconds. */
+function createInstruments(meter: Meter) {
+  const requests = meter.createCounter(METRICS.requests, {
+    description: 'Requests the Askbox proxy answered',
+    unit: '{request}',
+    valueType: ValueType.INT,
+  });
+  const refusals = meter.createCounter(METRICS.refusals, {
+    description: 'Requests the Askbox proxy refused, or whose refusal by the service it passed on',
+    unit: '{refusal}',
+    valueType: ValueType.INT,
+  });
+  const seconds = (name: string, description: string, buckets: number[]) =>
+    meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: buckets } });
+  const upstreamDuration = seconds(METRICS.upstreamDuration, 'Calls to the chat service', UPSTREAM_BUCKETS);
+  const firstByte = seconds(METRICS.firstByte, 'Time to the first byte of a reply stream', UPSTREAM_BUCKETS);
+  const streamDuration = seconds(METRICS.streamDuration, 'Reply streams, until they end', STREAM_BUCKETS);
+  const openStreams = meter.createUpDownCounter(METRICS.openStreams, {
+    description: 'Reply streams being relayed',
+    unit: '{stream}',
+    valueType: ValueType.INT,
+  });
+  return { requests, refusals, upstreamDuration, firstByte, streamDuration, openStreams };
 }
 
 /** Seconds since `started` (a `performance.now()`). */

@@ -14,20 +14,27 @@ export class UpstreamTimeout extends Error {
 /** The largest JSON answer read from the service: its largest answer, a page of messages, is far below it. */
 export const MAX_JSON_BYTES = 1024 * 1024;
 
+/** One bounded call: what to fetch, and the bounds it must keep. */
+export interface BoundedFetch {
+  fetch: typeof fetch;
+  url: string;
+  init: RequestInit;
+  /** The deadline for the response headers, and for a JSON body read whole, in milliseconds. */
+  ms: number;
+  /** The visitor's request signal: when the visitor leaves, the call is given up. */
+  signal?: AbortSignal | undefined;
+  /** The largest JSON answer read (default `MAX_JSON_BYTES`). */
+  maxJsonBytes?: number;
+}
+
 /**
  * `fetch` that gives up when the response headers take longer than `ms`, or when `signal` (the visitor) aborts.
  * A JSON answer is read whole within the same deadline, and at most `maxJsonBytes` of it: past that it becomes a
  * 502 in the service's envelope, having buffered no more than the cap. Any other body (a reply stream) is returned
  * unread; a visitor who leaves then cancels it, which cancels the upstream stream.
  */
-export async function fetchWithin(
-  doFetch: typeof fetch,
-  url: string,
-  init: RequestInit,
-  ms: number,
-  signal: AbortSignal | undefined,
-  maxJsonBytes = MAX_JSON_BYTES,
-): Promise<Response> {
+export async function fetchWithin(call: BoundedFetch): Promise<Response> {
+  const { fetch: doFetch, url, init, ms, signal, maxJsonBytes = MAX_JSON_BYTES } = call;
   const controller = new AbortController();
   // Stryker disable next-line OptionalChaining: forward runs only once signal has aborted, so signal is there.
   const forward = () => controller.abort(signal?.reason);
@@ -177,6 +184,12 @@ export function startDeadlines(
   };
 }
 
+/** Who hears of a watched body: `onTimeout` of a deadline that passed, and `onFirst` of the first chunk. */
+export interface BodyHooks {
+  onTimeout: (what: string) => void;
+  onFirst?: (() => void) | undefined;
+}
+
 /**
  * Hands `body` on chunk by chunk as it arrives (no buffering: it reads only when its reader asks), and errors it —
  * which the runtime turns into a cut connection — when a deadline passes. `onTimeout` hears about it, and `onFirst`
@@ -185,8 +198,7 @@ export function startDeadlines(
 export function watchBody(
   body: ReadableStream<Uint8Array>,
   deadlines: BodyDeadlines,
-  onTimeout: (what: string) => void,
-  onFirst?: () => void,
+  { onTimeout, onFirst }: BodyHooks,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const ends: (() => void)[] = [];

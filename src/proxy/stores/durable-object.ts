@@ -30,6 +30,14 @@ export function isDurableObjectNamespace(value: unknown): value is DurableObject
   return typeof binding?.idFromName === 'function' && typeof binding.get === 'function';
 }
 
+/** One question to the limits object: the path and body of the request, and the field of the answer wanted. */
+interface Question {
+  path: string;
+  body: unknown;
+  field: string;
+  valid: (value: unknown) => boolean;
+}
+
 /**
  * A `LimitStore` kept in the `AskboxLimits` Durable Object of `namespace`, shared by every isolate of the Worker.
  * A failing object fails the take, so the proxy refuses the request rather than letting it through unlimited.
@@ -40,8 +48,8 @@ export function isDurableObjectNamespace(value: unknown): value is DurableObject
  */
 export function createDurableObjectStore(namespace: DurableObjectNamespaceLike, siteId = 'askbox'): LimitStore {
   const prefix = `${siteId}:`;
-  /** One call to the object; its answer's `field`, which `valid` must accept. */
-  async function ask(path: string, body: unknown, field: string, valid: (value: unknown) => boolean) {
+  /** One call to the object at `path`; its answer's `field`, which `valid` must accept. */
+  async function ask({ path, body, field, valid }: Question) {
     // A stub belongs to the request that made it (Workers forbid I/O across requests): one per call.
     const stub = namespace.get(namespace.idFromName(LIMITS_OBJECT_NAME));
     const response = await stub.fetch(`https://askbox-limits/${path}`, {
@@ -57,10 +65,11 @@ export function createDurableObjectStore(namespace: DurableObjectNamespaceLike, 
   return {
     async take(checks, now) {
       const keyed = checks.map((check) => ({ ...check, key: prefix + check.key }));
-      return (await ask('take', { checks: keyed, now }, 'wait', isWait)) as number;
+      return (await ask({ path: 'take', body: { checks: keyed, now }, field: 'wait', valid: isWait })) as number;
     },
     async claim(key, ttlMs, now) {
-      return (await ask('claim', { key: prefix + key, ttlMs, now }, 'claimed', isBoolean)) as boolean;
+      const body = { key: prefix + key, ttlMs, now };
+      return (await ask({ path: 'claim', body, field: 'claimed', valid: isBoolean })) as boolean;
     },
   };
 }

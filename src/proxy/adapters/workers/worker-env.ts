@@ -122,7 +122,7 @@ function proofOfWorkFromEnv(value: string | undefined): Pick<ProxyOptions, 'proo
   }
   const issues: string[] = [];
   const keys = ['cost', 'prefixLength', 'raisedCost', 'raisedPrefixLength', 'ttlSeconds'] as const;
-  const options = objectOf(parsed, 'ASKBOX_PROOF_OF_WORK (true, false or a JSON object)', keys, issues);
+  const options = objectOf(parsed, { name: 'ASKBOX_PROOF_OF_WORK (true, false or a JSON object)', keys, issues });
   for (const key of keys)
     if (options?.[key] !== undefined && !isPositive(options[key]))
       issues.push(`ASKBOX_PROOF_OF_WORK.${key} must be a positive number`);
@@ -156,14 +156,14 @@ export function parseJsonOptions(text: string): JsonOptions {
     throw new Error('ASKBOX_OPTIONS is not JSON');
   }
   const issues: string[] = [];
-  const options = objectOf(value, 'ASKBOX_OPTIONS', JSON_KEYS, issues);
+  const options = objectOf(value, { name: 'ASKBOX_OPTIONS', keys: JSON_KEYS, issues });
   // Stryker disable next-line StringLiteral: objectOf notes exactly one issue when it returns nothing.
   if (!options) throw new Error(issues.join('; '));
   if (options.limits !== undefined && options.limits !== false) {
-    const limits = objectOf(options.limits, 'limits', [...RATES, ...DAILY], issues);
+    const limits = objectOf(options.limits, { name: 'limits', keys: [...RATES, ...DAILY], issues });
     for (const name of RATES) {
       if (limits?.[name] === undefined) continue;
-      const rate = objectOf(limits[name], `limits.${name}`, ['burst', 'perMinute'], issues);
+      const rate = objectOf(limits[name], { name: `limits.${name}`, keys: ['burst', 'perMinute'], issues });
       for (const field of ['burst', 'perMinute'] as const)
         if (rate && !isPositive(rate[field])) issues.push(`limits.${name}.${field} must be a positive number`);
     }
@@ -172,7 +172,7 @@ export function parseJsonOptions(text: string): JsonOptions {
         issues.push(`limits.${name} must be a positive number`);
   }
   if (options.timeouts !== undefined) {
-    const timeouts = objectOf(options.timeouts, 'timeouts', TIMEOUTS, issues);
+    const timeouts = objectOf(options.timeouts, { name: 'timeouts', keys: TIMEOUTS, issues });
     for (const name of TIMEOUTS)
       if (timeouts?.[name] !== undefined && !isPositive(timeouts[name]))
         issues.push(`timeouts.${name} must be a positive number of milliseconds`);
@@ -190,12 +190,17 @@ export function parseJsonOptions(text: string): JsonOptions {
   return options as JsonOptions;
 }
 
+/** What `objectOf` checks a value against: its name in messages, the keys it may have, and where issues go. */
+interface Shape<K extends string> {
+  name: string;
+  keys: readonly K[];
+  issues: string[];
+}
+
 /** `value` as an object with only `keys`, or undefined after noting why not. */
 function objectOf<K extends string>(
   value: unknown,
-  name: string,
-  keys: readonly K[],
-  issues: string[],
+  { name, keys, issues }: Shape<K>,
 ): Partial<Record<K, unknown>> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     issues.push(`${name} must be a JSON object`);

@@ -188,7 +188,11 @@ describe('the stream cap', () => {
 
   it('hands a body the handler watches back untouched, so a runtime adapter can relay it natively', async () => {
     const cap = createStreamCap(1);
-    const watched = watchBody(new Response('data: x\n\n').body!, { firstMs: 1e4, idleMs: 1e4, totalMs: 1e4 }, () => {});
+    const watched = watchBody(
+      new Response('data: x\n\n').body!,
+      { firstMs: 1e4, idleMs: 1e4, totalMs: 1e4 },
+      { onTimeout: () => {} },
+    );
     const response = await cap(async () => new Response(watched, { headers: SSE }));
     expect(response.body).toBe(watched);
     expect((await openThrough(cap)).response.status).toBe(503);

@@ -240,7 +240,7 @@ describe('with an SDK', () => {
   it('ends its span as soon as it answers JSON, even through a watched body nobody has read yet', async () => {
     const telemetry = createTelemetry('/askbox');
     const url = URL_OF('/askbox/messages');
-    const body = watchBody(new Response('{"data":[]}').body!, FAR, () => undefined);
+    const body = watchBody(new Response('{"data":[]}').body!, FAR, { onTimeout: () => undefined });
     const answer = new Response(body, { headers: { 'content-type': 'application/json' } });
     telemetry.request(new Request(url), url).finish(answer);
     expect(spanNames()).toEqual(['GET /askbox/messages']);
@@ -259,7 +259,7 @@ describe('with an SDK', () => {
   it('ends a reply stream’s span when its body ends, not when its headers go', async () => {
     const telemetry = createTelemetry('/askbox');
     const url = URL_OF('/askbox/stream/token');
-    const body = watchBody(new Response('data: x\n\n').body!, FAR, () => undefined);
+    const body = watchBody(new Response('data: x\n\n').body!, FAR, { onTimeout: () => undefined });
     const answer = new Response(body, { headers: SSE });
     telemetry.request(new Request(url), url).finish(answer);
     expect(spanNames()).toEqual([]);

@@ -130,11 +130,11 @@ describe('service answers', () => {
 describe('deadlines', () => {
   it('fetchWithin gives up after its deadline with UpstreamTimeout, and passes other failures on', async () => {
     const started = Date.now();
-    await expect(fetchWithin(hang, 'http://up.test', {}, 40, undefined)).rejects.toThrow(
+    await expect(fetchWithin({ fetch: hang, url: 'http://up.test', init: {}, ms: 40 })).rejects.toThrow(
       new UpstreamTimeout('no answer within 40 ms'),
     );
     expect(Date.now() - started).toBeLessThan(500);
-    await expect(fetchWithin(broken, 'http://up.test', {}, 1000, undefined)).rejects.toThrow(TypeError);
+    await expect(fetchWithin({ fetch: broken, url: 'http://up.test', init: {}, ms: 1000 })).rejects.toThrow(TypeError);
   });
 
   it('fetchWithin aborts the service call when the visitor leaves, before or during it', async () => {
@@ -146,9 +146,11 @@ describe('deadlines', () => {
         if (init?.signal?.aborted) reject(new Error('aborted'));
       });
     const gone = AbortSignal.abort();
-    await expect(fetchWithin(watched, 'http://up.test', {}, 5000, gone)).rejects.toThrow('aborted');
+    await expect(
+      fetchWithin({ fetch: watched, url: 'http://up.test', init: {}, ms: 5000, signal: gone }),
+    ).rejects.toThrow('aborted');
     const visitor = new AbortController();
-    const pending = fetchWithin(watched, 'http://up.test', {}, 5000, visitor.signal);
+    const pending = fetchWithin({ fetch: watched, url: 'http://up.test', init: {}, ms: 5000, signal: visitor.signal });
     visitor.abort();
     await expect(pending).rejects.toThrow('aborted');
     expect(seen.every((signal) => signal?.aborted)).toBe(true);
@@ -161,7 +163,7 @@ describe('deadlines', () => {
   ])('watchBody cuts a body when %s, says so, and cancels the service', async (what, deadlines, chunks) => {
     const { body, state } = pushable();
     const heard: string[] = [];
-    const reader = watchBody(body, deadlines, (reason) => heard.push(reason)).getReader();
+    const reader = watchBody(body, deadlines, { onTimeout: (reason) => heard.push(reason) }).getReader();
     for (const chunk of chunks) {
       state.push(chunk);
       expect(new TextDecoder().decode((await reader.read()).value)).toBe(chunk);
@@ -173,7 +175,11 @@ describe('deadlines', () => {
 
   it('watchBody hands a timely body on whole, and ends with it', async () => {
     const { body, state } = pushable();
-    const reader = watchBody(body, { firstMs: 200, idleMs: 200, totalMs: 1000 }, () => undefined).getReader();
+    const reader = watchBody(
+      body,
+      { firstMs: 200, idleMs: 200, totalMs: 1000 },
+      { onTimeout: () => undefined },
+    ).getReader();
     const texts: string[] = [];
     for (const chunk of ['a', 'b', 'c']) {
       setTimeout(() => state.push(chunk), 20);
@@ -187,8 +193,10 @@ describe('deadlines', () => {
   it('fetchWithin leaves no listener on the visitor’s signal, whether the call succeeds or fails', async () => {
     const visitor = new AbortController();
     for (let i = 0; i < 20; i++) {
-      await fetchWithin(eventStream, 'http://up.test', {}, 1000, visitor.signal);
-      await fetchWithin(broken, 'http://up.test', {}, 1000, visitor.signal).catch(() => undefined);
+      await fetchWithin({ fetch: eventStream, url: 'http://up.test', init: {}, ms: 1000, signal: visitor.signal });
+      await fetchWithin({ fetch: broken, url: 'http://up.test', init: {}, ms: 1000, signal: visitor.signal }).catch(
+        () => undefined,
+      );
     }
     expect(getEventListeners(visitor.signal, 'abort')).toHaveLength(0);
   });
@@ -197,7 +205,11 @@ describe('deadlines', () => {
     const spy = vi.spyOn(globalThis, 'setTimeout');
     try {
       const { body, state } = pushable();
-      const reader = watchBody(body, { firstMs: 5000, idleMs: 5000, totalMs: 60_000 }, () => undefined).getReader();
+      const reader = watchBody(
+        body,
+        { firstMs: 5000, idleMs: 5000, totalMs: 60_000 },
+        { onTimeout: () => undefined },
+      ).getReader();
       let text = '';
       for (let i = 0; i < 500; i++) {
         state.push(`${i % 10}`);
@@ -215,7 +227,11 @@ describe('deadlines', () => {
   it('watchBody keeps a stream whose chunks come within the idle deadline, however long the gaps add up', async () => {
     const { body, state } = pushable();
     // Gaps of a tenth of the idle deadline, adding up to more than it (with room for a busy machine's timers).
-    const reader = watchBody(body, { firstMs: 1000, idleMs: 1000, totalMs: 8000 }, () => undefined).getReader();
+    const reader = watchBody(
+      body,
+      { firstMs: 1000, idleMs: 1000, totalMs: 8000 },
+      { onTimeout: () => undefined },
+    ).getReader();
     for (let i = 0; i < 12; i++) {
       setTimeout(() => state.push('x'), 100);
       expect((await reader.read()).value).toBeDefined();
@@ -250,7 +266,7 @@ describe('JSON answers', () => {
     async (_what, declare) => {
       const { response, state } = hugeJson(100 * 1024 * 1024, declare);
       const heap = process.memoryUsage();
-      const answer = await fetchWithin(async () => response, 'http://up.test', {}, 5000, undefined);
+      const answer = await fetchWithin({ fetch: async () => response, url: 'http://up.test', init: {}, ms: 5000 });
       expect(answer.status).toBe(502);
       expect(await answer.json()).toEqual({ message: 'The chat service sent an unexpected response.' });
       expect(state.cancelled).toBe(true);
@@ -264,7 +280,7 @@ describe('JSON answers', () => {
     const text = JSON.stringify({ data: 'x'.repeat(MAX_JSON_BYTES - 20) });
     expect(text.length).toBeLessThanOrEqual(MAX_JSON_BYTES);
     const upstream = new Response(text, { status: 201, headers: { 'content-type': 'application/json', 'x-a': '1' } });
-    const answer = await fetchWithin(async () => upstream, 'http://up.test', {}, 5000, undefined);
+    const answer = await fetchWithin({ fetch: async () => upstream, url: 'http://up.test', init: {}, ms: 5000 });
     expect([answer.status, answer.headers.get('x-a'), await answer.text()]).toEqual([201, '1', text]);
   });
 
@@ -279,7 +295,7 @@ describe('JSON answers', () => {
       });
       return new Response(body, { headers: { 'content-type': 'application/json' } });
     };
-    await expect(fetchWithin(upstream, 'http://up.test', {}, 50, undefined)).rejects.toThrow(
+    await expect(fetchWithin({ fetch: upstream, url: 'http://up.test', init: {}, ms: 50 })).rejects.toThrow(
       new UpstreamTimeout('no answer within 50 ms'),
     );
   });
@@ -289,7 +305,7 @@ describe('JSON answers', () => {
     const quoting: typeof fetch = async () => {
       throw new TypeError(`Failed to parse URL from ${url}`);
     };
-    const error = await fetchWithin(quoting, url, {}, 1000, undefined).catch((caught: unknown) => caught);
+    const error = await fetchWithin({ fetch: quoting, url, init: {}, ms: 1000 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).name).toBe('TypeError');
     expect((error as Error).message).not.toContain('secret-token-123');
@@ -323,7 +339,7 @@ function source(chunks: string[] = [], close = true) {
 const json = (body: BodyInit | null, init: ResponseInit = {}) =>
   new Response(body, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
 const answer = (response: Response, max?: number) =>
-  fetchWithin(async () => response, 'http://up.test', {}, 5000, undefined, max);
+  fetchWithin({ fetch: async () => response, url: 'http://up.test', init: {}, ms: 5000, maxJsonBytes: max });
 
 /** Resolves after `ms`. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -352,7 +368,7 @@ describe('watched bodies', () => {
 
   it('read nothing until asked', async () => {
     const { body, state } = source([], false);
-    const watched = watchBody(body, short, () => undefined);
+    const watched = watchBody(body, short, { onTimeout: () => undefined });
     await sleep(10);
     expect(state.pulls).toBe(0);
     await watched.cancel();
@@ -362,12 +378,10 @@ describe('watched bodies', () => {
     const heard: string[] = [];
     let firsts = 0;
     const { body } = source(['a']);
-    const reader = watchBody(
-      body,
-      short,
-      (what) => heard.push(what),
-      () => firsts++,
-    ).getReader();
+    const reader = watchBody(body, short, {
+      onTimeout: (what) => heard.push(what),
+      onFirst: () => firsts++,
+    }).getReader();
     expect(decoder.decode((await reader.read()).value)).toBe('a');
     expect((await reader.read()).done).toBe(true);
     await sleep(250);
@@ -377,8 +391,10 @@ describe('watched bodies', () => {
   it('end at the total deadline when it comes before the first-byte one', async () => {
     const heard: string[] = [];
     const started = Date.now();
-    const reader = watchBody(source([], false).body, { firstMs: 5000, idleMs: 5000, totalMs: 40 }, (what) =>
-      heard.push(what),
+    const reader = watchBody(
+      source([], false).body,
+      { firstMs: 5000, idleMs: 5000, totalMs: 40 },
+      { onTimeout: (what) => heard.push(what) },
     ).getReader();
     await expect(reader.read()).rejects.toThrow('the stream reached its maximum duration');
     expect(Date.now() - started).toBeLessThan(2000);
@@ -387,7 +403,7 @@ describe('watched bodies', () => {
 
   it('pass a cancel on to the service, with its reason, and run what waits for their end once', async () => {
     const { body, state } = source(['a'], false);
-    const watched = watchBody(body, short, () => undefined);
+    const watched = watchBody(body, short, { onTimeout: () => undefined });
     let ended = 0;
     expect(onBodyEnd(watched, () => ended++)).toBe(true);
     expect(onBodyEnd(body, () => ended++)).toBe(false);
@@ -402,7 +418,7 @@ describe('takeWatch', () => {
   it('hands a native relay the unread source, unlocked, with the deadlines, once; its own timers stop', async () => {
     const heard: string[] = [];
     const { body } = source(['a'], false);
-    const watched = watchBody(body, nearDeadlines(), (what) => heard.push(what));
+    const watched = watchBody(body, nearDeadlines(), { onTimeout: (what) => heard.push(what) });
     let ended = 0;
     onBodyEnd(watched, () => ended++);
     expect(takeWatch(watched, () => false)).toBeUndefined();
@@ -421,7 +437,7 @@ describe('takeWatch', () => {
 
   it('turns down a body it did not watch, or one already being read', () => {
     expect(takeWatch(source().body, () => true)).toBeUndefined();
-    const watched = watchBody(source(['a'], false).body, nearDeadlines(), () => undefined);
+    const watched = watchBody(source(['a'], false).body, nearDeadlines(), { onTimeout: () => undefined });
     const reader = watched.getReader();
     expect(takeWatch(watched, () => true)).toBeUndefined();
     void reader.cancel();
@@ -459,7 +475,7 @@ describe('watched bodies at the edges of their deadlines', () => {
 describe('watched bodies that break', () => {
   it('pass the error on and end once', async () => {
     const failing = new ReadableStream<Uint8Array>({ pull: (controller) => controller.error(new TypeError('reset')) });
-    const watched = watchBody(failing, nearDeadlines(), () => undefined);
+    const watched = watchBody(failing, nearDeadlines(), { onTimeout: () => undefined });
     let ended = 0;
     onBodyEnd(watched, () => ended++);
     await expect(watched.getReader().read()).rejects.toThrow('reset');
@@ -468,7 +484,7 @@ describe('watched bodies that break', () => {
 
   it('are not ended by a read of the watched body once a native relay took the watch over', async () => {
     const { body } = source(['a'], false);
-    const watched = watchBody(body, nearDeadlines(), () => undefined);
+    const watched = watchBody(body, nearDeadlines(), { onTimeout: () => undefined });
     let ended = 0;
     onBodyEnd(watched, () => ended++);
     takeWatch(watched, () => true);
@@ -486,10 +502,10 @@ it('fetchWithin names the URL it leaves out of an error, and its timeout by name
   const quoting: typeof fetch = async () => {
     throw new TypeError(`Failed to parse URL from ${url}`);
   };
-  await expect(fetchWithin(quoting, url, {}, 1000, undefined)).rejects.toThrow(
+  await expect(fetchWithin({ fetch: quoting, url, init: {}, ms: 1000 })).rejects.toThrow(
     'Failed to parse URL from [upstream URL]',
   );
-  await expect(fetchWithin(hang, 'http://up.test', {}, 10, undefined)).rejects.toMatchObject({
+  await expect(fetchWithin({ fetch: hang, url: 'http://up.test', init: {}, ms: 10 })).rejects.toMatchObject({
     name: 'UpstreamTimeout',
   });
 });

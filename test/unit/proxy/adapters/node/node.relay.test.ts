@@ -55,12 +55,9 @@ async function relay(upstream: string, deadlines: BodyDeadlines, max?: number) {
     toNodeListener((incoming) =>
       cap(async () => {
         const response = await nodeFetch(upstream, { redirect: 'manual', signal: incoming.signal });
-        return new Response(
-          watchBody(response.body!, deadlines, (what) => heard.push(what)),
-          {
-            headers: { 'content-type': 'text/event-stream' },
-          },
-        );
+        return new Response(watchBody(response.body!, deadlines, { onTimeout: (what) => heard.push(what) }), {
+          headers: { 'content-type': 'text/event-stream' },
+        });
       }),
     ),
   );
@@ -163,12 +160,9 @@ describe('native relay', () => {
         const response = await nodeFetch(upstream.url, { redirect: 'manual' });
         // The handler answers only once the visitor has gone.
         await new Promise((resolve) => incoming.signal.addEventListener('abort', () => setTimeout(resolve, 20)));
-        return new Response(
-          watchBody(response.body!, LONG, () => undefined),
-          {
-            headers: { 'content-type': 'text/event-stream' },
-          },
-        );
+        return new Response(watchBody(response.body!, LONG, { onTimeout: () => undefined }), {
+          headers: { 'content-type': 'text/event-stream' },
+        });
       }),
     );
     const req = request(url);

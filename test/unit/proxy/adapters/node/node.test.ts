@@ -294,12 +294,9 @@ describe('toNodeListener at its edges', () => {
     const url = await serve(async (incoming) => {
       const response = await nodeFetch(service, { redirect: 'manual', signal: incoming.signal });
       const deadlines = { firstMs: 10_000, idleMs: 10_000, totalMs: 20_000 };
-      return new Response(
-        watchBody(response.body!, deadlines, () => undefined),
-        {
-          headers: { 'content-type': 'text/event-stream' },
-        },
-      );
+      return new Response(watchBody(response.body!, deadlines, { onTimeout: () => undefined }), {
+        headers: { 'content-type': 'text/event-stream' },
+      });
     });
     const started = Date.now();
     const { status, whole } = await read(url);
