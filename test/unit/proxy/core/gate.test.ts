@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as Handler from '../../../../src/proxy/core/proxy';
+import { createProxy, type ProxyOptions } from '../../../../src/proxy/core/proxy';
 import { DEMO_BOT_ID } from '../../../../demo/simulator/index';
-import { PAGE, PROXY_BASE, setup } from '../../../helpers/proxy';
+import { PAGE, PROXY_BASE, SECRET, setup } from '../../../helpers/proxy';
 
 /** What every request passes before its route: the host, the page's origin, and the CORS answer. */
 /** Starts a conversation at `url` from a page of `origin`. */
@@ -59,6 +60,55 @@ describe('proxy routes: CORS', () => {
       'access-control-max-age': '600',
       'cache-control': 'no-store',
     });
+  });
+});
+
+/** A proxy that allows one partner site, on one served host. */
+const proxyWith = (options: Partial<ProxyOptions> = {}) =>
+  createProxy({
+    apiKey: 'k',
+    botIds: [DEMO_BOT_ID],
+    secret: SECRET,
+    allowedOrigins: ['https://partner.example'],
+    allowedHosts: ['proxy.example'],
+    fetch: async () => Response.json({ data: { id: 'conv01' } }),
+    ...options,
+  });
+const statusFor = async (origin: string) =>
+  (
+    await proxyWith()(
+      new Request('http://proxy.example/askbox/conversations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
+      }),
+    )
+  ).status;
+
+describe('CORS origins, exactly', () => {
+  it.each([
+    ['https://partner.example', 200],
+    ['http://partner.example', 403],
+    ['https://partner.example:444', 403],
+    ['https://partner.example.evil', 403],
+    ['https://evilpartner.example', 403],
+    ['https://www.partner.example', 403],
+    ['https://partner.exampl', 403],
+    ['http://proxy.example', 200],
+    // Same host: the scheme is not compared, since behind a TLS-terminating proxy the request itself is http.
+    ['https://proxy.example', 200],
+    ['http://proxy.example:8080', 403],
+    ['http://proxy.example.evil', 403],
+  ])('%s → %i', async (origin, status) => {
+    expect(await statusFor(origin)).toBe(status);
+  });
+
+  it('refuses "*" and anything but an exact origin in allowedOrigins and streamOrigins', () => {
+    for (const key of ['allowedOrigins', 'streamOrigins'] as const) {
+      for (const bad of ['*', 'https://a.example/', 'https://a.example/path', 'a.example', 'https://A.example'])
+        expect(() => proxyWith({ [key]: [bad] }), `${key} ${bad}`).toThrow(/not allowed|not an origin/);
+      expect(() => proxyWith({ [key]: ['https://a.example:8443'] })).not.toThrow();
+    }
   });
 });
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../../../demo/simulator/index';
-import { createProxy, type ProxyOptions } from '../../../../src/proxy/core/proxy';
+import { createProxy } from '../../../../src/proxy/core/proxy';
 import { allowedStreamUrl, isPrivateHost, isServedHost, type StreamHosts } from '../../../../src/proxy/core/hosts';
-import { fetchStream } from '../../../../src/proxy/core/stream-fetch';
 import { SECRET } from '../../../helpers/proxy';
 
 /**
@@ -13,41 +12,6 @@ import { SECRET } from '../../../helpers/proxy';
 /** A proxy created with these allowed hosts (a thunk, for toThrow). */
 const withHosts = (allowedHosts: string[]) => () =>
   createProxy({ apiKey: 'k', botIds: [DEMO_BOT_ID], secret: SECRET, allowedHosts });
-
-/** A chain of answers by URL; every hop is kept with whether it carried the key. */
-function chain(answers: Record<string, () => Response>) {
-  const hops: [string, boolean][] = [];
-  const hop = async (url: string, withKey: boolean) => {
-    hops.push([url, withKey]);
-    return (answers[url] ?? (() => new Response('data: [END]\n\n')))();
-  };
-  return { hops, hop };
-}
-const to =
-  (location: string, status = 302) =>
-  () =>
-    new Response(null, { status, headers: { location } });
-
-const proxyWith = (options: Partial<ProxyOptions> = {}) =>
-  createProxy({
-    apiKey: 'k',
-    botIds: [DEMO_BOT_ID],
-    secret: SECRET,
-    allowedOrigins: ['https://partner.example'],
-    allowedHosts: ['proxy.example'],
-    fetch: async () => Response.json({ data: { id: 'conv01' } }),
-    ...options,
-  });
-const statusFor = async (origin: string) =>
-  (
-    await proxyWith()(
-      new Request('http://proxy.example/askbox/conversations', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin },
-        body: JSON.stringify({ name: 'x', bot_id: DEMO_BOT_ID }),
-      }),
-    )
-  ).status;
 
 describe('private and loopback hosts', () => {
   it.each([
@@ -194,89 +158,6 @@ describe('stream URLs', () => {
     for (const url of ['http://10.0.0.5/t', 'http://localhost:9000/t']) {
       expect(allowedStreamUrl(url, 'https://api.example', hosts), url).toBeUndefined();
       expect(allowedStreamUrl(url, 'https://api.example', { ...hosts, privateUpstream: true }), url).toBeDefined();
-    }
-  });
-});
-
-describe('following stream redirects', () => {
-  it('follows 3 hops and refuses the fourth', async () => {
-    const three = chain({
-      'https://api.example/1': to('/2', 301),
-      'https://api.example/2': to('/3', 307),
-      'https://api.example/3': to('https://api.example/4', 308),
-    });
-    expect((await fetchStream(new URL('https://api.example/1'), HOSTS, three.hop)).status).toBe(200);
-    expect(three.hops.map(([url]) => url)).toEqual([1, 2, 3, 4].map((n) => `https://api.example/${n}`));
-    const four = chain({
-      'https://api.example/1': to('/2'),
-      'https://api.example/2': to('/3'),
-      'https://api.example/3': to('/4', 303),
-      'https://api.example/4': to('/5'),
-    });
-    const refused = await fetchStream(new URL('https://api.example/1'), HOSTS, four.hop);
-    expect(refused.status).toBe(502);
-    expect(await refused.json()).toEqual({ message: 'The chat service did not return a stream.' });
-    expect(four.hops).toHaveLength(4);
-  });
-
-  it('drops the key on the first hop off the service origin, for good', async () => {
-    const { hops, hop } = chain({
-      'https://api.example/1': to('https://stream.example/2'),
-      'https://stream.example/2': to('https://api.example/3'),
-    });
-    await fetchStream(new URL('https://api.example/1'), HOSTS, hop);
-    expect(hops).toEqual([
-      ['https://api.example/1', true],
-      ['https://stream.example/2', false],
-      ['https://api.example/3', false],
-    ]);
-    const fromStream = chain({});
-    await fetchStream(new URL('https://stream.example/1'), HOSTS, fromStream.hop);
-    expect(fromStream.hops).toEqual([['https://stream.example/1', false]]);
-  });
-
-  it('refuses a hop to an unlisted origin or without a Location, and passes other statuses on', async () => {
-    for (const answer of [
-      to('https://evil.example/x'),
-      to('http://169.254.169.254/'),
-      () => new Response(null, { status: 302 }),
-    ]) {
-      const { hops, hop } = chain({ 'https://api.example/1': answer });
-      expect((await fetchStream(new URL('https://api.example/1'), HOSTS, hop)).status).toBe(502);
-      expect(hops).toHaveLength(1);
-    }
-    for (const status of [200, 304, 404]) {
-      const { hop } = chain({
-        'https://api.example/1': () => new Response(null, { status, headers: { location: '/2' } }),
-      });
-      expect((await fetchStream(new URL('https://api.example/1'), HOSTS, hop)).status).toBe(status);
-    }
-  });
-});
-
-describe('CORS origins, exactly', () => {
-  it.each([
-    ['https://partner.example', 200],
-    ['http://partner.example', 403],
-    ['https://partner.example:444', 403],
-    ['https://partner.example.evil', 403],
-    ['https://evilpartner.example', 403],
-    ['https://www.partner.example', 403],
-    ['https://partner.exampl', 403],
-    ['http://proxy.example', 200],
-    // Same host: the scheme is not compared, since behind a TLS-terminating proxy the request itself is http.
-    ['https://proxy.example', 200],
-    ['http://proxy.example:8080', 403],
-    ['http://proxy.example.evil', 403],
-  ])('%s → %i', async (origin, status) => {
-    expect(await statusFor(origin)).toBe(status);
-  });
-
-  it('refuses "*" and anything but an exact origin in allowedOrigins and streamOrigins', () => {
-    for (const key of ['allowedOrigins', 'streamOrigins'] as const) {
-      for (const bad of ['*', 'https://a.example/', 'https://a.example/path', 'a.example', 'https://A.example'])
-        expect(() => proxyWith({ [key]: [bad] }), `${key} ${bad}`).toThrow(/not allowed|not an origin/);
-      expect(() => proxyWith({ [key]: ['https://a.example:8443'] })).not.toThrow();
     }
   });
 });
