@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Features } from 'lightningcss';
-import { minify } from 'terser';
-import { build, defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type Rolldown, type UserConfig } from 'vite';
 import { configDefaults, type TestProjectConfiguration } from 'vitest/config';
 import { TABLES } from './src/config/locales/index.js';
 
@@ -15,155 +13,35 @@ const css: UserConfig['css'] = { lightningcss: { exclude: Features.LightDark } }
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** The chat file the `chat` build wrote (see below): its name and the integrity the launcher pins it with. */
-function chatFile(): { file: string; integrity: string } {
-  const file = existsSync('dist')
-    ? readdirSync('dist').find((name) => /^askbox-chat\.[\w-]+\.js$/.test(name))
-    : undefined;
-  if (!file) throw new Error('dist/askbox-chat.<hash>.js is missing: `vite build --mode chat` comes first');
-  const digest = createHash('sha384')
-    .update(readFileSync(`dist/${file}`))
-    .digest('base64');
-  return { file, integrity: `sha384-${digest}` };
-}
-
 /**
- * One config, four builds selected by `--mode`, run in this order by `npm run build`:
- * - `chat`:  dist/askbox-chat.<hash>.js, everything behind the launcher (Preact, signals, DOMPurify, markdown, the
- *            model, the panel and its CSS) as one classic script that hands `createChat` to the launcher;
- * - `embed`: dist/askbox.js, the launcher for the script tag, which loads that file by name and sha384 (read from
- *            dist/ and written in as constants), and dist/askbox-debug.js and the locale packs;
- * - `lib`:   dist/askbox.mjs, the ESM entry with `mount()` (runtime packages stay external);
- * - `proxy`: dist/proxy/*.js, the token proxy for Node, edge runtimes and Cloudflare Workers (no browser code).
+ * The two script-tag files' output, minified by Oxc (Vite's own minifier, its default `build.minify: 'oxc'`). One
+ * minifier, the bundler's: gzip -9, the launcher is 11,406 B with Oxc alone, 11,352 B with Terser alone (Vite's
+ * `minify: 'terser'`, with the `passes: 4` and `unsafe_*` options it had) and 11,233 B with Terser run over Oxc's
+ * output; the chat file 43,248, 42,927 and 42,725 B. Oxc needs no options, and builds in a tenth of the time. With:
+ * - V8's explicit compile hint as their first line (`postBanner` is written after minifying, which drops comments):
+ *   Chromium then compiles their functions while it streams each file, off the main thread, rather than each on its
+ *   first call on the main thread. Nearly all of the launcher runs at load, so this moves about 2 ms of compiling out
+ *   of the page's main thread at boot (see CHANGELOG, issue 19); the chat file, loaded on hover, is compiled before the
+ *   click, which then costs 20 instead of 25 ms of main-thread CPU (+25 B gzip). Other engines read a comment.
+ * - every character past ASCII written as an escape (`charset`): a script's source with a character past Latin-1 (the
+ *   launcher's names of "Chat" in Arabic, Hebrew, Japanese and Chinese, the chat's `…`) is kept as UTF-16, twice its
+ *   length, for as long as the page lives (27 KB more for the launcher, 112 KB for the chat file, by heap snapshot).
  */
-/**
- * Terser, run over what Oxc (Vite's own minifier) wrote, on the two script-tag files: each finds what the other leaves.
- * Measured gzipped, the chat file: Oxc alone 42,894 B, Terser alone 42,672 B, the two in turn 42,414 B; the launcher:
- * Terser alone 11,854 B, the two 11,765 B. streaming-markdown's development assertions only log.
- * Options beyond the defaults, each measured on top of the one before (gzip -9; chat 43,467 B and launcher 11,471 B
- * at `passes: 2` after the chat model split): `unsafe_arrows` chat −76 B, launcher −15 B (function expressions that
- * use neither `this` nor `arguments` become arrows: none of them is called with `new` or is the right side of
- * `instanceof`, and Preact tells class components by `prototype.render`, which such a function lacks either way);
- * `unsafe_proto` −12 B, ±0 (`Array.prototype.slice` → `[].slice`, the same function); `unsafe_methods` −6 B, +1 B
- * (`{m: function(){}}` → `{m(){}}`, none called with `new`); `passes: 4` −8 B, −30 B. Together chat 43,365 B,
- * launcher 11,427 B. Not taken: `pure_getters` (chat −50 B) drops reads kept for their side effect, as a signal's
- * `.value` read to subscribe; `unsafe` (−62 B more) turns `String(x)` into `""+x`, which differs for symbols and
- * for objects; `toplevel` and `module` change nothing in an IIFE; `hoist_funs` and `hoist_vars` cost bytes.
- * `format.ascii_only` writes every character past ASCII as an escape (the launcher's names of "Chat" in Arabic,
- * Hebrew, Japanese and Chinese, the chat's `…`): a script's source with a character past Latin-1 is kept as UTF-16,
- * twice its length, for as long as the page lives (27 KB more for the launcher, 112 KB for the chat file, by heap
- * snapshot); and gzipped both files come out smaller (launcher −45 B, chat −26 B).
- */
-function terser(): Plugin {
-  const options = {
-    ecma: 2020 as const,
-    format: { ascii_only: true },
-    compress: {
-      passes: 4,
-      pure_funcs: ['console.assert'],
-      unsafe_arrows: true,
-      unsafe_methods: true,
-      unsafe_proto: true,
-    },
-  };
-  return {
-    name: 'askbox-terser',
-    // After Rolldown's minifier: it runs when the chunks are rendered, before the bundle is handed here.
-    async generateBundle(_options, bundle) {
-      for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk') continue;
-        const { code } = await minify(chunk.code, options);
-        if (code === undefined) throw new Error(`Terser wrote nothing for ${chunk.fileName}`);
-        chunk.code = code;
-      }
-    },
-  };
-}
+const SCRIPT_OUTPUT = {
+  format: 'iife',
+  postBanner: '//# allFunctionsCalledOnLoad',
+  charset: 'ascii',
+} satisfies Rolldown.OutputOptions;
 
-/**
- * Puts V8's explicit compile hint at the head of the launcher and the chat file, after the minifiers (which drop
- * comments): Chromium then compiles their functions while it streams each file, off the main thread, rather than each
- * on its first call on the main thread. Nearly all of the launcher runs at load, so this moves about 2 ms of compiling
- * out of the page's main thread at boot (see CHANGELOG, issue 19); the chat file, loaded on hover, is compiled before
- * the click, which then costs 20 instead of 25 ms of main-thread CPU (+25 B gzip). Engines without compile hints read
- * a comment.
- */
-function compileHint(): Plugin {
-  return {
-    name: 'askbox-compile-hint',
-    generateBundle(_options, bundle) {
-      for (const chunk of Object.values(bundle))
-        if (chunk.type === 'chunk') chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
-    },
-  };
-}
-
-/**
- * Names the chat file by a hash of what it finally holds: Rolldown's `[hash]` is taken before the Terser pass above,
- * so a new Terser (or new options) would ship different bytes, and another sha384, under a name a CDN has cached.
- */
-function contentName(name: (hash: string) => string): Plugin {
-  return {
-    name: 'askbox-content-name',
-    generateBundle(_options, bundle) {
-      for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk') continue;
-        delete bundle[chunk.fileName];
-        const hash = createHash('sha256').update(chunk.code).digest('base64url').slice(0, 8);
-        this.emitFile({ type: 'asset', fileName: name(hash), source: chunk.code });
-      }
-    },
-  };
-}
-
-/** DOMPurify's package folder: its `package.json` and the TypeScript source it ships under `src/`. */
-const DOMPURIFY = fileURLToPath(new URL('./node_modules/dompurify/', import.meta.url));
-
-/** `code` (DOMPurify's `purify.ts`) with `from` replaced by `to`; the build fails if `from` is not there. */
-function editPurify(code: string, from: string, to: string): string {
-  if (!code.includes(from)) throw new Error(`dompurify/src/purify.ts no longer has ${from}`);
-  return code.replace(from, to);
-}
-
-/**
- * The chat file compiles DOMPurify from the TypeScript source its package ships, for es2022, instead of its ESM build,
- * which Babel compiled for ES5 with helpers that ride along (an async generator nothing uses, kept by its prototype
- * writes, and an array destructuring shim): chat file 43,338 → 42,585 B gzipped. Same DOMPurify, same version. Two
- * edits to `purify.ts`, each failing the build if its text is gone (a new DOMPurify is then looked at again):
- * - its namespace import `* as EXPRESSIONS`, which it destructures, becomes named imports gathered in a plain
- *   object: Rolldown would build the namespace with a helper that walks it with `for…in`, and a page's enumerable
- *   `Object.prototype` key would then throw as the chat file loads (embed.spec's polluted-prototype test);
- * - its `VERSION`, which DOMPurify's own build injects, becomes the installed version.
- */
-function dompurifySource(): Plugin {
-  const source = `${DOMPURIFY}src/`;
-  const { version: dompurifyVersion } = JSON.parse(readFileSync(`${DOMPURIFY}package.json`, 'utf8')) as {
-    version: string;
-  };
-  return {
-    name: 'askbox-dompurify-source',
-    enforce: 'pre',
-    resolveId: (id) => (id === 'dompurify' ? `${source}purify.ts` : undefined),
-    transform(code, id) {
-      if (id !== `${source}purify.ts`) return undefined;
-      const names = [...readFileSync(`${source}regexp.ts`, 'utf8').matchAll(/^export const (\w+)/gm)].map((m) => m[1]);
-      const list = names.join(', ');
-      const named = `import { ${list} } from './regexp.js';\nconst EXPRESSIONS = { ${list} };`;
-      const imported = editPurify(code, "import * as EXPRESSIONS from './regexp.js';", named);
-      return editPurify(
-        imported,
-        'DOMPurify.version = VERSION;',
-        `DOMPurify.version = ${JSON.stringify(dompurifyVersion)};`,
-      );
-    },
-  };
-}
+/** streaming-markdown's development assertions only log: calls the tree-shaker may drop (−83 B gzip). */
+const NO_ASSERTIONS = { manualPureFunctions: ['console.assert'] } satisfies Rolldown.InputOptions['treeshake'];
 
 /**
  * The chat file's JSX as `h(type, props, ...children)` calls (Preact's `createElement`) rather than the automatic
  * runtime's `jsx(type, {...props, children})`, whose module it then leaves out: the same elements, 256 B less
  * gzipped. Only `.tsx` files go through this transform (its `h` import would clash in mount/chat.ts); Rolldown
- * compiles the `.ts` files as before, to the same bytes. Tests and the ESM build keep tsconfig's automatic runtime.
+ * compiles the `.ts` files as before, to the same bytes. It is set for the whole `embed` build, whose launcher and
+ * overlay have no `.tsx`; tests and the ESM build keep tsconfig's automatic runtime.
  */
 const CLASSIC_JSX: UserConfig['oxc'] = {
   include: /\.tsx$/,
@@ -171,33 +49,100 @@ const CLASSIC_JSX: UserConfig['oxc'] = {
   jsxInject: "import { h, Fragment } from 'preact'",
 };
 
+/**
+ * Pins the chat file in the launcher: the `chat` environment's build hands the file's name and sha384 to the `embed`
+ * environment's in memory, as the constants `__ASKBOX_CHAT_FILE__` and `__ASKBOX_CHAT_INTEGRITY__` (src/env.d.ts)
+ * that the launcher loads it by, added to Rolldown's `transform.define` as Vite adds its own `define`. The hash is
+ * taken of the chunk as written (minified, with its banner). One instance serves both environments
+ * (`sharedDuringBuild`), and the `embed` mode's `buildApp` builds the chat file first.
+ */
+function chatFilePin(): Plugin {
+  let pin: Record<string, string> | undefined;
+  return {
+    name: 'askbox-chat-file-pin',
+    sharedDuringBuild: true,
+    generateBundle(_options, bundle) {
+      if (this.environment.name !== 'chat') return;
+      const [chat, ...more] = Object.values(bundle).filter((output) => output.type === 'chunk');
+      if (!chat || more.length > 0) throw new Error('src/embed-chat.ts must build into one script');
+      const integrity = `sha384-${createHash('sha384').update(chat.code).digest('base64')}`;
+      pin = {
+        __ASKBOX_CHAT_FILE__: JSON.stringify(chat.fileName),
+        __ASKBOX_CHAT_INTEGRITY__: JSON.stringify(integrity),
+      };
+    },
+    options(options) {
+      if (this.environment.name !== 'embed') return undefined;
+      if (!pin) throw new Error('the launcher pins the chat file, so the chat environment builds first');
+      return { ...options, transform: { ...options.transform, define: { ...options.transform?.define, ...pin } } };
+    },
+  };
+}
+
+/**
+ * One config, three builds selected by `--mode`, each of which runs on its own (`npm run build` runs all three):
+ * - `embed`: what a site hosts for the script tag, as three environments built in this order:
+ *   - `chat`:  dist/askbox-chat.<hash>.js, everything behind the launcher (Preact, signals, DOMPurify, markdown, the
+ *              model, the panel and its CSS) as one classic script that hands `createChat` to the launcher; it
+ *              starts from an empty dist/, so no older chat file stays beside the new one;
+ *   - `embed`: dist/askbox.js, the launcher, which loads that file by the name and sha384 it is handed (above), and
+ *              the locale packs;
+ *   - `debug`: dist/askbox-debug.js, the self-diagnosis overlay, a script of its own that askbox.js loads from next
+ *              to itself only when the page asks for it (`?askbox-debug=1`, `data-debug`), so that it costs the
+ *              widget's bundle nothing;
+ * - `lib`:   dist/askbox.mjs, the ESM entry with `mount()` (runtime packages stay external);
+ * - `proxy`: dist/proxy/*.js, the token proxy for Node, edge runtimes and Cloudflare Workers (no browser code).
+ */
 const builds: Record<string, () => UserConfig> = {
-  chat: () => ({
+  embed: () => ({
     oxc: CLASSIC_JSX,
-    plugins: [dompurifySource(), terser(), compileHint(), contentName((hash) => `askbox-chat.${hash}.js`)],
-    build: {
-      emptyOutDir: true,
-      target: 'es2022',
-      minify: 'oxc',
-      rolldownOptions: {
-        input: 'src/embed-chat.ts',
-        output: { format: 'iife', entryFileNames: 'askbox-chat.js' },
+    plugins: [chatFilePin(), localePacks()],
+    // `consumer: 'client'` each: an environment not named `client` is otherwise built as for a server (unminified).
+    environments: {
+      chat: {
+        consumer: 'client',
+        build: {
+          emptyOutDir: true,
+          target: 'es2022',
+          rolldownOptions: {
+            input: 'src/embed-chat.ts',
+            treeshake: NO_ASSERTIONS,
+            // Rolldown's hash of the minified file: a name a CDN may cache forever holds one set of bytes.
+            output: { ...SCRIPT_OUTPUT, entryFileNames: 'askbox-chat.[hash].js' },
+          },
+        },
+      },
+      embed: {
+        consumer: 'client',
+        build: {
+          emptyOutDir: false,
+          target: 'es2022',
+          lib: { entry: 'src/embed.ts', formats: ['iife'], name: 'AskboxEmbed', fileName: () => 'askbox.js' },
+          rolldownOptions: { treeshake: NO_ASSERTIONS, output: SCRIPT_OUTPUT },
+        },
+      },
+      debug: {
+        consumer: 'client',
+        build: {
+          emptyOutDir: false,
+          target: 'es2022',
+          lib: {
+            entry: 'src/debug/overlay.ts',
+            formats: ['iife'],
+            name: 'AskboxDebug',
+            fileName: () => 'askbox-debug.js',
+          },
+        },
+      },
+    },
+    builder: {
+      async buildApp(builder) {
+        const { chat, embed, debug } = builder.environments;
+        if (!chat || !embed || !debug) throw new Error('the embed mode builds the chat, embed and debug environments');
+        for (const environment of [chat, embed, debug]) await builder.build(environment);
       },
     },
   }),
-  embed: () => {
-    const { file, integrity } = chatFile();
-    return {
-      define: { __ASKBOX_CHAT_FILE__: JSON.stringify(file), __ASKBOX_CHAT_INTEGRITY__: JSON.stringify(integrity) },
-      plugins: [localePacks(), debugOverlay(), terser(), compileHint()],
-      build: {
-        emptyOutDir: false,
-        target: 'es2022',
-        minify: 'oxc',
-        lib: { entry: 'src/embed.ts', formats: ['iife'], name: 'AskboxEmbed', fileName: () => 'askbox.js' },
-      },
-    };
-  },
   lib: () => ({
     build: {
       emptyOutDir: false,
@@ -224,31 +169,6 @@ const builds: Record<string, () => UserConfig> = {
 };
 
 /**
- * dist/askbox-debug.js: the self-diagnosis overlay, a script of its own that askbox.js loads from next to itself only
- * when the page asks for it (`?askbox-debug=1`, `data-debug`), so that it costs the widget's bundle nothing.
- */
-function debugOverlay(): Plugin {
-  return {
-    name: 'askbox-debug-overlay',
-    async generateBundle() {
-      const result = await build({
-        configFile: false,
-        logLevel: 'warn',
-        define: { __ASKBOX_VERSION__: JSON.stringify(version) },
-        build: {
-          write: false,
-          target: 'es2022',
-          lib: { entry: 'src/debug/overlay.ts', formats: ['iife'], name: 'AskboxDebug' },
-        },
-      });
-      const chunk = (Array.isArray(result) ? result[0] : (result as Rolldown.RolldownOutput))?.output[0];
-      if (!chunk || chunk.type !== 'chunk') throw new Error('src/debug/overlay.ts must build into one script');
-      this.emitFile({ type: 'asset', fileName: 'askbox-debug.js', source: chunk.code });
-    },
-  };
-}
-
-/**
  * dist/askbox-locales/<language>.json: each language's locale pack, its UI strings as a JSON object keyed by name
  * (`{"send": "Senden", "errors.network": "Keine Verbindung.", …}`, see src/config/locales), fetched by the
  * script-tag bundle from next to itself when the page or visitor speaks that language (see src/embed.ts).
@@ -256,6 +176,7 @@ function debugOverlay(): Plugin {
 function localePacks(): Plugin {
   return {
     name: 'askbox-locale-packs',
+    applyToEnvironment: (environment) => environment.name === 'embed',
     generateBundle() {
       for (const [language, pack] of Object.entries(TABLES))
         this.emitFile({
@@ -320,12 +241,14 @@ const bench: TestProjectConfiguration = {
 
 export default defineConfig(({ mode }) => {
   // Vitest and knip load this file in modes of their own: no build then.
-  const { define, plugins, build: options, oxc } = builds[mode]?.() ?? {};
+  const { plugins, build: options, oxc, environments, builder } = builds[mode]?.() ?? {};
   return {
-    define: { __ASKBOX_VERSION__: JSON.stringify(version), ...define },
+    define: { __ASKBOX_VERSION__: JSON.stringify(version) },
     oxc,
     css,
     build: options,
+    environments,
+    builder,
     plugins,
     test: { projects: mutating ? [node, dom] : [node, dom, e2e, bench] },
   };

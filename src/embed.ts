@@ -1,10 +1,10 @@
 import { parsePack } from './config/locale.js';
-import type { LocalePack } from './config/schema.js';
+import type { LocalePack, WidgetConfig } from './config/schema.js';
 import { parseLauncherConfig } from './config/parse.js';
 import { defineElement, elementInput } from './mount/element.js';
 import { chatLoadFailures, loadChat } from './mount/chat-loader.js';
 import type { WidgetHandle } from './mount/handle.js';
-import { createRegistry } from './mount/registry.js';
+import { createRegistry, type Registry } from './mount/registry.js';
 import { pageLanguages, startWidget } from './mount/widget.js';
 
 /**
@@ -134,6 +134,72 @@ function loadDebug(base: string, nonce = '') {
 const TAG_EVENT = 'askbox:tag';
 
 /**
+ * Where a widget's raw settings come from: `what` names the source in console messages, `prefix` is the one its
+ * attributes carry (`data-` on the script tag, none on `<askbox-chat>`), and `target` is the element it is placed in.
+ */
+interface SettingsSource {
+  input: Record<string, unknown>;
+  what: string;
+  prefix: string;
+  target?: HTMLElement;
+}
+
+/**
+ * The config a source's settings make, or nothing when they do not make one: each issue is named, with the
+ * attribute it comes from, in one console error. Unknown attributes are named in a warning and do not stop it.
+ */
+function readSettings(source: SettingsSource, languages: Iterable<string>): WidgetConfig | undefined {
+  const { input, what, prefix, target } = source;
+  const parsed = parseLauncherConfig(input, { languages, inlineTarget: Boolean(target) });
+  const named = (key: string) => attributeOf(key, prefix);
+  if (parsed.issues) {
+    const lines = parsed.issues.map((issue) => `\n  - ${named(issue.key)} ${issue.message}`);
+    console.error(`[askbox] The chat widget was not loaded because its ${what} is misconfigured:${lines.join('')}`);
+    return undefined;
+  }
+  if (parsed.unknown.length > 0)
+    console.warn(`[askbox] The ${what} has attributes Askbox does not know: ${parsed.unknown.map(named).join(', ')}`);
+  return parsed.config;
+}
+
+/** Whether the config's `target` is a selector the page can use (one console error when not); an element needs none. */
+function hasUsableTarget(config: WidgetConfig, source: SettingsSource): boolean {
+  try {
+    if (config.target && !source.target) document.querySelector(config.target);
+    return true;
+  } catch {
+    console.error(`[askbox] The ${source.what}'s ${source.prefix}target "${config.target}" is not a CSS selector`);
+    return false;
+  }
+}
+
+/**
+ * How the chat gets its UI strings: nothing to fetch in English; in another language its pack, fetched from `base`
+ * with the chat, which reads its strings by name when created. A pack that fails to load leaves the chat in English.
+ */
+function localeStrings(config: WidgetConfig, base: string) {
+  if (config.language === 'en') return undefined;
+  const warn = (error: unknown) =>
+    void console.warn(
+      `[askbox] The ${config.language} UI strings could not be loaded, so the chat speaks English:`,
+      error,
+    );
+  return () => loadPack(new URL(`askbox-locales/${config.language}.json`, base)).then((pack) => ({ pack }), warn);
+}
+
+/**
+ * `window.Askbox`: the version, `get(instance)`, and the METHODS acting on the registry's first widget. A handle kept
+ * past the last widget's destroy() does nothing, rather than throw into the page.
+ */
+function createGlobal(registry: Registry): AskboxGlobal {
+  const api: Record<string, unknown> = { version: __ASKBOX_VERSION__, get: registry.get };
+  for (const method of METHODS)
+    api[method] = (...args: unknown[]) =>
+      (registry.first()?.[method] as ((...values: unknown[]) => unknown) | undefined)?.(...args);
+  return Object.freeze(api) as unknown as AskboxGlobal;
+}
+
+/**
  * Boots the widgets: this script's tag, every tag a later copy of the script hands over, and every `<askbox-chat>`
  * element. Never throws into the host page: every failure is one console error.
  * - A copy that finds another copy running widgets hands its tag over and does nothing more.
@@ -160,55 +226,22 @@ function boot() {
     document.removeEventListener(TAG_EVENT, onTag);
     if (window.Askbox === askbox) delete window.Askbox;
   });
-  const api: Record<string, unknown> = { version: __ASKBOX_VERSION__, get: registry.get };
-  // A handle kept past the last widget's destroy() does nothing, rather than throw into the page.
-  for (const method of METHODS)
-    api[method] = (...args: unknown[]) =>
-      (registry.first()?.[method] as ((...values: unknown[]) => unknown) | undefined)?.(...args);
-  const askbox = Object.freeze(api) as unknown as AskboxGlobal;
+  const askbox = createGlobal(registry);
   const languages = pageLanguages(document);
   // The chat file, the locale packs and the self-diagnosis are fetched from next to this script.
   const base = script?.src || document.baseURI;
 
   /**
-   * Starts a widget from raw settings, placed in `target` (an `<askbox-chat>`) or where its mode says. Returns how to
-   * destroy it; nothing when it did not start (one console error says why) or joined a live widget.
+   * Starts a widget from raw settings, placed in the source's target (an `<askbox-chat>`) or where its mode says.
+   * Returns how to destroy it; nothing when it did not start (one console error says why) or joined a live widget.
    */
-  function start(input: Record<string, unknown>, what: string, prefix: string, target?: HTMLElement) {
-    const parsed = parseLauncherConfig(input, { languages, inlineTarget: Boolean(target) });
-    const named = (key: string) => attributeOf(key, prefix);
-    if (parsed.issues) {
-      const lines = parsed.issues.map((issue) => `\n  - ${named(issue.key)} ${issue.message}`);
-      return void console.error(
-        `[askbox] The chat widget was not loaded because its ${what} is misconfigured:${lines.join('')}`,
-      );
-    }
-    if (parsed.unknown.length > 0)
-      console.warn(`[askbox] The ${what} has attributes Askbox does not know: ${parsed.unknown.map(named).join(', ')}`);
-    const { config } = parsed;
-    if (registry.find(config)) return;
-    try {
-      if (config.target && !target) document.querySelector(config.target);
-    } catch {
-      return void console.error(`[askbox] The ${what}'s ${prefix}target "${config.target}" is not a CSS selector`);
-    }
-    // A language other than English: its pack comes with the chat, which reads its strings by name when created.
-    const strings =
-      config.language === 'en'
-        ? undefined
-        : () =>
-            loadPack(new URL(`askbox-locales/${config.language}.json`, base)).then(
-              (pack) => ({ pack }),
-              (error: unknown) =>
-                void console.warn(
-                  `[askbox] The ${config.language} UI strings could not be loaded, so the chat speaks English:`,
-                  error,
-                ),
-            );
+  function start(source: SettingsSource) {
+    const config = readSettings(source, languages);
+    if (!config || registry.find(config) || !hasUsableTarget(config, source)) return;
     const chat = () => loadChat(new URL(__ASKBOX_CHAT_FILE__, base).href, __ASKBOX_CHAT_INTEGRITY__, config.styleNonce);
-    const { handle, attach } = startWidget(config, { chat, strings });
+    const { handle, attach } = startWidget(config, { chat, strings: localeStrings(config, base) });
     try {
-      attach(target);
+      attach(source.target);
     } catch (error) {
       handle.destroy();
       return void console.error('[askbox] The chat widget could not start:', error);
@@ -232,12 +265,17 @@ function boot() {
     if (booted.has(tag)) return;
     booted.add(tag);
     const input = readAttributes(tag);
-    if (Object.keys(input).some((key) => key !== 'styleNonce')) start(input, '<script> tag', 'data-');
+    if (Object.keys(input).some((key) => key !== 'styleNonce')) start({ input, what: '<script> tag', prefix: 'data-' });
   }
 
   if (script) bootTag(script);
   defineElement((element) =>
-    start({ styleNonce: script?.nonce || undefined, ...elementInput(element) }, '<askbox-chat> element', '', element),
+    start({
+      input: { styleNonce: script?.nonce || undefined, ...elementInput(element) },
+      what: '<askbox-chat> element',
+      prefix: '',
+      target: element,
+    }),
   );
 }
 

@@ -74,16 +74,19 @@ const MAX_PAGES = 200;
 const INCLUDES = 'sources';
 
 /**
- * Creates the API client. Every failure surfaces as one `ChatError`, mapped here and nowhere else.
- *
- * @example
- * const client = createChatClient({ proxyUrl: '/askbox' });
- * const conversation = await client.createConversation({ name: 'Visitor', botId: 'abc', documentIds: [] });
+ * The client's HTTP layer: requests to the proxy's routes, each carrying a conversation's grant when it has one.
+ * A fetch that fails, and a response that is not 2xx or not the JSON asked for, throw a `ChatError`.
  */
-export function createChatClient(options: ChatClientOptions): ChatClient {
+interface ProxyHttp {
+  /** The response to `init` at `path` (under the proxy's base URL), when it is 2xx. */
+  request(path: string, init?: RequestInit, grant?: string): Promise<Response>;
+  /** The response's JSON, unchecked: each caller hands it to its parser (parse.ts). */
+  json(path: string, init?: RequestInit, grant?: string): Promise<unknown>;
+}
+
+function createProxyHttp(options: ChatClientOptions): ProxyHttp {
   // Bound once: a host page that later wraps or replaces window.fetch does not affect a mounted widget.
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  let warned = false;
 
   async function request(path: string, init: RequestInit = {}, grant?: string): Promise<Response> {
     let response: Response;
@@ -103,7 +106,6 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     return response;
   }
 
-  /** The response's JSON, unchecked: each caller hands it to its parser (parse.ts). */
   async function json(path: string, init?: RequestInit, grant?: string): Promise<unknown> {
     const response = await request(path, init, grant);
     try {
@@ -112,6 +114,20 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       throw new ChatError('http', 'The response was not JSON', { status: response.status, cause: error });
     }
   }
+
+  return { request, json };
+}
+
+/**
+ * Creates the API client. Every failure surfaces as one `ChatError`, mapped here and nowhere else.
+ *
+ * @example
+ * const client = createChatClient({ proxyUrl: '/askbox' });
+ * const conversation = await client.createConversation({ name: 'Visitor', botId: 'abc', documentIds: [] });
+ */
+export function createChatClient(options: ChatClientOptions): ChatClient {
+  const { request, json } = createProxyHttp(options);
+  let warned = false;
 
   async function listPage(conversation: ConversationRef, page: number, signal?: AbortSignal): Promise<ApiMessagePage> {
     const query = new URLSearchParams({

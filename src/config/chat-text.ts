@@ -47,22 +47,35 @@ function textObject(input: Readonly<Record<string, unknown>>): Record<string, un
 /** `textFooBar`, the key a `data-text-foo-bar` attribute arrives as, for the string `fooBar`. */
 const attribute = (key: string) => `text${key[0]!.toUpperCase()}${key.slice(1)}`;
 
+/** Where a site's overrides and a language's strings come from. */
+interface TextSources {
+  /** The language's locale pack. */
+  pack: LocalePack;
+  /** The raw settings, whose one-attribute-per-string overrides (`textDeleteAction`) win over `text`. */
+  input: Readonly<Record<string, unknown>>;
+}
+
 /**
- * `english`'s strings, each by its key from the site's override, else from `pack`, else from `held` (a config's
- * strings: the launcher holds those it draws, "" elsewhere), else `english`'s own. An override
- * comes from one attribute per string (`data-text-delete-action` arrives as `textDeleteAction`,
- * `data-text-errors-network` as `textErrorsNetwork`), else from `given` (`input.text`, or its `errors`). The config's
- * parser has checked each (a non-empty string of at most 500 characters) and refused the config otherwise, so only
- * its type is checked here. An error sentence's key in a pack is `errors.<kind>`.
+ * One group of strings to resolve: `english`, the strings and their keys; `held`, a config's strings for them (the
+ * launcher holds those it draws, "" elsewhere); `given`, the part of `input.text` that overrides them; `errors`,
+ * whether they are the error sentences, whose attributes read `textErrors<Kind>` and whose pack keys `errors.<kind>`.
  */
-function resolve<T extends object>(
-  english: T,
-  held: object,
-  pack: LocalePack,
-  input: Readonly<Record<string, unknown>>,
-  given: Record<string, unknown>,
-  errors = false,
-): T {
+interface TextGroup<T extends object> {
+  english: T;
+  held: object;
+  given: Record<string, unknown>;
+  errors?: boolean;
+}
+
+/**
+ * `english`'s strings, each by its key from the site's override, else from `pack`, else from `held`, else
+ * `english`'s own. An override comes from one attribute per string (`data-text-delete-action` arrives as
+ * `textDeleteAction`, `data-text-errors-network` as `textErrorsNetwork`), else from `given`. The config's parser has
+ * checked each (a non-empty string of at most 500 characters) and refused the config otherwise, so only its type is
+ * checked here.
+ */
+function resolve<T extends object>(group: TextGroup<T>, { pack, input }: TextSources): T {
+  const { english, held, given, errors = false } = group;
   const text: Record<string, string> = {};
   for (const [key, fallback] of Object.entries(english)) {
     const name = attribute(key);
@@ -80,7 +93,7 @@ function resolve<T extends object>(
 
 /** The chat file's own strings: `pack`'s by name, English where it has none, as `input` overrides them. */
 export function toChatText(pack: LocalePack, input: Readonly<Record<string, unknown>> = {}): ChatText {
-  return resolve(CHAT_TEXT, {}, pack, input, textObject(input));
+  return resolve({ english: CHAT_TEXT, held: {}, given: textObject(input) }, { pack, input });
 }
 
 /**
@@ -102,8 +115,11 @@ export function localize(config: WidgetConfig): WidgetConfig {
     welcome: setting('welcome'),
     placeholder: setting('placeholder'),
     text: {
-      ...resolve(DEFAULT_TEXT, text, pack, input, given),
-      errors: resolve(DEFAULT_TEXT.errors, text.errors, pack, input, Object(given.errors), true),
+      ...resolve({ english: DEFAULT_TEXT, held: text, given }, { pack, input }),
+      errors: resolve(
+        { english: DEFAULT_TEXT.errors, held: text.errors, given: Object(given.errors), errors: true },
+        { pack, input },
+      ),
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   type LocalePack,
   type Mode,
   type Position,
+  type UiText,
   type WidgetConfig,
 } from './schema.js';
 import { parsePaths } from './paths.js';
@@ -110,12 +111,12 @@ export function parseLauncherConfig(input: Input, env: ConfigEnv = {}): ParseRes
   return readConfig(input, env, launcherLocaleText);
 }
 
-function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText): ParseResult {
-  const { languages = [], tables = {} } = env;
-  const issues: ConfigIssue[] = [];
-  const fail: Fail = (key, message) => void issues.push({ key, message });
-  // The readers take a setting by its key, which names both the input and its issue: the launcher parses this on
-  // every page view, and one key per call is the smallest form of it.
+/**
+ * The readers of one input, each of which records its issues with `fail`. They take a setting by its key, which
+ * names both the input and its issue: the launcher parses this on every page view, and one key per call is the
+ * smallest form of it.
+ */
+function createReaders(input: Input, fail: Fail) {
   const given = (key: keyof WidgetConfig) => text(input[key]);
 
   /** A list: an array from `mount()`, or the attribute's text split at `separator`; its items trimmed, empty ones out. */
@@ -171,6 +172,68 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     return value || fallback;
   };
 
+  return { given, list, checked, colour, flag, oneOf, numberIn, bounded };
+}
+
+/** The readers `createReaders` makes for one input. */
+type Readers = ReturnType<typeof createReaders>;
+
+/** The ids of the documents to search: each a valid id, and at most `MAX_DOCUMENT_IDS` of them. */
+function readDocumentIds(read: Readers, fail: Fail): string[] {
+  const documentIds = read.list('documentIds', ',');
+  const badId = documentIds.find((id) => !ID.test(id));
+  if (badId !== undefined) fail('documentIds', `"${badId}" is not a valid document id`);
+  if (documentIds.length > MAX_DOCUMENT_IDS) fail('documentIds', `accepts at most ${MAX_DOCUMENT_IDS} ids`);
+  return documentIds;
+}
+
+/** The questions offered before the first message: at most `MAX_STARTERS`, each at most `MAX_STARTER_LENGTH` long. */
+function readStarters(read: Readers, fail: Fail): string[] {
+  const offered = read.list('starters', '|');
+  if (offered.length > MAX_STARTERS) fail('starters', `offers at most ${MAX_STARTERS} questions`);
+  if (offered.some((starter) => starter.length > MAX_STARTER_LENGTH))
+    fail('starters', `each question must be at most ${MAX_STARTER_LENGTH} characters`);
+  return offered;
+}
+
+/** The language tag the site asks for, if any, after a `fail` when it is not one. */
+function readLocaleTag(read: Readers, fail: Fail): string | undefined {
+  const requested = read.given('locale') || undefined;
+  if (requested && !canonicalTag(requested))
+    fail('locale', `"${requested}" is not a language tag (e.g. "de" or "pt-BR")`);
+  return requested;
+}
+
+/** The notice shown when the visitor reaches a limit: its message, and a link with its text. */
+function readLimitNotice({ bounded, checked }: Readers) {
+  const limitMessage = bounded('limitMessage', '', 300) || undefined;
+  const limitLinkText = bounded('limitLinkText', '', 80) || undefined;
+  const limitLink = checked('limitLink', LINK, 'must be an http(s) URL') || undefined;
+  return { limitMessage, limitLink, limitLinkText };
+}
+
+/** The UI strings: the locale's `base`, overridden by `text` and the one-attribute-per-string settings. */
+function readUiText(input: Input, base: UiText, fail: Fail): UiText {
+  const single: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) if (SINGLE_TEXT.test(key)) single[key] = input[key];
+  return parseText({ text: input.text, single, base }, (message) => fail('text', message));
+}
+
+/** The keys of `input` that are no setting: every key `config` has, whatever its value, is one. Likely typos. */
+function unknownKeys(input: Input, config: Settings): string[] {
+  return Object.keys(input).filter(
+    (key) => !SINGLE_TEXT.test(key) && !Object.hasOwn(config, key) && !Object.hasOwn(HANDOFF, key),
+  );
+}
+
+/** Both parsers' work: every setting read and checked in turn; `readLocale` gives the locale's strings the config holds. */
+function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText): ParseResult {
+  const { languages = [], tables = {} } = env;
+  const issues: ConfigIssue[] = [];
+  const fail: Fail = (key, message) => void issues.push({ key, message });
+  const read = createReaders(input, fail);
+  const { given, checked, colour, flag, oneOf, numberIn, bounded } = read;
+
   const botId = checked('botId', ID, 'is not a valid bot id');
   if (!botId) fail('botId', 'is required (the id of your Cody bot)');
 
@@ -188,20 +251,10 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const stream = flag('stream', DEFAULTS.stream);
   const debug = flag('debug', false);
 
-  const documentIds = list('documentIds', ',');
-  const badId = documentIds.find((id) => !ID.test(id));
-  if (badId !== undefined) fail('documentIds', `"${badId}" is not a valid document id`);
-  if (documentIds.length > MAX_DOCUMENT_IDS) fail('documentIds', `accepts at most ${MAX_DOCUMENT_IDS} ids`);
+  const documentIds = readDocumentIds(read, fail);
+  const offered = readStarters(read, fail);
 
-  const offered = list('starters', '|');
-  if (offered.length > MAX_STARTERS) fail('starters', `offers at most ${MAX_STARTERS} questions`);
-  if (offered.some((starter) => starter.length > MAX_STARTER_LENGTH))
-    fail('starters', `each question must be at most ${MAX_STARTER_LENGTH} characters`);
-
-  const requested = given('locale') || undefined;
-  if (requested && !canonicalTag(requested))
-    fail('locale', `"${requested}" is not a language tag (e.g. "de" or "pt-BR")`);
-  const locale = resolveLocale(requested, languages);
+  const locale = resolveLocale(readLocaleTag(read, fail), languages);
   const pack = tables[locale.language] ?? {};
   const strings = readLocale(locale.language, pack);
   const dir = oneOf('dir', DIRECTIONS, locale.dir);
@@ -213,9 +266,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const launcherLabel = bounded('launcherLabel', '', 60);
   const conversationName = bounded('conversationName', DEFAULTS.conversationName, 100);
 
-  const limitMessage = bounded('limitMessage', '', 300) || undefined;
-  const limitLinkText = bounded('limitLinkText', '', 80) || undefined;
-  const limitLink = checked('limitLink', LINK, 'must be an http(s) URL') || undefined;
+  const limitNotice = readLimitNotice(read);
 
   const streamTimeout = numberIn('streamTimeout', STREAM_TIMEOUT);
   const zIndex = numberIn('zIndex', Z_INDEX);
@@ -231,12 +282,9 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const showOn = parsePaths(input.showOn, (message) => fail('showOn', message));
   const hideOn = parsePaths(input.hideOn, (message) => fail('hideOn', message));
 
-  const single: Record<string, unknown> = {};
-  for (const key of Object.keys(input)) if (SINGLE_TEXT.test(key)) single[key] = input[key];
-  const uiText = parseText(input.text, single, strings.text, (message) => fail('text', message));
+  const uiText = readUiText(input, strings.text, fail);
 
   if (issues.length > 0) return { issues };
-  // Every key it has, whatever its value, is a setting: any other key of `input` is unknown (likely a typo).
   const config: Settings = {
     botId,
     proxyUrl: proxyUrl.replace(/\/+$/, ''),
@@ -252,9 +300,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     theme,
     documentIds,
     conversationName,
-    limitMessage,
-    limitLink,
-    limitLinkText,
+    ...limitNotice,
     streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
     stream,
     styleNonce: given('styleNonce') || undefined,
@@ -272,10 +318,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     showOn,
     hideOn,
   };
-  const unknown = Object.keys(input).filter(
-    (key) => !SINGLE_TEXT.test(key) && !Object.hasOwn(config, key) && !Object.hasOwn(HANDOFF, key),
-  );
-  return { unknown, config: { ...config, input, pack, language: locale.language } };
+  return { unknown: unknownKeys(input, config), config: { ...config, input, pack, language: locale.language } };
 }
 
 function text(value: unknown): string {

@@ -6,6 +6,16 @@ const MAX_TEXT_LENGTH = 500;
 /** Records a problem with the `text` setting. */
 type Fail = (message: string) => void;
 
+/** What the `text` settings are read from. */
+interface TextSettings {
+  /** The `text` setting: an object, or its JSON from a `data-text` attribute. */
+  text: unknown;
+  /** The one-attribute-per-string settings, by the key each arrives as (`textSend`, `textErrorsNetwork`). */
+  single: Readonly<Record<string, unknown>>;
+  /** The locale's strings, which the valid overrides replace. */
+  base: UiText;
+}
+
 /**
  * The UI strings: `base` (the locale's), with each valid override of one of its keys applied. Overrides come from
  * `text` (an object, or its JSON from a `data-text` attribute) and, winning over it, from one attribute per string:
@@ -14,23 +24,23 @@ type Fail = (message: string) => void;
  * strings it draws, and does not carry the names of the others, which the chat file reads itself (`localize`,
  * config/chat-text.ts) and names when unknown (`unknownTextKeys`).
  */
-export function parseText(value: unknown, single: Readonly<Record<string, unknown>>, base: UiText, fail: Fail): UiText {
-  const given = fromJson(value, fail) ?? {};
+export function parseText({ text, single, base }: TextSettings, fail: Fail): UiText {
+  const given = fromJson(text, fail) ?? {};
   const { errors = {}, ...strings } = given;
   if (!isRecord(errors)) fail('errors must be an object of UI strings');
   const errorStrings = isRecord(errors) ? { ...errors } : {};
-  for (const [key, text] of Object.entries(single)) {
+  for (const [key, value] of Object.entries(single)) {
     // `textSend` → `send`; `textErrorsNetwork` → `errors.network`.
     const name = lowerFirst(key.slice(4));
     // A bare `textErrors` names no string: `unknownTextKeys` warns of it.
-    if (/^errors[A-Z]/.test(name)) errorStrings[lowerFirst(name.slice(6))] = text;
-    else if (name !== 'errors') strings[name] = text;
+    if (/^errors[A-Z]/.test(name)) errorStrings[lowerFirst(name.slice(6))] = value;
+    else if (name !== 'errors') strings[name] = value;
   }
   if (Object.keys(strings).length === 0 && Object.keys(errorStrings).length === 0) return base;
   return {
     ...base,
-    ...overrides(base, strings, 'text', fail),
-    errors: { ...base.errors, ...overrides(base.errors, errorStrings, 'text.errors', fail) },
+    ...overrides({ defaults: base, given: strings, path: 'text' }, fail),
+    errors: { ...base.errors, ...overrides({ defaults: base.errors, given: errorStrings, path: 'text.errors' }, fail) },
   };
 }
 
@@ -51,8 +61,15 @@ function fromJson(value: unknown, fail: Fail): Record<string, unknown> | undefin
   return undefined;
 }
 
+/** Overrides of one group of strings: `given` replaces strings of `defaults`, and `path` names them in issues. */
+interface Overrides {
+  defaults: object;
+  given: Record<string, unknown>;
+  path: string;
+}
+
 /** The entries of `given` that override a string of `defaults`, after a `fail` for each that is not a UI string. */
-function overrides(defaults: object, given: Record<string, unknown>, path: string, fail: Fail): Record<string, string> {
+function overrides({ defaults, given, path }: Overrides, fail: Fail): Record<string, string> {
   const valid: Record<string, string> = {};
   for (const [key, value] of Object.entries(given)) {
     if (!isUiString(value)) fail(`${path}.${key} must be a non-empty string of at most ${MAX_TEXT_LENGTH} characters`);

@@ -17,8 +17,15 @@ export type HealthResult = { status: number; body: unknown } | { error: string }
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
+/** The widget whose proxy is checked: its proxy's URL and bot id, and the origin of the page it is on. */
+interface ProxiedWidget {
+  proxyUrl: string;
+  botId: string;
+  origin: string;
+}
+
 /** The proxy and bot checks for one widget, from its proxy's health answer. */
-export function checkProxy(proxyUrl: string, botId: string, origin: string, result: HealthResult): Check[] {
+export function checkProxy({ proxyUrl, botId, origin }: ProxiedWidget, result: HealthResult): Check[] {
   if ('error' in result)
     return [
       {

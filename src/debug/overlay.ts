@@ -115,7 +115,7 @@ async function run(): Promise<void> {
   );
   const proxies = await Promise.all(
     [...targets.values()].map(async ({ proxyUrl, botId }) =>
-      checkProxy(proxyUrl, botId, location.origin, await health(proxyUrl, botId)),
+      checkProxy({ proxyUrl, botId, origin: location.origin }, await health(proxyUrl, botId)),
     ),
   );
   const panel = document.createElement('section');

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { isConversationLimit } from '../api/errors.js';
-import type { UiText } from '../config/schema.js';
+import type { WidgetConfig } from '../config/schema.js';
 import type { Failure } from '../state/status.js';
 import { useWidget } from './context.js';
 import { thenFocusComposer } from './focus.js';
@@ -9,7 +9,9 @@ import { thenFocusComposer } from './focus.js';
  * The sentence for a failure: the service's own words where they are meant for the visitor (422), else ours (one
  * calm sentence for the owner's mistakes); after a 429, how long to wait: `wait` seconds, else the `Retry-After`.
  */
-function errorText({ error, setup }: Failure, text: UiText, locale: string, wait = error.retryAfter): string {
+function errorText(failure: Failure, config: Pick<WidgetConfig, 'text' | 'locale'>, wait = failure.error.retryAfter) {
+  const { error, setup } = failure;
+  const { text, locale } = config;
   if (setup) return text.errors.config;
   if (error.detail && error.status === 422) return error.detail;
   if (error.kind === 'rate_limit' && wait) {
@@ -73,13 +75,13 @@ export function ErrorNotice() {
     );
   // A wait counts down on screen; a screen reader hears the sentence once, as it was when the notice appeared, and
   // politely: it is no error of the visitor's, and the draft is safe.
-  const sentence = errorText(shown, text, config.locale);
+  const sentence = errorText(shown, config);
   return (
     <div id="askbox-limit" class={`notice notice--${shown.error.kind}`} role={left ? 'status' : 'alert'}>
       <p class="notice__text">
         {left ? (
           <>
-            <span aria-hidden="true">{errorText(shown, text, config.locale, left)}</span>
+            <span aria-hidden="true">{errorText(shown, config, left)}</span>
             <span class="sr-only">{sentence}</span>
           </>
         ) : (

@@ -46,7 +46,8 @@ export function Markdown({ text, streaming = false }: { text: string; streaming?
     let entry = rendered.current[index];
     if (entry?.raw !== raw) {
       const Kind = raw.startsWith('<pre') ? CodeBlock : Block;
-      rendered.current[index] = entry = { raw, block: <Kind key={index} html={sanitize(raw)} /> };
+      entry = { raw, block: <Kind key={index} html={sanitize(raw)} /> };
+      rendered.current[index] = entry;
       // A finished block changed (the growing last one always does): the text was replaced, not extended.
       if (index < raws.length - 1) groups.current.length = Math.min(groups.current.length, Math.floor(index / GROUP));
     }

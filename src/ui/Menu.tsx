@@ -14,6 +14,41 @@ export interface MenuItem {
 type Entry = 'first' | 'last' | null;
 
 /**
+ * Moves focus among the menu's `items` on Up and Down (which wrap), Home and End; returns whether the key was one.
+ */
+function moveFocus(event: KeyboardEvent, items: readonly HTMLElement[]): boolean {
+  const at = items.indexOf(event.target as HTMLElement);
+  const move: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 };
+  const to = move[event.key];
+  if (to === undefined) return false;
+  event.preventDefault();
+  items[(to + items.length) % items.length]?.focus();
+  return true;
+}
+
+/**
+ * One item of the menu, in one element for both kinds: a link carries `href` (and a new tab unless it is mailto:),
+ * a button none.
+ */
+function MenuEntry({ item, onSelect }: { item: MenuItem; onSelect: (item: MenuItem) => void }) {
+  const Item = item.href ? 'a' : 'button';
+  return (
+    <Item
+      role="menuitem"
+      class="menu__item"
+      tabIndex={-1}
+      href={item.href}
+      target={item.href?.startsWith('mailto:') === false ? '_blank' : undefined}
+      rel={item.href && 'noopener'}
+      aria-disabled={item.disabled ? 'true' : undefined}
+      onClick={() => onSelect(item)}
+    >
+      {item.label}
+    </Item>
+  );
+}
+
+/**
  * A menu button (WAI-ARIA menu-button pattern): the button opens the menu with Enter, Space or Down (first item) or
  * Up (last item); in it, the arrows move and wrap, Home and End jump, Escape closes it (only it: the panel stays
  * open) and returns focus to the button, and Tab closes it and moves on. Focus leaving it (a tap elsewhere on a
@@ -46,14 +81,8 @@ export function Menu({ label, icon, items }: { label: string; icon: ComponentChi
     setEntry(event.key === 'ArrowDown' ? 'first' : 'last');
   };
   const onMenuKey = (event: KeyboardEvent) => {
-    const all = entries();
-    const at = all.indexOf(event.target as HTMLElement);
-    const move: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 };
-    const to = move[event.key];
-    if (to !== undefined) {
-      event.preventDefault();
-      all[(to + all.length) % all.length]?.focus();
-    } else if (event.key === 'Escape') {
+    if (moveFocus(event, entries())) return;
+    if (event.key === 'Escape') {
       // The panel's own Escape (mount/chat.ts) would close the whole panel.
       event.stopPropagation();
       close(true);
@@ -94,25 +123,9 @@ export function Menu({ label, icon, items }: { label: string; icon: ComponentChi
           aria-labelledby="askbox-menu-button"
           onKeyDown={onMenuKey}
         >
-          {items.map((item) => {
-            // One element for both kinds: a link carries `href` (and a new tab unless it is mailto:), a button none.
-            const Item = item.href ? 'a' : 'button';
-            return (
-              <Item
-                key={item.label}
-                role="menuitem"
-                class="menu__item"
-                tabIndex={-1}
-                href={item.href}
-                target={item.href?.startsWith('mailto:') === false ? '_blank' : undefined}
-                rel={item.href && 'noopener'}
-                aria-disabled={item.disabled ? 'true' : undefined}
-                onClick={() => select(item)}
-              >
-                {item.label}
-              </Item>
-            );
-          })}
+          {items.map((item) => (
+            <MenuEntry key={item.label} item={item} onSelect={select} />
+          ))}
         </div>
       )}
     </div>

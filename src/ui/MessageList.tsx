@@ -18,67 +18,65 @@ const FIRST_SCREEN = 12;
 const BATCH = 20;
 
 /**
- * The conversation log. It follows a streaming reply only while the reader is at the bottom, and only until the
- * reply's start reaches the top; a reader who has scrolled up is left in peace and offered a "jump to latest" button
- * instead, whenever the log is not at its end. Following is done when the content has been laid out (a
- * ResizeObserver), in the next frame rather than during the observer's delivery: scrolling or re-rendering there
- * would resize what it observes and throw "ResizeObserver loop completed" into the page (WebKit does).
+ * What the log keeps in view as its content grows: the bottom (the reader is at the latest message), the start of
+ * the last reply (a reply taller than the log, from the moment its start reached the top until the reader scrolls by
+ * themselves), or nothing (the reader has scrolled elsewhere).
  */
-export function MessageList() {
-  const { model, config } = useWidget();
-  const { text } = config;
-  const list = useRef<HTMLDivElement>(null);
+type Follow = 'bottom' | 'start' | 'none';
+
+/** Where `reply` starts in the log's scroll coordinates, less the room left above it. */
+function startOf(log: Element, reply: Element): number {
+  return reply.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop - READING_MARGIN;
+}
+
+/**
+ * The latest message if it is a reply (not the welcome). It is found walking back from the end: this runs on every
+ * frame of a stream, whatever the length of the history.
+ */
+function latestReply(content: Element): Element | undefined {
+  let latest = content.lastElementChild;
+  while (latest && !latest.classList.contains('msg')) latest = latest.previousElementSibling;
+  return latest?.matches('.msg--bot:not(.msg--welcome)') ? latest : undefined;
+}
+
+/**
+ * Scrolls the log to what it follows (never `none`), and returns what it follows from now on. A reply taller than
+ * the log would push its own start out of view: the latest reply (streaming, or complete with its sources) is
+ * followed until its start reaches the top, then kept there for the visitor to read down, with "jump to latest".
+ */
+function keepInView(log: HTMLElement, content: Element, follow: Follow): Follow {
+  const reply = latestReply(content);
+  if (!reply || (follow === 'bottom' && log.scrollHeight - log.clientHeight <= startOf(log, reply))) {
+    log.scrollTop = log.scrollHeight;
+    return 'bottom';
+  }
+  log.scrollTop = startOf(log, reply);
+  return 'start';
+}
+
+/**
+ * The log's scrolling: it follows a streaming reply only while the reader is at the bottom, and only until the
+ * reply's start reaches the top; `behind` says when the log is not at its end, for the "jump to latest" button.
+ * Following is done when the content has been laid out (a ResizeObserver), in the next frame rather than during the
+ * observer's delivery: scrolling or re-rendering there would resize what it observes and throw "ResizeObserver loop
+ * completed" into the page (WebKit does). `justSent`: the visitor just sent a message, which always brings the log
+ * back to the bottom.
+ */
+function useFollowLatest(justSent: boolean) {
+  const log = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
-  /**
-   * What the log keeps in view as its content grows: the bottom (the reader is at the latest message), the start of
-   * the last reply (a reply taller than the log, from the moment its start reached the top until the reader scrolls
-   * by themselves), or nothing (the reader has scrolled elsewhere).
-   */
-  const follow = useRef<'bottom' | 'start' | 'none'>('bottom');
+  const follow = useRef<Follow>('bottom');
   const [behind, setBehind] = useState(false);
-  const [shown, setShown] = useState(FIRST_SCREEN);
-  const items = useRef(new WeakMap<ChatMessage, { last: boolean; vnode: VNode }>());
-  const messages = model.messages.value;
-  const status = model.status.value.type;
-  const stalled = model.stalled.value;
-  // Not the text itself: a stream's chunks do not re-render the whole log.
-  const waiting = model.silent.value;
-  const last = messages.at(-1);
-  const hidden = Math.max(0, messages.length - shown);
-
-  // A message the visitor just sent always brings the log back to the bottom.
-  if (last?.role === 'user' && last.status === 'pending') follow.current = 'bottom';
-
-  // A long history: the latest screen first, then the older messages above it, a batch per task.
-  useEffect(() => {
-    if (hidden === 0) return;
-    const timer = setTimeout(() => setShown((count) => count + BATCH));
-    return () => clearTimeout(timer);
-  }, [hidden]);
+  if (justSent) follow.current = 'bottom';
 
   useLayoutEffect(() => {
-    const el = list.current;
+    const el = log.current;
     const inner = content.current;
     if (!el || !inner) return;
-    const startOf = (reply: Element | null | undefined) =>
-      reply ? reply.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop - READING_MARGIN : 0;
     let frame = 0;
     const keep = () => {
-      if (follow.current === 'none') return setBehind(true);
-      // A reply taller than the log would push its own start out of view: the latest reply (streaming, or complete
-      // with its sources) is followed until its start reaches the top, then kept there for the visitor to read down,
-      // with "jump to latest". The last message is found walking back from the end: this runs on every frame of a
-      // stream, whatever the length of the history.
-      let latest = inner.lastElementChild;
-      while (latest && !latest.classList.contains('msg')) latest = latest.previousElementSibling;
-      const reply = latest?.matches('.msg--bot:not(.msg--welcome)') ? latest : undefined;
-      if (!reply || (follow.current === 'bottom' && el.scrollHeight - el.clientHeight <= startOf(reply))) {
-        follow.current = 'bottom';
-        return void (el.scrollTop = el.scrollHeight);
-      }
-      follow.current = 'start';
-      el.scrollTop = startOf(reply);
-      setBehind(true);
+      if (follow.current !== 'none') follow.current = keepInView(el, inner, follow.current);
+      if (follow.current !== 'bottom') setBehind(true);
     };
     const observer = new ResizeObserver(() => {
       cancelAnimationFrame(frame);
@@ -92,7 +90,7 @@ export function MessageList() {
   }, []);
 
   const onScroll = () => {
-    const el = list.current;
+    const el = log.current;
     // Kept at a reply's start, the log also scrolls when its content is laid out anew (a finished reply replacing the
     // streamed one): only the reader's own scrolling (below) releases it.
     if (!el || follow.current === 'start') return;
@@ -102,9 +100,8 @@ export function MessageList() {
   const release = () => {
     if (follow.current === 'start') follow.current = 'none';
   };
-
   const jump = () => {
-    const el = list.current;
+    const el = log.current;
     if (!el) return;
     follow.current = 'bottom';
     setBehind(false);
@@ -112,9 +109,28 @@ export function MessageList() {
     // The button goes away: focus goes to the log it brought to its end rather than to the page.
     el.focus();
   };
+  return { log, content, behind, onScroll, release, jump };
+}
 
-  // A finished message renders once: its vnode is reused until it changes or stops being the last one.
-  const item = (message: ChatMessage, isLast: boolean) => {
+/**
+ * How many of the oldest messages are not rendered yet: a long history shows its latest screen first, then the
+ * older messages above it, a batch per task.
+ */
+function useHistoryBatches(count: number): number {
+  const [shown, setShown] = useState(FIRST_SCREEN);
+  const hidden = Math.max(0, count - shown);
+  useEffect(() => {
+    if (hidden === 0) return;
+    const timer = setTimeout(() => setShown((rendered) => rendered + BATCH));
+    return () => clearTimeout(timer);
+  }, [hidden]);
+  return hidden;
+}
+
+/** A message's vnode: a finished message renders once, its vnode reused until it changes or stops being the last. */
+function useMessageItems() {
+  const items = useRef(new WeakMap<ChatMessage, { last: boolean; vnode: VNode }>());
+  return (message: ChatMessage, isLast: boolean) => {
     let entry = items.current.get(message);
     if (entry?.last !== isLast) {
       entry = { last: isLast, vnode: <Message key={message.id} message={message} isLast={isLast} /> };
@@ -122,12 +138,33 @@ export function MessageList() {
     }
     return entry.vnode;
   };
+}
+
+/**
+ * The conversation log: the welcome and starters before the first message, the messages, the reply in flight and
+ * what the visitor waits for. A reader who has scrolled up is left in peace and offered a "jump to latest" button
+ * instead (see useFollowLatest).
+ */
+export function MessageList() {
+  const { model, config } = useWidget();
+  const { text } = config;
+  const messages = model.messages.value;
+  const status = model.status.value.type;
+  const stalled = model.stalled.value;
+  // Not the text itself: a stream's chunks do not re-render the whole log.
+  const waiting = model.silent.value;
+  const last = messages.at(-1);
+  const { log, content, behind, onScroll, release, jump } = useFollowLatest(
+    last?.role === 'user' && last.status === 'pending',
+  );
+  const hidden = useHistoryBatches(messages.length);
+  const item = useMessageItems();
 
   return (
     <div class="log-wrap">
       <div
         class="log"
-        ref={list}
+        ref={log}
         onScroll={onScroll}
         onWheel={release}
         onTouchStart={release}
@@ -181,7 +218,9 @@ export function MessageList() {
 function StreamingReply() {
   const { model } = useWidget();
   const shown = useSignal(model.streaming.peek());
-  useSignalEffect(() => void (shown.value = model.streaming.value));
+  useSignalEffect(() => {
+    shown.value = model.streaming.value;
+  });
   const streaming = shown.value;
   return streaming ? (
     <article class="msg msg--bot msg--streaming" aria-busy="true">

@@ -38,7 +38,10 @@ export function PanelMenu() {
     label: chatText.deleteConversation,
     disabled: empty,
     // The question is asked in the conversation, not over the list.
-    onSelect: () => (model.conversations.show(false), model.removal.ask()),
+    onSelect: () => {
+      model.conversations.show(false);
+      model.removal.ask();
+    },
   });
   return <Menu label={chatText.menu} icon={<MoreIcon />} items={items} />;
 }

@@ -122,7 +122,7 @@ const pageHooks = (host: HTMLElement) => {
 
 /**
  * A script calling `steps` in order, each with the previous one's result, under V8's compile hint as Askbox's build
- * writes it (vite.config.ts's `compileHint`), so that the floor and the launcher are compiled alike.
+ * writes it (vite.config.ts's `postBanner`), so that the floor and the launcher are compiled alike.
  */
 function script(steps: readonly ((input: never) => unknown)[], css: string): string {
   const code = steps.reduce<string>((input, step) => `(${step.toString()})(${input})`, JSON.stringify(css));

@@ -2,8 +2,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
+import { FIELDS } from '../../src/protocol/contract';
 import { createProxy } from '../../src/proxy/core/proxy';
 import { toNodeListener } from '../../src/proxy/adapters/node/node';
+import { limitMessage } from '../helpers/messages';
 import { startPhpProxy } from '../helpers/php';
 import { startWorker } from '../helpers/workerd';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, type ContractConfig } from './config';
@@ -86,7 +88,10 @@ describe('Node, workerd and PHP proxies on their defaults', () => {
       await call('198.51.100.1', 'POST', '/conversations', { name: 'again', bot_id: DEMO_BOT_ID }, grant);
     await call('198.51.100.2', 'POST', '/conversations', {});
     await call('198.51.100.2', 'POST', '/messages', {});
-    await call('198.51.100.2', 'POST', '/messages', { content: 'x'.repeat(2001), conversation_id: 'unknownConv1' });
+    await call('198.51.100.2', 'POST', '/messages', {
+      content: 'x'.repeat(FIELDS.contentMax + 1),
+      conversation_id: 'unknownConv1',
+    });
     await call('198.51.100.2', 'GET', '/health');
     return seen;
   }
@@ -103,7 +108,7 @@ describe('Node, workerd and PHP proxies on their defaults', () => {
     expect(answers.node[7]).toEqual({
       status: 429,
       retryAfter: '10',
-      body: { message: 'Too many messages. Please try again in 10 seconds.' },
+      body: { message: limitMessage('message', 10) },
     });
     expect(answers.workerd).toEqual(answers.node);
     expect(answers.php).toEqual(answers.node);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { refusalBody } from '../helpers/messages';
 import { runPhp, runPhpOnStore, startPhpProxy } from '../helpers/php';
 import { CONVERSATION, json, startService, type Route } from '../helpers/php-service';
 import { freePort } from '../helpers/ports';
@@ -57,7 +58,7 @@ describe('the PHP proxy against a hostile service or client', () => {
     const begun = Date.now();
     const response = await post(proxy.url, '/conversations', { name: 'x', bot_id: 'askboxDemo01' });
     expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ message: 'The chat service sent an unexpected response.' });
+    expect(await response.json()).toEqual(refusalBody('unexpectedAnswer'));
     expect(Date.now() - begun).toBeLessThan(5000);
     expect(proxy.errors.join('')).not.toMatch(/memory size|Fatal/i);
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
+import { refusalBody } from '../helpers/messages';
 import { startPhpProxy } from '../helpers/php';
 import { CONTRACT_KEY, contractConfig } from './config';
 import { startUpstream } from './upstream';
@@ -79,7 +80,7 @@ describe('the PHP proxy without a secret', () => {
     for (const path of ['/health', '/conversations']) {
       const response = await fetch(`${php.url}${path}`);
       expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ message: 'The chat proxy is misconfigured.' });
+      expect(await response.json()).toEqual(refusalBody('misconfigured'));
     }
     await expect.poll(() => logged().length).toBe(3);
     for (const line of logged())

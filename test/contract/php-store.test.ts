@@ -1,6 +1,7 @@
 import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { refusalBody } from '../helpers/messages';
 import { runPhp, runPhpOnStore, startPhpProxy, type PhpLaunch } from '../helpers/php';
 import { contractConfig } from './config';
 
@@ -41,7 +42,7 @@ describe('the PHP limit store', () => {
     const response = await create(running.url);
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
-    expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
+    expect(await response.json()).toEqual(refusalBody('busy'));
     await expect.poll(() => running?.errors.join('')).toContain('AskboxLimitStoreError');
     const lines = running.errors.join('').split('\n');
     expect(lines.filter((line) => line.includes('[askbox]'))).toHaveLength(1);

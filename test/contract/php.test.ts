@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { refusalBody } from '../helpers/messages';
 import { startPhpProxy } from '../helpers/php';
 import { contractConfig } from './config';
 import { defineProofContract } from './proof-contract';
@@ -25,7 +26,7 @@ describe('the PHP proxy, misconfigured or failing', () => {
     running = await startPhpProxy(config, undefined, extra);
     const response = await create(running.url);
     expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ message: 'The chat proxy is misconfigured.' });
+    expect(await response.json()).toEqual(refusalBody('misconfigured'));
     await expect.poll(() => running?.errors.join('')).toContain(reason);
   });
 });

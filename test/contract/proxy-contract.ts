@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID, OTHER_BOT_ID } from '../../demo/simulator/index';
+import { FIELDS } from '../../src/protocol/contract';
+import { fieldMessage, limitMessage, refusalBody } from '../helpers/messages';
 import {
   CONTRACT_KEY,
   CONTRACT_SCENARIO,
@@ -26,12 +28,12 @@ async function expectStatus(response: Response, status: number) {
 }
 
 /** The service's words for a missing field. */
-const required = (field: string) => `The ${field.replace('_', ' ')} field is required.`;
+const required = (field: string) => fieldMessage('required', field);
 
 /** The service's answer for a conversation id it does not know (cody-api.md §3, `exists`). */
 const UNKNOWN_CONVERSATION = {
-  message: 'The selected conversation id is invalid.',
-  errors: { conversation_id: ['The selected conversation id is invalid.'] },
+  message: fieldMessage('invalid', 'conversation_id'),
+  errors: { conversation_id: [fieldMessage('invalid', 'conversation_id')] },
 };
 
 const GRANT = /^g1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.\d+\.[A-Za-z0-9_-]{43}$/;
@@ -201,6 +203,8 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         });
         expect(again.status).toBe(302);
         const later = (again.headers.get('location') ?? '').replace('/askbox', '');
+        // Behaviour under test, not a sleep to remove: the stream URL's lifetime passes on the proxy's own clock (a
+        // Node, workerd or PHP process), and a stream can be read once, so polling for its end would spend it.
         await new Promise((resolve) => setTimeout(resolve, config.streamTtlSeconds * 1000 + 300));
         expect((await me.call('GET', later, { grant: mine.grant })).status).toBe(404);
       });
@@ -223,7 +227,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         expect((await sentFor({ document_ids: [allowed] })).document_ids).toEqual([allowed]);
         expect((await sentFor({ document_ids: [allowed, foreign] })).document_ids).toEqual([allowed, alsoAllowed]);
         const long = await sentFor({ name: 'n'.repeat(5000) });
-        expect(long.name).toBe('n'.repeat(100));
+        expect(long.name).toBe('n'.repeat(FIELDS.nameMax));
         expect(long.document_ids).toEqual([allowed, alsoAllowed]);
       });
     });
@@ -237,10 +241,10 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
           const response = await me.call('POST', path, { body: {}, grant });
           expect(response.status, path).toBe(422);
           expect(await response.json()).toEqual({
-            message: 'The content field is required. (and 1 more error)',
+            message: `${required('content')} (and 1 more error)`,
             errors: {
-              content: ['The content field is required.'],
-              conversation_id: ['The conversation id field is required.'],
+              content: [required('content')],
+              conversation_id: [required('conversation_id')],
             },
           });
           expect(upstreamSince(mark)).toHaveLength(0);
@@ -257,16 +261,16 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
           [
             '/messages',
             { content: 7, conversation_id: ' ' },
-            { content: 'The content field must be a string.', conversation_id: required('conversation_id') },
+            { content: fieldMessage('string', 'content'), conversation_id: required('conversation_id') },
           ],
           [
             '/messages/stream',
             { content: 'x', conversation_id: id, redirect: 'maybe' },
-            { redirect: 'The redirect field must be true or false.' },
+            { redirect: fieldMessage('boolean', 'redirect') },
           ],
-          ['/conversations', { name: 7, bot_id: DEMO_BOT_ID }, { name: 'The name field must be a string.' }],
+          ['/conversations', { name: 7, bot_id: DEMO_BOT_ID }, { name: fieldMessage('string', 'name') }],
           ['/conversations', { name: 'x', bot_id: [] }, { bot_id: required('bot_id') }],
-          ['/conversations', { name: 'x', bot_id: 7 }, { bot_id: 'The selected bot id is invalid.' }],
+          ['/conversations', { name: 'x', bot_id: 7 }, { bot_id: fieldMessage('invalid', 'bot_id') }],
         ];
         for (const [path, body, errors] of cases) {
           const mark = upstream.records.length;
@@ -336,8 +340,8 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
           });
           expect(bad.status).toBe(422);
           expect(await bad.json()).toEqual({
-            message: 'The redirect field must be true or false.',
-            errors: { redirect: ['The redirect field must be true or false.'] },
+            message: fieldMessage('boolean', 'redirect'),
+            errors: { redirect: [fieldMessage('boolean', 'redirect')] },
           });
         },
       );
@@ -348,18 +352,18 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         const empty = await me.call('POST', '/conversations', { body: {} });
         expect(empty.status).toBe(422);
         expect(await empty.json()).toEqual({
-          message: 'The name field is required. (and 1 more error)',
-          errors: { name: ['The name field is required.'], bot_id: ['The bot id field is required.'] },
+          message: `${required('name')} (and 1 more error)`,
+          errors: { name: [required('name')], bot_id: [required('bot_id')] },
         });
         const nameless = await me.call('POST', '/conversations', { body: { name: '  ', bot_id: DEMO_BOT_ID } });
         expect(await nameless.json()).toEqual({
-          message: 'The name field is required.',
-          errors: { name: ['The name field is required.'] },
+          message: required('name'),
+          errors: { name: [required('name')] },
         });
         const foreign = await me.call('POST', '/conversations', { body: { name: 'x', bot_id: OTHER_BOT_ID } });
         expect(await foreign.json()).toEqual({
-          message: 'The selected bot id is invalid.',
-          errors: { bot_id: ['The selected bot id is invalid.'] },
+          message: fieldMessage('invalid', 'bot_id'),
+          errors: { bot_id: [fieldMessage('invalid', 'bot_id')] },
         });
         expect(upstreamSince(mark)).toHaveLength(0);
       });
@@ -581,7 +585,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
           const mark = upstream.records.length;
           const refused = await me.call('DELETE', `/conversations/${mine.id}`, { grant });
           expect(refused.status, `DELETE with ${grant}`).toBe(404);
-          expect(await refused.json()).toEqual({ message: 'Conversation not found.' });
+          expect(await refused.json()).toEqual(refusalBody('conversationNotFound'));
           expect(upstreamSince(mark)).toHaveLength(0);
         }
         const mark = upstream.records.length;
@@ -612,7 +616,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         const mark = upstream.records.length;
         const rated = await me.call('POST', '/feedback', {
           // 500 characters, two bytes each: counted as the service counts, in code points.
-          body: rating(mine.id, { comment: ` ${'é'.repeat(499)}` }),
+          body: rating(mine.id, { comment: ` ${'é'.repeat(FIELDS.feedbackCommentMax - 1)}` }),
           grant: mine.grant,
         });
         expect(rated.status).toBe(200);
@@ -636,23 +640,23 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
             {},
             mine.grant,
             {
-              conversation_id: ['The conversation id field is required.'],
-              message_id: ['The message id field is required.'],
-              rating: ['The rating field is required.'],
+              conversation_id: [required('conversation_id')],
+              message_id: [required('message_id')],
+              rating: [required('rating')],
             },
           ],
-          [rating(mine.id), other.grant, { conversation_id: ['The selected conversation id is invalid.'] }],
+          [rating(mine.id), other.grant, { conversation_id: [fieldMessage('invalid', 'conversation_id')] }],
           [
             rating(mine.id, { message_id: '../etc' }),
             mine.grant,
-            { message_id: ['The selected message id is invalid.'] },
+            { message_id: [fieldMessage('invalid', 'message_id')] },
           ],
-          [rating(mine.id, { rating: 'meh' }), mine.grant, { rating: ['The selected rating is invalid.'] }],
-          [rating(mine.id, { comment: 7 }), mine.grant, { comment: ['The comment field must be a string.'] }],
+          [rating(mine.id, { rating: 'meh' }), mine.grant, { rating: [fieldMessage('invalid', 'rating')] }],
+          [rating(mine.id, { comment: 7 }), mine.grant, { comment: [fieldMessage('string', 'comment')] }],
           [
-            rating(mine.id, { comment: 'x'.repeat(501) }),
+            rating(mine.id, { comment: 'x'.repeat(FIELDS.feedbackCommentMax + 1) }),
             mine.grant,
-            { comment: ['The comment field must not be greater than 500 characters.'] },
+            { comment: [fieldMessage('max', 'comment', FIELDS.feedbackCommentMax)] },
           ],
         ];
         const mark = upstream.records.length;
@@ -680,7 +684,9 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         // visitorActions: a burst of 3; a message still goes through.
         expect(statuses).toEqual([200, 200, 200, 429]);
         expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-        expect(await refused.json()).toEqual({ message: expect.stringMatching(/^Too many requests\./) });
+        expect(await refused.json()).toEqual({
+          message: limitMessage('action', Number(refused.headers.get('retry-after'))),
+        });
         const sent = await me.call('POST', '/messages', {
           body: { content: 'hi', conversation_id: mine.id },
           grant: mine.grant,
@@ -773,7 +779,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         for (const content of ['hop trap', 'hop 4']) {
           const { stream } = await streamFor(content);
           expect(stream?.status, content).toBe(502);
-          expect(await stream?.json()).toEqual({ message: 'The chat service did not return a stream.' });
+          expect(await stream?.json()).toEqual(refusalBody('noStream'));
         }
         const { stream } = await streamFor('hop 3');
         expect(stream?.status).toBe(200);
@@ -783,7 +789,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
       it(t('refuses a stream URL off the configured origins before sealing it'), async () => {
         const { started } = await streamFor('trap');
         expect(started.status).toBe(502);
-        expect(await started.json()).toEqual({ message: 'The chat service did not return a stream.' });
+        expect(await started.json()).toEqual(refusalBody('noStream'));
       });
 
       it(t('opens a stream token once: a replay is a 404'), async () => {
@@ -793,15 +799,15 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         for (let i = 0; i < 2; i++) {
           const replay = await me.call('GET', path ?? '', { grant });
           expect(replay.status).toBe(404);
-          expect(await replay.json()).toEqual({ message: 'This stream does not exist or has expired.' });
+          expect(await replay.json()).toEqual(refusalBody('streamGone'));
         }
       });
 
       it(t('refuses content over 2000 code points with the service 422, before any upstream call'), async () => {
         const me = visitor();
         const { id, grant } = await me.start();
-        const message = 'The content field must not be greater than 2000 characters.';
-        for (const content of ['x'.repeat(2001), '😀'.repeat(2001)]) {
+        const message = fieldMessage('max', 'content', FIELDS.contentMax);
+        for (const content of ['x'.repeat(FIELDS.contentMax + 1), '😀'.repeat(FIELDS.contentMax + 1)]) {
           for (const path of ['/messages', '/messages/stream']) {
             const mark = upstream.records.length;
             const response = await me.call('POST', path, { body: { content, conversation_id: id }, grant });
@@ -812,7 +818,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
         }
         // 2000 emoji are 4000 UTF-16 units, and still 2000 characters.
         const sent = await me.call('POST', '/messages', {
-          body: { content: '😀'.repeat(2000), conversation_id: id },
+          body: { content: '😀'.repeat(FIELDS.contentMax), conversation_id: id },
           grant,
         });
         expect(sent.status).toBe(200);
@@ -821,9 +827,11 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
       it(t('cuts a long conversation name at 100 code points, never inside a surrogate pair'), async () => {
         const me = visitor();
         const mark = upstream.records.length;
-        await me.start({ name: `${'n'.repeat(99)}😀😀` });
+        await me.start({ name: `${'n'.repeat(FIELDS.nameMax - 1)}😀😀` });
         const created = upstreamSince(mark).find((r) => r.path.endsWith('/conversations'));
-        expect((JSON.parse(created?.body ?? '{}') as { name: string }).name).toBe(`${'n'.repeat(99)}😀`);
+        expect((JSON.parse(created?.body ?? '{}') as { name: string }).name).toBe(
+          `${'n'.repeat(FIELDS.nameMax - 1)}😀`,
+        );
       });
 
       it(t('answers only loopback Hosts without publicUrl or allowedHosts: any other is a 421'), async () => {

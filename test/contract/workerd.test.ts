@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableObjectStore } from '../../src/proxy/stores/durable-object';
 import { BUCKET_CASES, runBucketCase } from '../fixtures/token-buckets';
+import { refusalBody } from '../helpers/messages';
 import { simulateDays } from '../helpers/proxy';
 import { startWorker } from '../helpers/workerd';
 import { rawRequest } from './http';
@@ -52,7 +53,7 @@ describe('the Worker entry, misconfigured', () => {
       for (let i = 0; i < 2; i++) {
         const response = await fetch(`${worker.url}/health`);
         expect(response.status).toBe(503);
-        expect(await response.json()).toEqual({ message: 'The chat proxy is misconfigured.' });
+        expect(await response.json()).toEqual(refusalBody('misconfigured'));
       }
     } finally {
       await worker.close();
@@ -190,7 +191,7 @@ describe('the Worker entry on workerd, hostile or failing', () => {
       });
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
-      expect(await response.json()).toEqual({ message: 'The chat is busy. Please try again shortly.' });
+      expect(await response.json()).toEqual(refusalBody('busy'));
       expect(Date.now() - begun).toBeLessThan(2500);
     } finally {
       await worker.close();

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holdChatFile, retag, startE2E, W } from './harness';
+import { holdChatFile, retag, settle, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -71,7 +71,7 @@ describe('a launcher-only boot, in Chromium', () => {
   it('loads no chat code before the visitor shows interest; hovering the launcher loads it, once', async () => {
     const { page, requests, consoleErrors, pageErrors } = await e2e.open('/plain.html');
     await page.locator(W.launcher).waitFor();
-    await page.waitForTimeout(300);
+    await settle(page);
     expect(chatRequests(requests)).toEqual([]);
     expect(await page.locator('script[src*="askbox-chat"]').count()).toBe(0);
     expect(await page.locator(W.launcher).getAttribute('aria-label')).toBe('Chat');

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -22,9 +21,11 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
  * `mayRemember` −4 B, and the bottom-left panel's rule moved from the chat's stylesheet to the frame's (so the frame
  * is at the launcher's side, and a phone's panel covers the screen) +6 B: 11,277 B. Language tags read without the `i`
  * flag +1 B, and every character past ASCII written as an escape (so the browser keeps the source one byte a
- * character) −45 B: 11,233 B. So 11 KiB − 28 B (11,236 B) holds it where it now is.
+ * character) −45 B: 11,233 B. One plain build (issue 32 item 4): Oxc, Vite's own minifier, alone instead of Terser
+ * run over its output, +173 B (11,233 → 11,406 B; the chat file's name and sha384 it carries move it by a byte or
+ * so from build to build): 11,407 B. So 11 KiB + 146 B (11,410 B) holds it where it now is.
  */
-export const LAUNCHER_BUDGET = 11 * 1024 - 28;
+export const LAUNCHER_BUDGET = 11 * 1024 + 146;
 /**
  * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what later issues were allowed:
  * - issue 22 item 5, proof of work: 482 B (fetching the challenge, the WebCrypto solver, sending the proof and the
@@ -42,9 +43,13 @@ export const LAUNCHER_BUDGET = 11 * 1024 - 28;
  *   issue 20's model split (+112 B), Terser's unsafe_arrows/proto/methods and 4 passes (−102 B), DOMPurify compiled
  *   from its TypeScript source (−753 B) and V8's compile hint (+25 B): +3,828 B in all;
  * - `reset()` forgetting the list of conversations and the ratings too, from one list of what a widget keeps of its
- *   visitor: 38 B (launcher 22 B, chat file 16 B), measured before and after.
+ *   visitor: 38 B (launcher 22 B, chat file 16 B), measured before and after;
+ * - issue 32 item 4, one plain build, readable before small: 1,482 B, measured before and after each step: Oxc alone
+ *   instead of Terser over Oxc 696 B (launcher 173 B, chat file 42,725 → 43,248 B), and DOMPurify as its package
+ *   ships it (its ES5 build, with Babel's helpers) instead of compiled from its TypeScript source with two edits
+ *   786 B (chat file 43,248 → 44,034 B). Launcher plus chat: 53,958 → 55,441 B.
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38;
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
@@ -74,28 +79,19 @@ describe('bundle budget', () => {
     }
   });
 
-  it("ships no development assertions: Terser's pass over Oxc's output drops streaming-markdown's", () => {
+  it("ships no development assertions: the chat build drops streaming-markdown's as pure calls", () => {
     const chat = readFileSync(`${DIST}${chatFiles[0] as string}`, 'utf8');
     expect(chat).not.toContain('console.assert');
   });
 
-  it("carries DOMPurify compiled from its own source, the installed version, without Babel's ES5 helpers", () => {
+  it('carries DOMPurify as its package ships it, the installed version', () => {
     const chat = readFileSync(`${DIST}${chatFiles[0] as string}`, 'utf8');
     const { version } = JSON.parse(readFileSync(`${DIST}../node_modules/dompurify/package.json`, 'utf8')) as {
       version: string;
     };
-    expect(chat).toContain(`.version="${version}"`);
-    expect(chat).not.toContain('Invalid attempt to destructure');
-    expect(chat).not.toContain('_invoke');
-  });
-
-  it('names the chat file by a hash of its final bytes, so that no build reuses a name for other bytes', () => {
-    const chat = chatFiles[0] as string;
-    const hash = createHash('sha256')
-      .update(readFileSync(`${DIST}${chat}`))
-      .digest('base64url')
-      .slice(0, 8);
-    expect(chat).toBe(`askbox-chat.${hash}.js`);
+    // The minifier picks the quotes: "…", '…' or `…`.
+    const written = ['"', "'", '`'].map((quote) => `.version=${quote}${version}${quote}`);
+    expect(written.some((text) => chat.includes(text))).toBe(true);
   });
 
   it('pins the chat file in the launcher by its sha384, as dist/manifest.json lists it', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ask, deepActive, startE2E, W } from './harness';
+import { ask, deepActive, settle, startE2E, W } from './harness';
 
 const SLOW =
   'Step one of the answer.\n\n- first point\n- second point\n\n```js\nconst ready = true;\nconst done = false;\n```\n\nThat is all.';
@@ -30,7 +30,7 @@ describe('chatting in Chromium', () => {
   it('costs nothing before the first click: no request, no storage, one global', async () => {
     const { page, requests, consoleErrors } = await e2e.open('/plain.html');
     await page.locator(W.launcher).waitFor();
-    await page.waitForTimeout(400);
+    await settle(page);
     expect(requests.filter((r) => !r.endsWith('/favicon.ico'))).toEqual(['GET /plain.html', 'GET /askbox.js']);
     expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([
       0,

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
-import { deepActive, startE2E, W } from './harness';
+import { deepActive, settle, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -23,7 +23,7 @@ describe('the self-diagnosis overlay', () => {
     const { page, requests } = await e2e.open('/plain.html');
     await page.locator(W.launcher).click();
     await page.locator(W.panel).waitFor();
-    await page.waitForTimeout(300);
+    await settle(page);
     expect(requests.filter((r) => r.includes('askbox-debug'))).toEqual([]);
     expect(await page.locator(OVERLAY).count()).toBe(0);
   });

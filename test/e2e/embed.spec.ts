@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countDifferentPixels } from '../helpers/png';
-import { ask, holdChatFile, retag, startE2E, W } from './harness';
+import { animationFrames, ask, holdChatFile, retag, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -36,7 +36,8 @@ describe('embedding on real pages', () => {
     const { page, consoleErrors } = await e2e.open('/twice.html');
     await page.waitForLoadState('load');
     await page.locator(W.launcher).waitFor();
-    await page.waitForTimeout(200);
+    // Both copies of the script ran before the load event; what they drew is drawn two frames later.
+    await animationFrames(page);
     expect(await page.locator('askbox-widget').count()).toBe(1);
     expect(consoleErrors).toEqual([]);
   });

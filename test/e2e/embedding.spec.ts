@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID, OTHER_BOT_ID } from '../../demo/simulator/index';
 import { axeViolations } from './axe';
-import { ask, deepActive, startE2E, W } from './harness';
+import { animationFrames, ask, deepActive, settle, startE2E, W } from './harness';
 import { LEAK_COUNTER } from './leaks';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
@@ -22,12 +22,14 @@ afterAll(() => e2e?.close());
 
 /** Adds a script tag for the widget to the page, as a tag manager would. */
 function addTag(page: Page, attributes: Record<string, string>) {
-  return page.evaluate(`(() => {
+  return page.evaluate(`new Promise((ran) => {
     const script = document.createElement('script');
     script.src = '/askbox.js?' + Math.random();
     Object.assign(script.dataset, ${JSON.stringify(attributes)});
+    // A script's load event comes after it has run.
+    script.onload = script.onerror = ran;
     document.body.append(script);
-  })()`);
+  })`);
 }
 
 const storedKeys = (page: Page) =>
@@ -183,7 +185,8 @@ describe('several widgets on one page', () => {
     await addTag(page, { botId: DEMO_BOT_ID, proxyUrl: '/askbox', theme: 'light' });
     await addTag(page, { botId: OTHER_BOT_ID, proxyUrl: '/askbox', position: 'bottom-left' });
     await expect.poll(() => page.locator(W.launcher).count()).toBe(2);
-    await page.waitForTimeout(200);
+    // Both tags have run (addTag waits for their load events): what they draw is drawn two frames later.
+    await animationFrames(page);
     expect(await page.locator(W.launcher).count()).toBe(2);
     await page.evaluate(`window.Askbox.get('${OTHER_BOT_ID}').send('What do you ship?')`);
     await page.locator('.askbox--bottom-left .msg--bot', { hasText: 'We ship' }).waitFor();
@@ -214,7 +217,7 @@ describe('single-page apps', () => {
 
 describe('reset() and destroy()', () => {
   it('reset() forgets the conversation here and in storage, so the next visitor sees none of it', async () => {
-    const { page } = await e2e.open('/plain.html');
+    const { page, requests } = await e2e.open('/plain.html');
     await ask(page, 'How do returns work?');
     await page.locator(W.bot, { hasText: 'Returns are free' }).waitFor();
     // Rated, so storage holds the conversation, the list of conversations and the ratings: all three must go.
@@ -234,9 +237,12 @@ describe('reset() and destroy()', () => {
     // The frame's and the panel's stylesheets are not added a second time.
     expect(await page.evaluate("document.querySelector('askbox-widget').shadowRoot.adoptedStyleSheets.length")).toBe(3);
     // Opened again since the reset, the panel reopens at load: with nothing of the earlier conversation.
+    const sinceReset = requests.length;
     await page.reload();
     await page.locator(W.welcome).waitFor();
-    await page.waitForTimeout(300);
+    // The welcome is drawn with what is stored; a stored conversation would also be fetched, and nothing is.
+    await settle(page);
+    expect(requests.slice(sinceReset).filter((r) => r.startsWith('GET /askbox/messages'))).toEqual([]);
     expect(await page.locator(W.user).count()).toBe(0);
   });
 
@@ -250,17 +256,17 @@ describe('reset() and destroy()', () => {
     await page.locator(W.launcher).click();
     await page.evaluate("window.Askbox.setTheme('dark'); window.Askbox.destroy()");
     // Work already queued (a render, a debounced frame) finishes; anything still pending after that is a leak.
-    await page.waitForTimeout(1000);
-    const left = await page.evaluate('window.leaks()');
-    expect(left).toEqual({
-      elements: 0,
-      listeners: [],
-      timers: 0,
-      frames: 0,
-      observers: 0,
-      documentSheets: 0,
-      global: false,
-    });
+    await expect
+      .poll(() => page.evaluate('window.leaks()'), { timeout: 5_000 })
+      .toEqual({
+        elements: 0,
+        listeners: [],
+        timers: 0,
+        frames: 0,
+        observers: 0,
+        documentSheets: 0,
+        global: false,
+      });
     // The counter counts: the widget did add listeners, timers and observers while it ran.
     expect(await page.evaluate('window.counted')).toEqual({ listeners: true, timers: true, observers: true });
   });
@@ -274,9 +280,15 @@ describe('stacking and placement', () => {
     await addTag(page, { botId: DEMO_BOT_ID, proxyUrl: '/askbox', zIndex: '1000', offsetX: '40', offsetY: '90' });
     await page.locator(W.launcher).click();
     await page.locator(W.panel).waitFor();
-    // Off the launcher, which grows under the pointer.
+    // Off the launcher, which grows under the pointer: measured once its transition back has ended.
     await page.mouse.move(0, 0);
-    await page.waitForTimeout(300);
+    await animationFrames(page);
+    await page.waitForFunction(
+      () =>
+        document.querySelector('askbox-widget')?.shadowRoot?.querySelector('.launcher')?.getAnimations().length === 0,
+      undefined,
+      { timeout: 5_000 },
+    );
     const launcher = await page.locator(W.launcher).boundingBox();
     const panel = await page.locator(W.panel).boundingBox();
     expect([

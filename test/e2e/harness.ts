@@ -66,7 +66,10 @@ export async function startE2E(scenario: Scenario = {}, proxy: Partial<ProxyOpti
       if (message.type() === 'warning') result.consoleWarnings.push(message.text());
     });
     page.on('pageerror', (error) => result.pageErrors.push(error.message));
-    page.on('request', (request) => result.requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!url.searchParams.has(SETTLE_MARK)) result.requests.push(`${request.method()} ${url.pathname}`);
+    });
     await page.goto(server.url + path);
     return result;
   }
@@ -80,6 +83,35 @@ export async function startE2E(scenario: Scenario = {}, proxy: Partial<ProxyOpti
       await server.close();
     },
   };
+}
+
+/** The query parameter of `settle()`'s marker request, which the request log leaves out. */
+const SETTLE_MARK = 'askbox-e2e-settled';
+let settles = 0;
+
+/**
+ * Two animation frames in the page: what it queued before this call (tasks, microtasks, effects, a render) has run,
+ * and a style or scroll change it made is on screen.
+ */
+export function animationFrames(page: Page): Promise<void> {
+  return page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
+
+/**
+ * The positive signal to wait for before asserting that the page did NOT fetch or draw something: two animation
+ * frames (what the page queued so far has run), then a marker request the page makes itself. Chromium reports a
+ * page's requests in the order it makes them, so once the marker is in, every request made before it is in the
+ * request log too (which leaves the marker out). Work that waits on a response of its own is not covered: wait for
+ * that response.
+ */
+export async function settle(page: Page): Promise<void> {
+  await animationFrames(page);
+  const marker = `/askbox.js?${SETTLE_MARK}=${++settles}`;
+  const seen = page.waitForEvent('request', { predicate: (request) => request.url().endsWith(marker) });
+  await page.evaluate((url) => fetch(url, { cache: 'no-store' }).then(() => undefined), marker);
+  await seen;
 }
 
 /** Selectors inside the widget (Playwright's CSS engine pierces open shadow roots). */

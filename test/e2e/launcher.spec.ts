@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
-import { ask, deepActive, retag, startE2E, W } from './harness';
+import { ask, deepActive, retag, settle, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -132,8 +132,13 @@ describe('the launcher', () => {
 describe('the open state, remembered for the browser session', () => {
   it('stores nothing before the visitor opens the panel, then reopens after a reload until they close it', async () => {
     const { page } = await e2e.open('/plain.html');
+    const chatFile = page.waitForEvent('requestfinished', {
+      predicate: (r) => /askbox-chat\.[\w-]+\.js$/.test(r.url()),
+    });
     await page.locator(W.launcher).hover();
-    await page.waitForTimeout(200);
+    // Hovering loads the chat file and creates the chat, which stores nothing until the panel opens.
+    await chatFile;
+    await settle(page);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await page.locator(W.launcher).click();
     await page.locator(W.welcome).waitFor();
@@ -149,7 +154,7 @@ describe('the open state, remembered for the browser session', () => {
     await page.locator(W.panel).waitFor({ state: 'detached' });
     await page.reload();
     await page.locator(W.launcher).waitFor();
-    await page.waitForTimeout(300);
+    // A panel that reopens at load is drawn (its loading frame first) in the same task as the launcher.
     expect(await page.locator(W.panel).count()).toBe(0);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
-import { startE2E, W } from './harness';
+import { settle, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -27,7 +27,7 @@ describe('a German page', () => {
     await launcher.waitFor();
     expect(await launcher.getAttribute('aria-label')).toBe('Chat');
     expect(await page.locator('askbox-widget .askbox').getAttribute('lang')).toBe('de');
-    await page.waitForTimeout(300);
+    await settle(page);
     expect(packs(requests)).toEqual([]);
 
     await launcher.hover();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
-import { startE2E, W } from './harness';
+import { animationFrames, startE2E, W } from './harness';
 import { type Box, launcherCorner, launcherView, launcherVisible, PHONE, rect, tapWidget } from './screen';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
@@ -61,7 +61,8 @@ describe('the full-screen panel on a phone, over a page wider than the screen', 
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Input.synthesizeScrollGesture', { x: 200, y: 60, yDistance: -600, gestureSourceType: 'touch' });
     await page.evaluate(() => window.scrollTo(0, 1500));
-    await page.waitForTimeout(200);
+    // A scroll, smooth or not, moves the page by the second frame after it.
+    await animationFrames(page);
     expect(await contentTop(page)).toBe(top);
     expect(await rect(page, '.panel')).toEqual({ x: 0, y: 0, width: 390, height: 844 });
     expect(await axeViolations(page)).toEqual([]);

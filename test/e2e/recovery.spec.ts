@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { QUOTA_MESSAGE } from '../../demo/simulator/http';
 import { FAILED_REPLY_TEXT } from '../../demo/simulator/messages';
-import { ask, startE2E, W } from './harness';
+import { ask, settle, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -70,7 +70,8 @@ describe('the message limit, as a visitor meets it', () => {
     // The draft stays editable, and Enter sends nothing.
     await page.locator(W.input).fill('quota please, edited');
     await page.locator(W.input).press('Enter');
-    await page.waitForTimeout(300);
+    // A send would add the message at once and post it: neither is there once the page has settled.
+    await settle(page);
     expect(await page.locator(W.input).inputValue()).toBe('quota please, edited');
     expect(await page.locator(W.user).count()).toBe(0);
 

@@ -48,16 +48,20 @@ export async function startMariaDb(dir: string) {
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let log = '';
-  server.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  for (const deadline = Date.now() + 20_000; !log.includes('ready for connections');) {
-    if (gone || Date.now() > deadline) {
-      server.kill('SIGKILL');
-      throw new Error(`MariaDB did not start:\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  // Up once it says so on stderr; gone first, or silent on it for 20 s, it did not start.
+  const ready = await new Promise<boolean>((resolve) => {
+    const deadline = setTimeout(() => resolve(false), 20_000);
+    const settle = (up: boolean) => (clearTimeout(deadline), resolve(up));
+    server.stderr.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes('ready for connections')) settle(true);
+    });
+    void exited.then(() => settle(false));
+  });
+  if (!ready) {
+    server.kill('SIGKILL');
+    throw new Error(`MariaDB did not start:\n${log}`);
   }
   return {
     /** WordPress's DB_HOST for it: `localhost:<socket>`. */

@@ -740,7 +740,8 @@ describe('chat model: stale work writes nothing', () => {
     model.open();
     model.newConversation();
     held.open();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The history arrives, and the model handles it, in microtasks of the opened gate: all run before the next task.
+    await new Promise((resolve) => setImmediate(resolve));
     expect([model.messages.value, model.status.value.type]).toEqual([[], 'idle']);
   });
 

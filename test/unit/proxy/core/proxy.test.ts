@@ -398,8 +398,7 @@ describe('proxy: upstream hygiene', () => {
     expect(decoder.decode((await reader.read()).value)).toBe('data: {"chunk":"one"}\n\n');
     await reader.cancel();
     visitor.abort();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(upstreamCancelled).toBe(true);
+    await expect.poll(() => upstreamCancelled).toBe(true);
   });
 });
 

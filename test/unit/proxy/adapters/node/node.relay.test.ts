@@ -155,9 +155,11 @@ describe('native relay', () => {
 
   it('cancels the service’s stream when the visitor left before the handler answered', async () => {
     const upstream = await service({ events: 1000, hang: true });
+    let waiting = false;
     const url = await listen(
       toNodeListener(async (incoming) => {
         const response = await nodeFetch(upstream.url, { redirect: 'manual' });
+        waiting = true;
         // The handler answers only once the visitor has gone.
         await new Promise((resolve) => incoming.signal.addEventListener('abort', () => setTimeout(resolve, 20)));
         return new Response(watchBody(response.body!, LONG, { onTimeout: () => undefined }), {
@@ -168,7 +170,7 @@ describe('native relay', () => {
     const req = request(url);
     req.on('error', () => undefined);
     req.end();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(() => waiting).toBe(true);
     req.destroy();
     await expect.poll(() => upstream.state.closed).toBe(1);
   });

@@ -6,7 +6,10 @@ const ORIGIN = 'https://shop.example';
 describe('self-diagnosis: the proxy and the bot', () => {
   it('passes an Askbox proxy that serves the bot', () => {
     expect(
-      checkProxy('/askbox', 'bot1', ORIGIN, { status: 200, body: { status: 'ok', proxy: 'askbox', bot: true } }),
+      checkProxy(
+        { proxyUrl: '/askbox', botId: 'bot1', origin: ORIGIN },
+        { status: 200, body: { status: 'ok', proxy: 'askbox', bot: true } },
+      ),
     ).toEqual([
       { level: 'ok', text: 'The proxy at /askbox answers as an Askbox proxy.' },
       { level: 'ok', text: 'The proxy serves bot bot1.' },
@@ -15,7 +18,10 @@ describe('self-diagnosis: the proxy and the bot', () => {
 
   it('fails a bot the proxy does not serve', () => {
     expect(
-      checkProxy('/askbox', 'bot2', ORIGIN, { status: 200, body: { status: 'ok', proxy: 'askbox', bot: false } })[1],
+      checkProxy(
+        { proxyUrl: '/askbox', botId: 'bot2', origin: ORIGIN },
+        { status: 200, body: { status: 'ok', proxy: 'askbox', bot: false } },
+      )[1],
     ).toEqual({
       level: 'fail',
       text: "The proxy does not serve bot bot2: add it to the proxy's botIds, or fix data-bot-id.",
@@ -40,7 +46,7 @@ describe('self-diagnosis: the proxy and the bot', () => {
       'did not answer (Failed to fetch). It is down, the URL is wrong, or it refuses this site: a proxy on another origin must list https://shop.example in allowedOrigins.',
     ],
   ])('fails %j, saying what to do', (result, words) => {
-    const [only, ...rest] = checkProxy('/askbox', 'bot1', ORIGIN, result);
+    const [only, ...rest] = checkProxy({ proxyUrl: '/askbox', botId: 'bot1', origin: ORIGIN }, result);
     expect([only?.level, rest]).toEqual(['fail', []]);
     expect(only?.text).toContain(words);
   });

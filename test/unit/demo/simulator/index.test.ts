@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { QUOTA_MESSAGE } from '../../../demo/simulator/http';
-import { createSimulator, DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { FAILED_REPLY_TEXT } from '../../../demo/simulator/messages';
-import { containsWords, createScenarioPlayer, parseScenario } from '../../../demo/simulator/scenario';
-import { toChunks } from '../../../demo/simulator/stream';
-import { chunksOf, SIM_KEY, SIM_ORIGIN, setupSimulator } from '../../helpers/simulator';
+import { QUOTA_MESSAGE } from '../../../../demo/simulator/http';
+import { createSimulator, DEMO_BOT_ID } from '../../../../demo/simulator/index';
+import { FAILED_REPLY_TEXT } from '../../../../demo/simulator/messages';
+import { FIELDS } from '../../../../src/protocol/contract';
+import { fieldMessage } from '../../../helpers/messages';
+import { chunksOf, SIM_KEY, SIM_ORIGIN, setupSimulator } from '../../../helpers/simulator';
 
 const ID = /^[A-Za-z0-9]{12}$/;
 
@@ -71,27 +71,27 @@ describe('simulator: envelopes and resources', () => {
   it('answers 422 in Laravel wording, first error plus "(and N more errors)"', async () => {
     const { api } = setupSimulator();
     expect((await api('POST', '/conversations', { name: 'x', bot_id: 'nope' })).body).toEqual({
-      message: 'The selected bot id is invalid.',
-      errors: { bot_id: ['The selected bot id is invalid.'] },
+      message: fieldMessage('invalid', 'bot_id'),
+      errors: { bot_id: [fieldMessage('invalid', 'bot_id')] },
     });
     expect((await api('POST', '/messages', {})).body).toEqual({
-      message: 'The content field is required. (and 1 more error)',
+      message: `${fieldMessage('required', 'content')} (and 1 more error)`,
       errors: {
-        content: ['The content field is required.'],
-        conversation_id: ['The conversation id field is required.'],
+        content: [fieldMessage('required', 'content')],
+        conversation_id: [fieldMessage('required', 'conversation_id')],
       },
     });
     const res = await api('POST', '/conversations', { bot_id: 'nope', document_ids: ['x', 'y'] });
-    expect(res.body?.message).toBe('The name field is required. (and 3 more errors)');
+    expect(res.body?.message).toBe(`${fieldMessage('required', 'name')} (and 3 more errors)`);
     expect(res.body?.errors['document_ids.1']).toEqual(['The selected document_ids.1 is invalid.']);
     const conversation = (await api('POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID })).body?.data.id;
     expect(
-      (await api('POST', '/messages', { content: 'x'.repeat(2001), conversation_id: conversation })).body?.errors
-        .content,
-    ).toEqual(['The content field must not be greater than 2000 characters.']);
+      (await api('POST', '/messages', { content: 'x'.repeat(FIELDS.contentMax + 1), conversation_id: conversation }))
+        .body?.errors.content,
+    ).toEqual([fieldMessage('max', 'content', FIELDS.contentMax)]);
     expect(
       (await api('POST', '/messages', { content: '   ', conversation_id: conversation })).body?.errors.content,
-    ).toEqual(['The content field is required.']);
+    ).toEqual([fieldMessage('required', 'content')]);
   });
 
   it('never crashes: bad JSON, huge bodies, unknown paths and methods', async () => {
@@ -143,9 +143,12 @@ describe('simulator: messages', () => {
     const id = await conversation();
     const started = Date.now();
     const answer = api('POST', '/messages', { content: 'Take your time', conversation_id: id });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const meanwhile = (await api('GET', `/messages?conversation_id=${id}`)).body?.data;
-    expect(meanwhile.map((m: { content: string }) => m.content)).toEqual(['Take your time']);
+    // The question is stored as soon as the send is taken; the reply comes 200 ms later.
+    await expect
+      .poll(async () =>
+        (await api('GET', `/messages?conversation_id=${id}`)).body?.data.map((m: { content: string }) => m.content),
+      )
+      .toEqual(['Take your time']);
     expect((await answer).body?.data.content).toBe('Done thinking.');
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect((await api('GET', `/messages?conversation_id=${id}`)).body?.data).toHaveLength(2);
@@ -245,11 +248,13 @@ describe('simulator: streaming', () => {
   it('counts content in characters: 2000 emoji pass, 2001 do not', async () => {
     const { api, conversation } = setupSimulator({ defaults: { delayMs: 0 } });
     const id = await conversation();
-    expect((await api('POST', '/messages', { content: '😀'.repeat(2000), conversation_id: id })).status).toBe(200);
-    const over = await api('POST', '/messages', { content: '😀'.repeat(2001), conversation_id: id });
+    expect(
+      (await api('POST', '/messages', { content: '😀'.repeat(FIELDS.contentMax), conversation_id: id })).status,
+    ).toBe(200);
+    const over = await api('POST', '/messages', { content: '😀'.repeat(FIELDS.contentMax + 1), conversation_id: id });
     expect(over.body).toEqual({
-      message: 'The content field must not be greater than 2000 characters.',
-      errors: { content: ['The content field must not be greater than 2000 characters.'] },
+      message: fieldMessage('max', 'content', FIELDS.contentMax),
+      errors: { content: [fieldMessage('max', 'content', FIELDS.contentMax)] },
     });
   });
 
@@ -301,45 +306,5 @@ describe('simulator: streaming', () => {
       await reply('ping'),
     ]).toEqual(['first', 'PONG!', 'second', 'pong', 'pong']);
     expect(await reply('Tell me about pricing plans')).toContain('Starter');
-  });
-});
-
-describe('simulator: scenario files and chunking', () => {
-  it('splits chunks on code points, cycling sizes', () => {
-    expect(toChunks('ab👋cd', [1, 2])).toEqual(['a', 'b👋', 'c', 'd']);
-  });
-
-  it('rejects malformed scenarios with the field named', () => {
-    expect(() => parseScenario({ replies: [{ delayMs: -1 }] })).toThrow('scenario.replies[0].delayMs');
-    expect(() => parseScenario({ replies: [{ chunkSize: [1, 0] }] })).toThrow('chunkSize');
-    expect(() => parseScenario([])).toThrow('JSON object');
-    expect(parseScenario({ replies: [{ match: 'x', text: 'y', cutAfter: 1 }] }).replies).toHaveLength(1);
-  });
-
-  it.each([
-    ['Please stall now', 'stall', true],
-    ['STALL.', 'stall', true],
-    ['stall', 'stall', true],
-    ['Is the plugin installing?', 'stall', false],
-    ['stalled', 'stall', false],
-    ['a fault-free reply', 'fail', false],
-    ['it may fail, then', 'fail', true],
-    ['give me a slow stream', 'slow stream', true],
-    ['a slow streamer', 'slow stream', false],
-    ['payload 10.', 'payload 1.', false],
-    ['see payload 1. here', 'payload 1.', true],
-    ['bench stream-20k', 'bench stream-20k', true],
-    ['rebench stream-20k', 'bench stream-20k', false],
-    ['no words from élan here', 'lan', false],
-  ])('matches "%s" against "%s" as whole words: %s', (text, phrase, expected) => {
-    expect(containsWords(text, phrase)).toBe(expected);
-  });
-
-  it('answers a message with the scripted reply whose match it contains as whole words', () => {
-    const player = createScenarioPlayer({
-      replies: [{ match: 'stall', text: 'stalled' }, { text: 'in order' }],
-    });
-    expect(player.next('How is installing going?').text).toBe('in order');
-    expect(player.next('Make it stall').text).toBe('stalled');
   });
 });
