@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { parseHandoff } from '../../../src/config/handoff';
-import { parsePaths } from '../../../src/config/paths';
-import { freshBuild } from '../../helpers/build';
-import { requirePhp } from '../../helpers/php';
+import { parseHandoff } from '../../../../../src/config/handoff';
+import { parsePaths } from '../../../../../src/config/paths';
+import { freshBuild } from '../../../../helpers/build';
+import { requirePhp } from '../../../../helpers/php';
 
-const PLUGIN = fileURLToPath(new URL('../../../dist/wordpress/askbox', import.meta.url));
-const RULES = fileURLToPath(new URL('./wordpress/rules.php', import.meta.url));
+const PLUGIN = fileURLToPath(new URL('../../../../../dist/wordpress/askbox', import.meta.url));
+const RULES = fileURLToPath(new URL('../rules.php', import.meta.url));
 
 type Field = 'show_on' | 'handoff_url' | 'handoff_email' | 'handoff_param';
 const HANDOFF_KEYS = { handoff_url: 'url', handoff_email: 'email', handoff_param: 'param' } as const;

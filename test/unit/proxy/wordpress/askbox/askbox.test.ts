@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { freshBuild } from '../../helpers/build';
-import { requirePhp } from '../../helpers/php';
+import { freshBuild } from '../../../../helpers/build';
+import { requirePhp } from '../../../../helpers/php';
 
-const PLUGIN = fileURLToPath(new URL('../../../dist/wordpress/askbox', import.meta.url));
-const SMOKE = fileURLToPath(new URL('./wordpress/smoke.php', import.meta.url));
+const PLUGIN = fileURLToPath(new URL('../../../../../dist/wordpress/askbox', import.meta.url));
+const SMOKE = fileURLToPath(new URL('../smoke.php', import.meta.url));
 const KEY = 'wp-secret-api-key-123';
 
 /** Runs the smoke driver over the packaged plugin (npm run build makes dist/wordpress/askbox). */
