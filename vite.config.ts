@@ -200,8 +200,8 @@ const BUILT_TESTS = [
   'test/contract/php-*.test.ts',
   'test/contract/cross-runtime.test.ts',
   'test/contract/defaults.test.ts',
-  'test/unit/proxy/wordpress-plugin.test.ts',
-  'test/unit/proxy/wordpress-rules.test.ts',
+  'test/unit/proxy/wordpress/askbox/askbox.test.ts',
+  'test/unit/proxy/wordpress/askbox/widget-rules.test.ts',
   'test/unit/project/package-exports.test.ts',
 ];
 

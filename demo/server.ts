@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createProxy, type ProxyOptions } from '../src/proxy/handler';
+import { createProxy, type ProxyOptions } from '../src/proxy/index';
 import { toNodeListener } from '../src/proxy/node';
 import { DEMO_BOT_ID, createSimulator, type Simulator } from './simulator/index';
 import { loadKnowledgeBase } from './simulator/knowledge';

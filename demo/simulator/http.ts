@@ -1,5 +1,5 @@
 /** Response helpers that speak the Cody API's envelopes (cody-api.md §0 and §3). */
-import { readText } from '../../src/proxy/respond';
+import { readText } from '../../src/proxy/core/respond';
 
 export const QUOTA_MESSAGE =
   'You have reached the message limit for last 30 days, please wait till tomorrow or upgrade your plan.';

@@ -2,8 +2,9 @@
  * Askbox's token proxy: keeps the Cody API key on the server and exposes only what the widget needs.
  * Web standards only — runs on Node 20+, Cloudflare Workers, Deno and Bun. For `node:http`, see `./node`.
  */
-export { createProxy, type ProxyHandler } from './handler.js';
-export { createMemoryStore, type BucketCheck, type LimitStore } from './limits.js';
+export { createProxy, type ProxyHandler } from './core/proxy.js';
+export type { BucketCheck, LimitStore } from './core/limits.js';
+export { createMemoryStore } from './stores/memory.js';
 export {
   DEFAULT_LIMITS,
   DEFAULT_TIMEOUTS,
@@ -15,7 +16,7 @@ export {
   type ProxyOptions,
   type Rate,
   type Timeouts,
-} from './options.js';
-export { GRANT_HEADER } from './policy.js';
-export type { ProofOfWorkOptions } from './proof.js';
-export { createRedisStore, type RedisEval } from './redis-store.js';
+} from './core/options.js';
+export { GRANT_HEADER } from './core/policy.js';
+export type { ProofOfWorkOptions } from './core/proof.js';
+export { createRedisStore, type RedisEval } from './stores/redis.js';

@@ -3,7 +3,7 @@
 // 2. A visitor: the widget's own solver (src/api/proof.ts, bundled by Vite) in Debian's Chromium at CPU throttling 4×
 //    and 1× (CDP Emulation.setCPUThrottlingRate), per solve: wall time, the renderer's CPU (all its threads: WebCrypto
 //    derives off the main thread), the main thread's CPU, long tasks, and the longest gap of a 5 ms heartbeat.
-// Timings are reported, never asserted; the unit test asserts the work asked (test/unit/proxy/proof.test.ts).
+// Timings are reported, never asserted; the unit test asserts the work asked (test/unit/proxy/core/proof.interop.test.ts).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createChallenge, solveChallenge, type Challenge } from 'altcha-lib';

@@ -5,9 +5,9 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSimulator, DEMO_BOT_ID } from '../../demo/simulator/index';
-import { createProxy } from '../../src/proxy/handler';
-import { toNodeListener } from '../../src/proxy/node';
-import { nodeFetch } from '../../src/proxy/node-fetch';
+import { createProxy } from '../../src/proxy/core/proxy';
+import { toNodeListener } from '../../src/proxy/adapters/node/node';
+import { nodeFetch } from '../../src/proxy/adapters/node/node-fetch';
 import { floorRelay } from './floor-relay';
 import { LOAD_REPLY } from './proxy-streams';
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProxy } from '../../src/proxy/handler';
-import { toNodeListener } from '../../src/proxy/node';
+import { createProxy } from '../../src/proxy/core/proxy';
+import { toNodeListener } from '../../src/proxy/adapters/node/node';
 import { startPhpProxy } from '../helpers/php';
 import { startWorker } from '../helpers/workerd';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig } from './config';

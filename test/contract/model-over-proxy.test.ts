@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse';
-import type { ProxyOptions } from '../../src/proxy/handler';
+import type { ProxyOptions } from '../../src/proxy/core/proxy';
 import { ChatModel } from '../../src/state/model';
 import { createMemoryStorage } from '../helpers/memory-storage';
 import { createPanelStore } from '../helpers/model';

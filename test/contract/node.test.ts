@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createProxy } from '../../src/proxy/handler';
-import { toNodeListener } from '../../src/proxy/node';
+import { createProxy } from '../../src/proxy/core/proxy';
+import { toNodeListener } from '../../src/proxy/adapters/node/node';
 import { defineProofContract } from './proof-contract';
 import { defineProxyContract, type ProxyRuntime } from './proxy-contract';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTRIBUTES as A, METRICS } from '../../src/proxy/telemetry';
+import { ATTRIBUTES as A, METRICS } from '../../src/proxy/core/telemetry';
 import { startPhpProxy } from '../helpers/php';
 import { CONTRACT_KEY, contractConfig, type ContractConfig } from './config';
 import { EXERCISED_REFUSALS, exerciseProxy, TELEMETRY_SCENARIO, type Seen } from './telemetry-contract';

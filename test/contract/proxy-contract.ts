@@ -413,7 +413,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
 
       // The request line and Host (absolute-form targets, unregistered methods such as TRACK, malformed hosts) are
       // parsed by each platform's HTTP server before the proxy runs; the Node adapter's part is tested in
-      // test/unit/proxy/proxy.test.ts.
+      // test/unit/proxy/adapters/node/.
       it(t('answers odd methods, path tricks and odd headers with 4xx, never 5xx'), async () => {
         const host = new URL(proxy.url).host;
         const heads = [

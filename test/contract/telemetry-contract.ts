@@ -2,7 +2,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import type { Scenario } from '../../demo/simulator/scenario';
-import { ATTRIBUTES as A, METRICS } from '../../src/proxy/telemetry';
+import { ATTRIBUTES as A, METRICS } from '../../src/proxy/core/telemetry';
 import { total, type Collected } from '../helpers/otel';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, type ContractConfig } from './config';
 import { startUpstream } from './upstream';

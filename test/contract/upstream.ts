@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createSimulator, type Simulator } from '../../demo/simulator/index';
 import { loadKnowledgeBase } from '../../demo/simulator/knowledge';
 import type { Scenario } from '../../demo/simulator/scenario';
-import { toNodeListener } from '../../src/proxy/node';
+import { toNodeListener } from '../../src/proxy/adapters/node/node';
 
 /** What the upstream saw of one request, and on which of its hosts. */
 export interface UpstreamRecord {

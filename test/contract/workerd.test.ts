@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDurableObjectStore } from '../../src/proxy/durable-store';
+import { createDurableObjectStore } from '../../src/proxy/stores/durable-object';
 import { BUCKET_CASES, runBucketCase } from '../fixtures/token-buckets';
 import { refusalBody } from '../helpers/messages';
 import { simulateDays } from '../helpers/proxy';

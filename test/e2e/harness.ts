@@ -1,6 +1,6 @@
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../../demo/server';
-import type { ProxyOptions } from '../../src/proxy/handler';
+import type { ProxyOptions } from '../../src/proxy/core/proxy';
 import type { Scenario } from '../../demo/simulator/scenario';
 import { freshBuild } from '../helpers/build';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TEXT } from '../../src/config/chat-text';
-import type { FeedbackEvent } from '../../src/proxy/options';
+import type { FeedbackEvent } from '../../src/proxy/core/options';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { axeViolations } from './axe';
 import { ask, deepActive, startE2E, W } from './harness';

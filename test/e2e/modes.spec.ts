@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/proxy/options';
+import { DEFAULT_LIMITS } from '../../src/proxy/core/options';
 import { axeViolations } from './axe';
 import { ask, startE2E, W } from './harness';
 

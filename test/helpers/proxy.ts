@@ -1,9 +1,9 @@
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
-import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
-import type { LimitStore } from '../../src/proxy/limits';
-import { resolveOptions, type ProxyLogEntry } from '../../src/proxy/options';
-import { createPolicy } from '../../src/proxy/policy';
-import { API, SIM_KEY, setupSimulator } from './simulator';
+import { createProxy, type ProxyOptions } from '../../src/proxy/core/proxy';
+import type { LimitStore } from '../../src/proxy/core/limits';
+import { resolveOptions, type ProxyLogEntry } from '../../src/proxy/core/options';
+import { createPolicy } from '../../src/proxy/core/policy';
+import { API, SIM_KEY, SIM_ORIGIN, setupSimulator } from './simulator';
 
 /** The page the test requests come from. */
 export const PAGE = 'http://shop.test';
@@ -107,4 +107,38 @@ export async function simulateDays(store: LimitStore): Promise<SimulatedDay> {
   let n = 0;
   const ipDays = await run('192.0.2.51', () => `visitor${++n}`);
   return { visitor: visitorDays, ip: ipDays };
+}
+
+/** A proxy over a scripted upstream: `answer` decides each upstream response; every upstream request is kept. */
+export function scripted(
+  answer: (request: Request) => Response | Promise<Response>,
+  options: Partial<ProxyOptions> = {},
+) {
+  const { start, sim } = setup();
+  const requests: Request[] = [];
+  const proxy = createProxy({
+    apiKey: SIM_KEY,
+    botIds: [DEMO_BOT_ID],
+    upstream: API,
+    secret: SECRET,
+    allowedHosts: [PAGE_HOST],
+    streamOrigins: ['https://stream.up.test', `${SIM_ORIGIN}:8443`],
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      // Conversations come from the simulator, so grants and ids are real.
+      if (request.url === `${API}/conversations`) return sim.handle(request);
+      requests.push(request.clone());
+      return answer(request);
+    },
+    ...options,
+  });
+  const call = (method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) =>
+    proxy(
+      new Request(`${PAGE}/askbox${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...init.headers },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      }),
+    );
+  return { proxy, call, start, requests };
 }

@@ -1,7 +1,7 @@
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import type { Scenario } from '../../demo/simulator/scenario';
 import { createChatClient, type ChatClientOptions } from '../../src/api/client';
-import { createProxy, type ProxyOptions } from '../../src/proxy/handler';
+import { createProxy, type ProxyOptions } from '../../src/proxy/core/proxy';
 import { API, SIM_KEY, setupSimulator } from './simulator';
 
 /**

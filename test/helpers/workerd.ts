@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { Miniflare } from 'miniflare';
 import type { ContractConfig } from '../contract/config';
-import type { DurableObjectNamespaceLike } from '../../src/proxy/durable-store';
+import type { DurableObjectNamespaceLike } from '../../src/proxy/stores/durable-object';
 import { freshBuild } from './build';
 import { bundleWorker } from './worker-bundle';
 

@@ -1,7 +1,7 @@
 <?php
 /**
  * Askbox token proxy for PHP 8.1+ (shared hosting, WordPress): the same routes, policy and grants as the
- * JavaScript proxy (src/proxy/handler.ts), in one self-contained file with no extension beyond PHP's defaults
+ * JavaScript proxy (src/proxy/core/proxy.ts), in one self-contained file with no extension beyond PHP's defaults
  * (json, hash, openssl, pdo_sqlite; upstream calls use PHP's own HTTP streams, so allow_url_fopen must be on).
  *
  * Grants are byte-compatible with the Node and Workers proxies (`g1.<conversation>.<bot>.<visitor>.<expiry>.
@@ -1350,7 +1350,7 @@ function askbox_log(array $c, array $entry): void
 
 /**
  * The request's metrics line (`metricsLog`), named as the Node and Workers proxies name their OpenTelemetry
- * instruments and attributes (src/proxy/telemetry.ts): `askbox.proxy.requests` (1) by `http.request.method`,
+ * instruments and attributes (src/proxy/core/telemetry.ts): `askbox.proxy.requests` (1) by `http.request.method`,
  * `http.route` (the route template) and `http.response.status_code`; `askbox.proxy.refusals` (1) by
  * `askbox.refusal.reason` (the contract's name) and its details; `askbox.proxy.upstream.duration` (one
  * `{value: seconds, http.response.status_code | error.type}` per call to the service); and for a reply stream `askbox.proxy.stream.first_byte`, `askbox.proxy.stream.duration` and

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { createSimulator, DEMO_BOT_ID } from '../../../demo/simulator/index';
-import { toNodeListener } from '../../../src/proxy/node';
+import { toNodeListener } from '../../../src/proxy/adapters/node/node';
 import { floorRelay } from '../../bench/floor-relay';
 
 /**

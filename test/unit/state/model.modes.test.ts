@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import { describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../../src/config/parse';
-import { DEFAULT_LIMITS, type ProxyOptions } from '../../../src/proxy/options';
+import { DEFAULT_LIMITS, type ProxyOptions } from '../../../src/proxy/core/options';
 import { ChatModel } from '../../../src/state/model';
 import { createMemoryStorage } from '../../helpers/memory-storage';
 import { createPanelStore } from '../../helpers/model';

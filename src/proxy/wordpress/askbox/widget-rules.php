@@ -3,7 +3,7 @@
  * The widget's page rules and "Talk to a person" settings: checked on save with the widget's own rules, so that a
  * value the widget would refuse is not saved. The rules live in the widget's launcher (src/config/paths.ts) and chat
  * file (src/config/handoff.ts), not in the wire contract: moving them there would add bytes to the launcher. Their
- * copies below are held to the TypeScript ones by test/unit/proxy/wordpress-rules.test.ts over a table of cases.
+ * copies below are held to the TypeScript ones by test/unit/proxy/wordpress/askbox/widget-rules.test.ts over a table of cases.
  */
 
 if (!defined('ABSPATH')) {

@@ -1,0 +1,77 @@
+import { createDurableObjectStore, isDurableObjectNamespace } from '../../stores/durable-object.js';
+import { createProxy, type ProxyHandler } from '../../core/proxy.js';
+import type { LimitStore } from '../../core/limits.js';
+import { createMemoryStore } from '../../stores/memory.js';
+import type { ProxyLogEntry } from '../../core/options.js';
+import { optionsFromEnv, siteIdFromEnv, type AskboxWorkerEnv } from './worker-env.js';
+import { REFUSALS } from '../../../protocol/contract.js';
+
+/**
+ * The token proxy as a Cloudflare Worker (`askbox/proxy/worker`): configured from the Worker's environment, its
+ * limits in the `AskboxLimits` Durable Object so that every isolate, everywhere, enforces one limit.
+ * `wrangler.toml` points `main` here (or at a file that re-exports `default` and `AskboxLimits`).
+ */
+
+/** The proxy of this isolate, or why it could not be built; kept, since a Worker's environment never changes. */
+let built: { handler: ProxyHandler } | { error: string } | undefined;
+
+function proxyFor(env: AskboxWorkerEnv): { handler: ProxyHandler } | { error: string } {
+  if (!built) {
+    try {
+      built = { handler: createProxy({ ...optionsFromEnv(env), store: storeFor(env), log: logToConsole }) };
+    } catch (error) {
+      // SECURITY: the messages of optionsFromEnv and createProxy name settings, never the key or a secret.
+      built = { error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  return built;
+}
+
+/** The Durable Object store when `ASKBOX_LIMITS` is bound; else this isolate's memory, said once in the log. */
+function storeFor(env: AskboxWorkerEnv): LimitStore {
+  if (env.ASKBOX_LIMITS === undefined) {
+    console.warn(
+      '[askbox] ASKBOX_LIMITS is not bound: limits are kept per isolate, so each isolate grants the full limit. Bind the AskboxLimits Durable Object to share them.',
+    );
+    return createMemoryStore();
+  }
+  if (!isDurableObjectNamespace(env.ASKBOX_LIMITS))
+    throw new Error('ASKBOX_LIMITS must be a Durable Object binding of the AskboxLimits class');
+  return createDurableObjectStore(env.ASKBOX_LIMITS, siteIdFromEnv(env));
+}
+
+/**
+ * Warnings, errors and visitors' ratings to the Worker's log (`wrangler tail`, Workers Logs); Cloudflare already
+ * logs every request.
+ */
+function logToConsole(entry: ProxyLogEntry): void {
+  if (entry.level === 'error') console.error(JSON.stringify(entry));
+  else if (entry.level === 'warn') console.warn(JSON.stringify(entry));
+  else if (entry.event === 'feedback') console.log(JSON.stringify(entry));
+}
+
+/**
+ * The Worker. Bind `AskboxLimits` as the Durable Object `ASKBOX_LIMITS`, set `CODY_API_KEY` and `ASKBOX_SECRET` with
+ * `wrangler secret put`, and `ASKBOX_BOT_IDS` (plus optional settings) as vars.
+ *
+ * @example
+ * // src/index.ts of a Worker that wants its own entry file:
+ * export { default, AskboxLimits } from 'askbox/proxy/worker';
+ */
+// oxlint-disable-next-line import/no-default-export -- Cloudflare loads a module Worker from its default export
+export default {
+  async fetch(request: Request, env: AskboxWorkerEnv): Promise<Response> {
+    const proxy = proxyFor(env);
+    if ('handler' in proxy) return proxy.handler(request);
+    // Logged on every request, not once: `wrangler tail` shows only the requests made while it runs.
+    console.error(`[askbox] misconfigured: ${proxy.error}`);
+    // What the visitor gets: the reason goes to the log, not to the page.
+    return Response.json(
+      { message: REFUSALS.misconfigured.message },
+      {
+        status: REFUSALS.misconfigured.status,
+        headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+      },
+    );
+  },
+};

@@ -1,0 +1,57 @@
+import type { Call } from './call.js';
+import type { ProxyDeps } from './deps.js';
+import { GRANT_HEADER } from './policy.js';
+import { noteRefusal } from './refusal.js';
+import { safeHost } from './request-url.js';
+import { BASE_HEADERS, refuse } from './respond.js';
+import { isServedHost } from './hosts.js';
+import { route } from './router.js';
+
+/**
+ * What every request passes before its route: the base path, a served host, an allowed origin, the site's
+ * `authorize`; and what every answer carries: the base headers and, for a page on another origin, CORS.
+ */
+
+const ALLOW_HEADERS = `content-type, ${GRANT_HEADER}`;
+
+/** Answers `call`: refused at the gate, a CORS preflight, or its route's answer; each with the shared headers. */
+export async function gate(deps: ProxyDeps, call: Call): Promise<Response> {
+  const { config } = deps;
+  const { request, url } = call;
+  if (!url.pathname.startsWith(`${config.base}/`)) return refuse('notFound');
+  if (!isServedHost(url.host, config.hosts)) return refuse('wrongHost');
+  const origin = request.headers.get('origin');
+  // Same host (and port) as the proxy's public address; an opaque origin ("null") is never same-host or listed.
+  const crossSite = origin !== null && safeHost(origin) !== (config.publicHost ?? url.host);
+  if (crossSite && !config.origins.has(origin)) return refuse('originRefused');
+  // A page on another origin may read only the response headers listed here; the widget needs Retry-After.
+  const cors: Record<string, string> = crossSite
+    ? { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after' }
+    : { vary: 'Origin' };
+  const response = request.method === 'OPTIONS' ? preflight() : await authorized(deps, call);
+  for (const [name, value] of Object.entries({ ...BASE_HEADERS, ...cors })) response.headers.set(name, value);
+  return response;
+}
+
+/** The answer to a CORS preflight: the methods and headers the routes take, cached for ten minutes. */
+function preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'access-control-allow-methods': 'GET, POST, DELETE',
+      'access-control-allow-headers': ALLOW_HEADERS,
+      'access-control-max-age': '600',
+    },
+  });
+}
+
+/** The route's answer once the site's `authorize` lets the request through; else its refusal. */
+async function authorized(deps: ProxyDeps, call: Call): Promise<Response> {
+  const { authorize } = deps.hooks;
+  // The health route answers load balancers, which carry no login or captcha.
+  const open = call.url.pathname === `${deps.config.base}/health`;
+  const verdict = authorize && !open ? await authorize(call.request) : true;
+  if (verdict instanceof Response) return noteRefusal(new Response(verdict.body, verdict), { reason: 'notAuthorized' });
+  if (verdict !== true) return refuse('notAuthorized');
+  return route(deps, call);
+}

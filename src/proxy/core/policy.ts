@@ -1,0 +1,131 @@
+import { createGrants, type Grant } from './grant.js';
+import type { BucketCheck } from './limits.js';
+import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
+import { noteRefusal } from './refusal.js';
+import { BASE_HEADERS } from './respond.js';
+import { BUCKET_KEYS, GRANT_HEADER, LIMIT_MESSAGE, LIMIT_NOUNS } from '../../protocol/contract.js';
+
+export { GRANT_HEADER } from '../../protocol/contract.js';
+
+const DAY_SECONDS = 24 * 3600;
+
+/** The limit store failed (Redis down, say): the proxy cannot tell whether a request is within its limits. */
+export class LimitStoreError extends Error {
+  override readonly name = 'LimitStoreError';
+  constructor(cause: unknown) {
+    super(`The limit store failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/**
+ * Who may do what: grants bind conversations to visitors, and token buckets bound how much each visitor and each
+ * IP may ask. Everything here runs before any upstream call.
+ */
+export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEvent) => void) | undefined) {
+  const grants = createGrants(options.secrets, options.now);
+
+  /**
+   * The request's grant when it is valid for `conversationId` and one of our bots; else null.
+   * SECURITY: without it, the conversation does not exist for this visitor (404, no existence oracle).
+   */
+  async function grantFor(request: Request, conversationId: unknown): Promise<Grant | null> {
+    const grant = await grants.verify(request.headers.get(GRANT_HEADER));
+    return grant && grant.conversationId === conversationId && options.bots.has(grant.botId) ? grant : null;
+  }
+
+  /** Any valid grant the request carries: the visitor's identity when they start another conversation. */
+  const visitorOf = async (request: Request) => (await grants.verify(request.headers.get(GRANT_HEADER)))?.visitorId;
+
+  const mint = (conversationId: string, botId: string, visitorId: string) =>
+    grants.sign({
+      conversationId,
+      botId,
+      visitorId,
+      expires: Math.floor(options.now() / 1000) + options.grantTtlSeconds,
+    });
+
+  /** A 429 in the service's envelope when the action is over a limit; null when it may proceed. */
+  async function limit(
+    action: LimitEvent['action'],
+    ip: string,
+    visitorId: string | undefined,
+  ): Promise<Response | null> {
+    const limits = options.limits;
+    if (!limits) return null;
+    const checks: BucketCheck[] = [];
+    const ipKey = (name: keyof typeof BUCKET_KEYS) => BUCKET_KEYS[name].replace('{ip}', ip);
+    if (action === 'message') {
+      checks.push(
+        bucket(ipKey('ipMessages'), limits.ipMessages),
+        daily(ipKey('ipMessagesPerDay'), limits.ipMessagesPerDay),
+      );
+      if (visitorId)
+        checks.push(
+          bucket(visitorKey('visitorMessages', visitorId), limits.visitorMessages),
+          daily(visitorKey('visitorMessagesPerDay', visitorId), limits.visitorMessagesPerDay),
+        );
+    } else if (action === 'conversation') {
+      checks.push(bucket(ipKey('ipConversations'), limits.ipConversations));
+      if (visitorId) checks.push(bucket(visitorKey('visitorConversations', visitorId), limits.visitorConversations));
+    } else {
+      checks.push(bucket(ipKey('ipActions'), limits.ipActions));
+      if (visitorId) checks.push(bucket(visitorKey('visitorActions', visitorId), limits.visitorActions));
+    }
+    const waitMs = await withinDeadline(options.store.take(checks, options.now()));
+    if (waitMs <= 0) return null;
+    const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+    onLimit?.({ action, ip, visitorId, retryAfterSeconds });
+    const response = new Response(
+      JSON.stringify({
+        message: LIMIT_MESSAGE.replace('{noun}', LIMIT_NOUNS[action]).replace('{seconds}', String(retryAfterSeconds)),
+      }),
+      {
+        status: 429,
+        headers: { ...BASE_HEADERS, 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) },
+      },
+    );
+    return noteRefusal(response, { reason: 'limit', action });
+  }
+
+  /** A store call that fails closed: its error, or no answer within `storeMs`, is a `LimitStoreError`. */
+  function withinDeadline<T>(call: Promise<T>): Promise<T> {
+    const ms = options.timeouts.storeMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    });
+    return Promise.race([call, deadline])
+      .catch((error: unknown) => {
+        throw new LimitStoreError(error);
+      })
+      .finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Whether this is the first opening of the stream token `id` (kept for the token's whole lifetime).
+   * SECURITY: a stream token is a bearer capability; once used, a copy of it (a log, a proxy's cache) is worthless.
+   */
+  const firstUse = (id: string) =>
+    withinDeadline(
+      options.store.claim(BUCKET_KEYS.streamClaim.replace('{id}', id), options.streamTtlMs, options.now()),
+    );
+
+  return { grantFor, visitorOf, mint, limit, firstUse, guard: withinDeadline };
+}
+
+/** A visitor's bucket key; IP keys are built apart, so no key is ever built from a missing visitor. */
+function visitorKey(name: keyof typeof BUCKET_KEYS, visitor: string): string {
+  return BUCKET_KEYS[name].replace('{visitor}', visitor);
+}
+
+function bucket(key: string, rate: Rate): BucketCheck {
+  return { key, capacity: rate.burst, refillPerSecond: rate.perMinute / 60 };
+}
+
+/** A daily cap: a bucket of `perDay` tokens refilled over 24 hours. */
+function daily(key: string, perDay: number): BucketCheck {
+  return { key, capacity: perDay, refillPerSecond: perDay / DAY_SECONDS };
+}
+
+/** The policy of one proxy: grants, limits and the store's guard. */
+export type Policy = ReturnType<typeof createPolicy>;

@@ -1,0 +1,83 @@
+import type { BucketCheck, LimitStore } from '../core/limits.js';
+import { lifetimeMs } from '../core/limits.js';
+
+/**
+ * The one Redis call the store needs: run a Lua script over keys and arguments. Upstash's REST client has exactly
+ * this shape; other clients adapt in one line.
+ *
+ * @example
+ * // node-redis
+ * createRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) });
+ * // ioredis
+ * createRedisStore({ eval: (script, keys, args) => redis.eval(script, keys.length, ...keys, ...args) });
+ */
+export interface RedisEval {
+  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+}
+
+/**
+ * All or nothing, atomically (Redis runs one script at a time): refill every bucket to `now`, refuse with the
+ * longest wait when any lacks a whole token, else take one from each and let untouched buckets expire once full.
+ * ARGV: now, then capacity, refill per ms and lifetime (ms) for each key. Same arithmetic as `core/limits.ts`.
+ */
+const TAKE = `
+local now = tonumber(ARGV[1])
+local levels = {}
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local capacity = tonumber(ARGV[i * 3 - 1])
+  local rate = tonumber(ARGV[i * 3])
+  local state = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens = capacity
+  if state[1] then
+    tokens = math.min(capacity, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * rate)
+  end
+  levels[i] = tokens
+  if tokens < 1 then wait = math.max(wait, math.ceil((1 - tokens) / rate)) end
+end
+if wait > 0 then return wait end
+for i, key in ipairs(KEYS) do
+  redis.call('HSET', key, 'tokens', tostring(levels[i] - 1), 'at', tostring(now))
+  redis.call('PEXPIRE', key, tonumber(ARGV[i * 3 + 1]))
+end
+return 0
+`;
+
+/** Marks KEYS[1] used for ARGV[1] ms: 1 when it was not marked yet, else 0. */
+const CLAIM = `
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[1])) then return 1 end
+return 0
+`;
+
+/**
+ * A limit store in Redis, shared by every proxy instance that uses the same Redis: they enforce one limit between
+ * them. Runs anywhere the client does (no `node:` imports), Upstash included on Cloudflare Workers.
+ */
+export function createRedisStore(redis: RedisEval, options: { prefix?: string } = {}): LimitStore {
+  const prefix = options.prefix ?? 'askbox:limit:';
+  return {
+    async claim(key, ttlMs) {
+      const answer = await redis.eval(CLAIM, [`${prefix}claim:${key}`], [String(Math.max(1, Math.ceil(ttlMs)))]);
+      const claimed = typeof answer === 'string' ? Number(answer) : answer;
+      if (claimed !== 0 && claimed !== 1)
+        throw new Error(`Redis limit store: unexpected answer ${JSON.stringify(answer)}`);
+      return claimed === 1;
+    },
+    async take(checks: readonly BucketCheck[], now: number) {
+      if (!checks.length) return 0;
+      const args = [
+        String(now),
+        ...checks.flatMap((c) => [String(c.capacity), String(c.refillPerSecond / 1000), String(lifetimeMs(c))]),
+      ];
+      const answer = await redis.eval(
+        TAKE,
+        checks.map((c) => prefix + c.key),
+        args,
+      );
+      const wait = typeof answer === 'string' ? Number(answer) : answer;
+      if (typeof wait !== 'number' || !Number.isFinite(wait) || wait < 0)
+        throw new Error(`Redis limit store: unexpected answer ${JSON.stringify(answer)}`);
+      return wait;
+    },
+  };
+}

@@ -1,0 +1,216 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { freshBuild } from '../../../../helpers/build';
+import { requirePhp } from '../../../../helpers/php';
+
+const PLUGIN = fileURLToPath(new URL('../../../../../dist/wordpress/askbox', import.meta.url));
+const SMOKE = fileURLToPath(new URL('../smoke.php', import.meta.url));
+const KEY = 'wp-secret-api-key-123';
+
+/** Runs the smoke driver over the packaged plugin (npm run build makes dist/wordpress/askbox). */
+function run(...args: string[]): string {
+  requirePhp();
+  freshBuild('dist/wordpress/askbox/askbox.php');
+  const result = spawnSync('php', ['-d', 'display_errors=stderr', SMOKE, PLUGIN, ...args], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return result.stdout;
+}
+
+describe('WordPress plugin (hooks stubbed)', () => {
+  it('passes php -l on every PHP file it ships', () => {
+    requirePhp();
+    for (const file of readdirSync(PLUGIN).filter((f) => f.endsWith('.php'))) {
+      const lint = spawnSync('php', ['-l', `${PLUGIN}/${file}`], { encoding: 'utf8' });
+      expect(lint.status, lint.stdout).toBe(0);
+    }
+    expect(readdirSync(PLUGIN).sort()).toEqual([
+      expect.stringMatching(/^askbox-chat\.[\w-]+\.js$/),
+      'askbox-debug.js',
+      'askbox-locales',
+      'askbox-proxy.php',
+      'askbox.js',
+      'askbox.php',
+      'feedback.php',
+      'readme.txt',
+      'uninstall.php',
+      'widget-rules.php',
+    ]);
+    // The script fetches its locale packs from next to itself.
+    expect(readdirSync(`${PLUGIN}/askbox-locales`)).toHaveLength(11);
+  });
+
+  it('keeps the key server-side: its own option, never printed, kept when the field is left empty', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.key_saved).toBe(KEY);
+    expect(report.key_autoload).toBe(false);
+    expect(report.key_after_empty).toBe(KEY);
+    expect(report.key_after_unprivileged).toBe(KEY);
+    expect(report.settings).not.toHaveProperty('api_key');
+    expect(report.settings_page).toContain('saved; leave empty to keep it');
+    expect(report.settings_page).not.toContain(KEY);
+    expect(report.tag).not.toContain(KEY);
+  });
+
+  it('makes a secret once, and registers its settings page, hooks and REST route', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.secret_length).toBe(64);
+    expect(report.secret_kept).toBe(true);
+    expect(report.hooks).toEqual(['admin_menu', 'admin_init', 'wp_enqueue_scripts', 'rest_api_init', 'plugins_loaded']);
+    expect(report.page).toBe('manage_options');
+    expect(report.routes).toEqual([
+      { namespace: 'askbox/v1', route: '/(?P<path>.*)', methods: ['GET', 'POST'], permission: '__return_true' },
+    ]);
+  });
+
+  it('enqueues the widget only once configured, with escaped data attributes', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.enqueued_unconfigured).toBe(false);
+    expect(report.script).toEqual({
+      src: 'https://blog.example/wp-content/plugins/askbox/askbox.js',
+      version: '0.1.0',
+      args: { in_footer: true, strategy: 'async' },
+    });
+    expect(report.tag).toBe(
+      '<script data-bot-id="askboxDemo01" data-proxy-url="https://blog.example/wp-json/askbox/v1" data-title="Help desk" data-welcome="Hi &quot;there&quot;" data-accent="#0b57d0" data-position="bottom-left" data-theme="auto" src="https://blog.example/wp-content/plugins/askbox/askbox.js" id="askbox-js" async></script>',
+    );
+    expect(report.other_tag).toBe('<script src="x.js"></script>');
+    expect(report.bad_bot).toBe('');
+  });
+
+  it('serves the proxy from its REST route, on the site\u2019s own host (home_url) only', () => {
+    expect(JSON.parse(run('rest', '/askbox/v1/health'))).toEqual({ status: 'ok', proxy: 'askbox' });
+    expect(JSON.parse(run('rest', '/askbox/v1/bots'))).toEqual({ message: 'Not found.' });
+    expect(JSON.parse(run('rest', '/askbox/v1/health', 'evil.example'))).toEqual({
+      message: 'This chat is not served on this host.',
+    });
+  });
+
+  it('turns its proxy settings into the proxy options: client IP source, public URL, hosts, origins, limits', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.proxy_errors).toEqual([]);
+    expect(report.proxy_options).toMatchObject({
+      basePath: '/askbox/v1',
+      publicUrl: 'https://blog.example',
+      allowedHosts: ['www.blog.example'],
+      allowedOrigins: ['https://shop.example', 'https://docs.example:8443'],
+      clientIp: { header: 'x-forwarded-for', trustedHops: 2 },
+      // A rate set in part keeps the proxy's default for the other part.
+      limits: { visitorMessages: { burst: 4, perMinute: 6 }, ipMessagesPerDay: 500 },
+    });
+    expect(report.proxy_cf).toEqual({ header: 'cf-connecting-ip' });
+    expect(report.settings_page).toContain('name="askbox_settings[allowed_origins]"');
+    expect(report.settings_page).toContain('CF-Connecting-IP (behind Cloudflare)');
+    // The askbox_proxy_options filter has the last word.
+    expect(report.filtered).toEqual([
+      '/srv/askbox-store',
+      ['https://shop.example', 'https://docs.example:8443', 'https://app.example'],
+    ]);
+  });
+
+  it('refuses proxy settings the proxy would refuse, with its own reason, and keeps the previous ones', () => {
+    const refused = (JSON.parse(run()) as { refused: { errors: string[]; kept: boolean; title: string }[] }).refused;
+    const reasons = [
+      'is not an origin',
+      'clientIp must be',
+      'publicUrl is not a URL',
+      'ipMessagesPerDay ≥ 1',
+      'perMinute > 0',
+      'is not a host',
+    ];
+    expect(refused).toHaveLength(reasons.length);
+    refused.forEach((entry, i) => {
+      expect(entry.errors).toEqual([expect.stringContaining(reasons[i]!)]);
+      expect(entry.kept).toBe(true);
+      // The widget's own settings are still saved.
+      expect(entry.title).toBe(`Title ${i}`);
+    });
+  });
+
+  it('makes its ratings table on activation and on an update in place, and drops it on uninstall', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.db_version).toBe('1');
+    // Activated twice, then one load with an old version; the next load finds the version current.
+    const made = report.dbdelta as string[];
+    expect(made).toHaveLength(3);
+    expect(made[0]).toMatch(
+      /^CREATE TABLE wp_askbox_feedback \(\n {2}id bigint\(20\) unsigned NOT NULL AUTO_INCREMENT,/,
+    );
+    expect(made[0]).toContain('\n  PRIMARY KEY  (id),\n');
+    expect(report.uninstalled).toEqual(['DROP TABLE IF EXISTS wp_askbox_feedback', []]);
+  });
+
+  it('stores each rating through the proxy’s onFeedback, the visitor as a salted hash, and fails closed', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.feedback_callable).toBe('askbox_feedback_store');
+    expect(report.feedback_insert).toEqual(['insert', 'wp_askbox_feedback', ['%s', '%s', '%s', '%s', '%s', '%s']]);
+    const row = report.feedback_last as Record<string, string>;
+    expect(row).toMatchObject({ conversation_id: 'convLast', message_id: 'msgLast', rating: 'down' });
+    expect(row.comment).toBe('Too <b>vague</b> & "long"');
+    expect(row.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(Math.abs(Date.parse(`${row.created_at}Z`) - Date.now())).toBeLessThan(60_000);
+    expect(row.visitor_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(report)).not.toContain('visitor-raw-id');
+    // A refused insert throws: the proxy answers 503 instead of losing the rating.
+    expect(report.feedback_failure).toBe('the feedback table refused the rating: disk full');
+  });
+
+  it('erases a deleted conversation’s ratings through the proxy’s onDelete, and no other', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.delete_callable).toBe('askbox_feedback_forget');
+    expect(report.delete_query).toEqual(['delete', 'wp_askbox_feedback', { conversation_id: 'conv2' }, ['%s']]);
+    expect(report.deleted_rows).toBe(1);
+    expect(report.conv2_left).toBe(0);
+  });
+
+  it('lists the latest 50 ratings, newest first and escaped, to managers only', () => {
+    const report = JSON.parse(run()) as Record<string, string>;
+    expect(report.feedback_query).toMatch(/ORDER BY id DESC LIMIT 50$/);
+    const rows = report.settings_page!.split('<tr><td>').slice(1);
+    expect(rows).toHaveLength(50);
+    expect(rows[0]).toContain('<td>Not helpful</td><td>Too &lt;b&gt;vague&lt;/b&gt; &amp; &quot;long&quot;</td>');
+    expect(rows[0]).toContain('<td>convLast</td><td>msgLast</td>');
+    expect(rows[1]).toContain('<td>conv52</td>');
+    expect(rows[49]).toContain('<td>conv4</td>');
+    expect(report.settings_page).not.toContain('<b>vague');
+    expect(report.settings_page_unprivileged).toBe('');
+  });
+
+  it('saves page rules, "Talk to a person" and proof of work, and puts them on the script tag, escaped', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.widget_errors).toEqual([]);
+    expect(report.widget_settings).toEqual({
+      show_on: '/help/*\n/docs/*\n/faq',
+      hide_on: '/help/private/*',
+      handoff_url: 'https://help.example/contact?from=chat&lang=en%20GB',
+      handoff_email: 'help@shop.example',
+      handoff_param: 'ticket',
+      proof_of_work: '1',
+    });
+    expect(report.widget_tag).toContain(
+      ' data-show-on="/help/* /docs/* /faq" data-hide-on="/help/private/*" data-handoff-url="https://help.example/contact?from=chat&amp;lang=en%20GB" data-handoff-email="help@shop.example" data-handoff-param="ticket" src=',
+    );
+    expect(report.widget_pow).toBe(true);
+    expect(report.no_pow).toBe(false);
+    expect(report.settings_page).toContain('name="askbox_settings[proof_of_work]"');
+    expect(report.settings_page).toContain('<label for="askbox_handoff_param">Talk to a person: URL parameter</label>');
+  });
+
+  it('refuses a pattern or handoff value the widget would refuse, names it, and keeps the previous ones', () => {
+    const [errors, kept] = (JSON.parse(run()) as { widget_refused: [string[], Record<string, string>] }).widget_refused;
+    expect(errors).toEqual([
+      'Show only on: "help" is not a path pattern such as /checkout/*',
+      'Hide on: "/shop?x" is not a path pattern such as /checkout/*',
+      'Talk to a person: email: not saved, the value is not valid',
+    ]);
+    // The handoff's three go together, as the widget drops "Talk to a person" when one is wrong.
+    expect(kept).toMatchObject({
+      show_on: '/help/*\n/docs/*\n/faq',
+      hide_on: '/help/private/*',
+      handoff_url: 'https://help.example/contact?from=chat&lang=en%20GB',
+      handoff_email: 'help@shop.example',
+    });
+  });
+});

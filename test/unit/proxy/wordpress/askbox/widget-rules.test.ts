@@ -1,0 +1,118 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import { parseHandoff } from '../../../../../src/config/handoff';
+import { parsePaths } from '../../../../../src/config/paths';
+import { freshBuild } from '../../../../helpers/build';
+import { requirePhp } from '../../../../helpers/php';
+
+const PLUGIN = fileURLToPath(new URL('../../../../../dist/wordpress/askbox', import.meta.url));
+const RULES = fileURLToPath(new URL('../rules.php', import.meta.url));
+
+type Field = 'show_on' | 'handoff_url' | 'handoff_email' | 'handoff_param';
+const HANDOFF_KEYS = { handoff_url: 'url', handoff_email: 'email', handoff_param: 'param' } as const;
+const SETTINGS = { handoff_url: 'handoffUrl', handoff_email: 'handoffEmail', handoff_param: 'handoffParam' } as const;
+
+/** Whether the widget takes `value` for `field`: its own parsers, the plugin's oracle. A blank value is "not set". */
+function widgetTakes(field: Field, value: string): boolean {
+  if (field === 'show_on') {
+    let ok = true;
+    parsePaths(value, () => (ok = false));
+    return ok;
+  }
+  if (value.trim() === '') return true;
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  return parseHandoff({ [SETTINGS[field]]: value })[HANDOFF_KEYS[field]] !== undefined;
+}
+
+const emoji = '\u{1F600}';
+/** Values at each rule's edges: separators, URLPattern syntax, white space JavaScript and PCRE disagree on, lengths. */
+const CASES: [Field, string][] = [
+  ...[
+    '/checkout/*',
+    '/help/*, /docs/*',
+    '/a\n/b\r\n/c',
+    '*',
+    '/docs*',
+    '/ünï/*',
+    '/a,/b,,',
+    '  /a  ',
+    '',
+    ',',
+    'help',
+    '/a b',
+    'https://x.example/a',
+    '/a?b',
+    '/a#b',
+    '/:id',
+    '/a(b)',
+    '/{a}',
+    '/a\\b',
+    '/a\u00a0/b',
+    '/a\u2028b',
+    '\ufeff/a',
+    '/a\u0085b',
+    '/a\u200bb',
+    '/<b>"x"',
+  ].map((value): [Field, string] => ['show_on', value]),
+  ...[
+    'https://help.example/contact',
+    'http://x',
+    'HTTPS://X.EXAMPLE/?a=1&b=%20',
+    ' https://x.example/\n',
+    'ftp://x.example',
+    'javascript:alert(1)',
+    'https://',
+    'https://x.example/a b',
+    'https://x.example/"a',
+    "https://x.example/'",
+    'https://x.example/<',
+    'https://x.example/\\',
+    'https://a\nb',
+    'https://x.example/a\u00a0b',
+    'https://x.example/a\u0085b',
+    'https://x.example/a\ufeffb',
+    '\ufeffhttps://x.example/',
+    `https://${'a'.repeat(2000)}`,
+    `https://${'a'.repeat(2001)}`,
+    `https://${emoji.repeat(1000)}`,
+    `https://${emoji.repeat(1001)}`,
+    '   ',
+  ].map((value): [Field, string] => ['handoff_url', value]),
+  ...[
+    'help@shop.example',
+    'a.b+c@x-y.example',
+    'help@localhost',
+    'a@b.c?cc=x@y.z',
+    'a@b.c&x',
+    'a@b.c\n',
+    'a@b.c\nBcc: x@y.z',
+    'é@x.example',
+    `${'a'.repeat(64)}@x.example`,
+    `${'a'.repeat(65)}@x.example`,
+    '@x.example',
+    'a@b..c',
+    'a@b.c%0a',
+  ].map((value): [Field, string] => ['handoff_email', value]),
+  ...['ticket', 'a-b_C9', 'a b', 'a=b', 'a'.repeat(64), 'a'.repeat(65), 'é', 'ticket\n', 'tick\net'].map(
+    (value): [Field, string] => ['handoff_param', value],
+  ),
+];
+
+describe("the plugin's copies of the widget's page-rule and handoff checks (widget-rules.php)", () => {
+  it('accept and refuse exactly what the widget does, over a table of edge cases', () => {
+    requirePhp();
+    freshBuild('dist/wordpress/askbox/widget-rules.php');
+    const result = spawnSync('php', ['-d', 'display_errors=stderr', RULES, PLUGIN], {
+      input: JSON.stringify(CASES),
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    const php = JSON.parse(result.stdout) as boolean[];
+    const judged = CASES.map(([field, value], i) => ({ field, value, php: php[i], widget: widgetTakes(field, value) }));
+    expect(judged.filter((c) => c.php !== c.widget)).toEqual([]);
+    // The table holds both outcomes for every field.
+    for (const field of ['show_on', 'handoff_url', 'handoff_email', 'handoff_param'])
+      expect(new Set(judged.filter((c) => c.field === field).map((c) => c.widget))).toEqual(new Set([true, false]));
+  });
+});
