@@ -13,6 +13,7 @@ import { toFailure, type ChatStatus, type Repeat } from './status.js';
 export function setupFault(error: ChatError, online: boolean, proxyUrl: string, botId: string): string | undefined {
   if (error.status === 422 && error.fields.includes('bot_id'))
     return `Proxy ${proxyUrl} does not serve bot ${botId}: add it to botIds, or fix data-bot-id.`;
+  if (error.notProxy) return `Proxy ${proxyUrl} ${error.message}: is data-proxy-url right?`;
   if (error.kind === 'network' && online)
     return `Proxy ${proxyUrl} is unreachable (${error.message}) while online: is it up, data-proxy-url right, this site in allowedOrigins?`;
   return undefined;
