@@ -4,21 +4,21 @@
  * edit because it is the commonest typo (`data-text-sned`).
  */
 export function editDistance(a: string, b: string): number {
-  // Three rows of the table are enough: a swap looks two rows back.
+  // Three rows of the table are enough: a swap looks two rows back. Every index read is inside its row.
   let twoBack: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      let best = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, substitution);
-      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (twoBack[j - 2] ?? 0) + 1);
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      let best = Math.min(previous[j]! + 1, row[j - 1]! + 1, substitution);
+      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, twoBack[j - 2]! + 1);
       row.push(best);
     }
     twoBack = previous;
     previous = row;
   }
-  return previous[b.length] ?? 0;
+  return previous[b.length]!;
 }
 
 /**
