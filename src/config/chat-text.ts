@@ -1,6 +1,6 @@
 import { packString } from './locale.js';
 import { DEFAULT_TEXT, type LocalePack, type WidgetConfig } from './schema.js';
-import { findUnknown, mergeUnknown, prefixUnknown, type UnknownKeys } from './unknown.js';
+import { findUnknown, type UnknownKeys } from './unknown.js';
 
 /**
  * The strings of the panel's header menu and what it leads to (feedback, export, delete, a way to a person). They
@@ -137,18 +137,15 @@ export function unknownTextKeys(input: Readonly<Record<string, unknown>>): Unkno
   // `errors.network` arrives as `textErrorsNetwork`.
   const attributes = [...names, ...errorNames.map((key) => `errors${attribute(key).slice(4)}`)].map(attribute);
   const given = textObject(input);
-  return mergeUnknown(
-    findUnknown(
-      Object.keys(input).filter((key) => /^text[A-Z]/.test(key)),
-      attributes,
-    ),
-    prefixUnknown(
-      'text.',
-      findUnknown(
-        Object.keys(given).filter((key) => key !== 'errors'),
-        names,
-      ),
-    ),
-    prefixUnknown('text.errors.', findUnknown(Object.keys(Object(given.errors)), errorNames)),
+  // Keys and names with their level's prefix (`text.errors.htp`): a key is then nearest the names of its own level.
+  return findUnknown(
+    [
+      ...Object.keys(input).filter((key) => /^text[A-Z]/.test(key)),
+      ...Object.keys(given)
+        .filter((key) => key !== 'errors')
+        .map((key) => `text.${key}`),
+      ...Object.keys(Object(given.errors)).map((key) => `text.errors.${key}`),
+    ],
+    [...attributes, ...names.map((key) => `text.${key}`), ...errorNames.map((key) => `text.errors.${key}`)],
   );
 }

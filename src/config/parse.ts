@@ -16,7 +16,7 @@ import {
 import { parsePaths } from './paths.js';
 import { parseText } from './text.js';
 import { unknownTextKeys } from './chat-text.js';
-import { findUnknown, mergeUnknown, type UnknownKeys } from './unknown.js';
+import { findUnknown, type UnknownKeys } from './unknown.js';
 
 /** One problem found in the input, named by its config key. */
 export interface ConfigIssue {
@@ -101,7 +101,12 @@ const SINGLE_TEXT = /^text[A-Z]/;
  */
 export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   const result = readConfig(input, env, localeText);
-  return { ...result, ...mergeUnknown(result, unknownTextKeys(input)) };
+  const text = unknownTextKeys(input);
+  return {
+    ...result,
+    unknown: [...result.unknown, ...text.unknown],
+    closest: new Map([...result.closest, ...text.closest]),
+  };
 }
 
 /**

@@ -20,22 +20,6 @@ export function findUnknown(keys: readonly string[], known: readonly string[]): 
   return { unknown, closest };
 }
 
-/** `keys` nested under `prefix`: `sendd` near `send` as `text.sendd` near `text.send`. */
-export function prefixUnknown(prefix: string, { unknown, closest }: UnknownKeys): UnknownKeys {
-  return {
-    unknown: unknown.map((key) => prefix + key),
-    closest: new Map([...closest].map(([key, near]) => [prefix + key, prefix + near])),
-  };
-}
-
-/** The unknown keys of several parts of one input, in the parts' order. */
-export function mergeUnknown(...parts: UnknownKeys[]): UnknownKeys {
-  return {
-    unknown: parts.flatMap((part) => part.unknown),
-    closest: new Map(parts.flatMap((part) => [...part.closest])),
-  };
-}
-
 /**
  * The attribute a config key comes from, as the site owner wrote it: `botId` → `data-bot-id` (on `<askbox-chat>`,
  * whose `prefix` is empty: `bot-id`), `textSned` → `data-text-sned`, `text.sendd` → `data-text` key `sendd`.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributeOf, describeUnknown, findUnknown, mergeUnknown, prefixUnknown } from '../../../src/config/unknown';
+import { attributeOf, describeUnknown, findUnknown } from '../../../src/config/unknown';
 
 describe('attributeOf', () => {
   it('names a key as the attribute it comes from, on a script tag or on <askbox-chat>', () => {
@@ -21,14 +21,6 @@ describe('findUnknown', () => {
       ['botid', 'botId'],
       ['positon', 'position'],
     ]);
-  });
-
-  it('nests and joins the parts of one input', () => {
-    const top = findUnknown(['colour'], []);
-    const text = prefixUnknown('text.', findUnknown(['sendd'], ['send']));
-    const joined = mergeUnknown(top, text);
-    expect(joined.unknown).toEqual(['colour', 'text.sendd']);
-    expect([...joined.closest]).toEqual([['text.sendd', 'text.send']]);
   });
 });
 
