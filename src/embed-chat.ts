@@ -1,14 +1,19 @@
 import { unknownTextKeys } from './config/chat-text.js';
+import { attributeOf, describeUnknown } from './config/unknown.js';
 import { CHAT_EVENT } from './mount/chat-loader.js';
 import { createChat, type CreateChat } from './mount/chat.js';
 
 /**
  * `createChat`, after one warning naming the text keys (`data-text-*` attributes, `data-text` keys) that no UI
- * string has: the launcher leaves them to this file, which knows its own strings' keys.
+ * string has, as the site owner wrote them, each with the one it is likely a typo of: the launcher leaves them to this
+ * file, which knows its own strings' keys.
  */
 const create: CreateChat = (config, ...rest) => {
   const unknown = unknownTextKeys(config.input);
-  if (unknown.length > 0) console.warn(`[askbox] Askbox has no UI strings for these text keys: ${unknown.join(', ')}`);
+  const prefix = config.attributePrefix;
+  const named = (key: string) => (prefix === undefined ? key : attributeOf(key, prefix));
+  if (unknown.unknown.length > 0)
+    console.warn(`[askbox] Askbox has no UI strings for these text keys: ${describeUnknown(unknown, named)}`);
   return createChat(config, ...rest);
 };
 

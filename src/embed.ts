@@ -1,6 +1,7 @@
 import { parsePack } from './config/locale.js';
 import type { LocalePack, WidgetConfig } from './config/schema.js';
 import { parseLauncherConfig } from './config/parse.js';
+import { attributeOf, describeUnknown } from './config/unknown.js';
 import { defineElement, elementInput } from './mount/element.js';
 import { chatLoadFailures, loadChat } from './mount/chat-loader.js';
 import type { WidgetHandle } from './mount/handle.js';
@@ -53,16 +54,6 @@ function readAttributes(script: HTMLScriptElement): Record<string, unknown> {
   const { nonce, ...input } = script.dataset;
   for (const key of Object.keys(input)) if (FOREIGN.test(key)) delete input[key];
   return { ...input, styleNonce: script.nonce || nonce || undefined };
-}
-
-/**
- * The attribute a config key comes from: `botId` → `data-bot-id` (on `<askbox-chat>`: `bot-id`), `text.sendd` →
- * `data-text` key `sendd`.
- */
-function attributeOf(key: string, prefix = 'data-'): string {
-  const [name = key, ...rest] = key.split('.');
-  const attribute = prefix + name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  return rest.length > 0 ? `${attribute} key "${rest.join('.')}"` : attribute;
 }
 
 /**
@@ -146,7 +137,8 @@ interface SettingsSource {
 
 /**
  * The config a source's settings make, or nothing when they do not make one: each issue is named, with the
- * attribute it comes from, in one console error. Unknown attributes are named in a warning and do not stop it.
+ * attribute it comes from, in one console error. Unknown attributes are named as written, each with the attribute
+ * it is likely a typo of, in one warning, and do not stop it.
  */
 function readSettings(source: SettingsSource, languages: Iterable<string>): WidgetConfig | undefined {
   const { input, what, prefix, target } = source;
@@ -155,11 +147,11 @@ function readSettings(source: SettingsSource, languages: Iterable<string>): Widg
   if (parsed.issues) {
     const lines = parsed.issues.map((issue) => `\n  - ${named(issue.key)} ${issue.message}`);
     console.error(`[askbox] The chat widget was not loaded because its ${what} is misconfigured:${lines.join('')}`);
-    return undefined;
   }
+  // Named whatever else is wrong: a typo (`data-botid`) is often the cause of an issue (`data-bot-id` missing).
   if (parsed.unknown.length > 0)
-    console.warn(`[askbox] The ${what} has attributes Askbox does not know: ${parsed.unknown.map(named).join(', ')}`);
-  return parsed.config;
+    console.warn(`[askbox] The ${what} has attributes Askbox does not know: ${describeUnknown(parsed, named)}`);
+  return parsed.config && { ...parsed.config, attributePrefix: prefix };
 }
 
 /** Whether the config's `target` is a selector the page can use (one console error when not); an element needs none. */

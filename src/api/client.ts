@@ -1,5 +1,5 @@
 import { proxyEndpoint } from './endpoint.js';
-import { ChatError, kindForStatus, parseRetryAfter, toChatError } from './errors.js';
+import { ChatError, kindForStatus, notProxyError, parseRetryAfter, toChatError } from './errors.js';
 import { solveProof, type Proof } from './proof.js';
 import {
   own,
@@ -74,8 +74,15 @@ const MAX_PAGES = 200;
 const INCLUDES = 'sources';
 
 /**
+ * What the Askbox proxy answers with: JSON (its refusals in the service's `{"message": …}` envelope) or a reply
+ * stream, else nothing at all (a 204). Any other answer comes from another server.
+ */
+const PROXY_TYPE = /json|text\/event-stream/i;
+
+/**
  * The client's HTTP layer: requests to the proxy's routes, each carrying a conversation's grant when it has one.
- * A fetch that fails, and a response that is not 2xx or not the JSON asked for, throw a `ChatError`.
+ * A fetch that fails, and a response that is not 2xx or not the JSON asked for, throw a `ChatError`; one that is not
+ * the proxy's at all (see `PROXY_TYPE`) throws it with `notProxy`, so that the site owner learns of their setup.
  */
 interface ProxyHttp {
   /** The response to `init` at `path` (under the proxy's base URL), when it is 2xx. */
@@ -103,6 +110,8 @@ function createProxyHttp(options: ChatClientOptions): ProxyHttp {
       throw toChatError(error, init.signal ?? undefined);
     }
     if (!response.ok) throw await toHttpError(response);
+    if (response.status !== 204 && !PROXY_TYPE.test(response.headers.get('content-type') ?? ''))
+      throw notProxyError(response);
     return response;
   }
 
@@ -215,10 +224,15 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   };
 }
 
-/** Turns a non-2xx response into a ChatError, reading the service's `{message}` body when there is one. */
+/**
+ * Turns a non-2xx response into a ChatError, reading the service's `{message}` envelope, which every refusal of the
+ * proxy's comes in. Without it (an HTML error page, a JSON API's `{"detail": …}`), another server answered.
+ */
 async function toHttpError(response: Response): Promise<ChatError> {
-  // Not JSON (an HTML error page from a CDN, say): the status alone decides.
-  const { detail, fields } = parseErrorBody(await response.json().catch(() => undefined));
+  const body: unknown = await response.json().catch(() => undefined);
+  const { detail, fields } = parseErrorBody(body);
+  if (!response.headers.get('content-type')?.includes('json') || typeof own(body, 'message') !== 'string')
+    return notProxyError(response);
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
   return new ChatError(kindForStatus(response.status), `HTTP ${response.status}`, {
     status: response.status,

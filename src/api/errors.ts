@@ -26,6 +26,11 @@ export class ChatError extends Error {
   declare readonly fields: readonly string[];
   /** Seconds to wait before trying again, from a 429's `Retry-After`. */
   declare readonly retryAfter: number | undefined;
+  /**
+   * The answer came from a server that is not the Askbox proxy (see `notProxyError`): the site's `data-proxy-url`
+   * points at the wrong place. The message says what came back.
+   */
+  declare readonly notProxy: boolean;
   declare readonly retryable: boolean;
 
   constructor(
@@ -36,6 +41,7 @@ export class ChatError extends Error {
       detail?: string;
       fields?: readonly string[];
       retryAfter?: number | undefined;
+      notProxy?: boolean;
       cause?: unknown;
     } = {},
   ) {
@@ -45,6 +51,7 @@ export class ChatError extends Error {
     this.detail = options.detail;
     this.fields = options.fields ?? [];
     this.retryAfter = options.retryAfter;
+    this.notProxy = options.notProxy === true;
     this.retryable = RETRYABLE.has(kind) && options.status !== 422;
   }
 }
@@ -79,6 +86,19 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   // An HTTP date starts with the day's name; anything else (a negative or fractional number) is unreadable.
   const date = /^[A-Za-z]/.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/**
+ * The error for an answer that is not the Askbox proxy's (a static site's 404 page, a host's 501 for a POST, an
+ * app's HTML fallback), naming its status and content type for the console: `answered 404 text/html, not the Askbox
+ * proxy`. Its kind is `http`, whatever the status: a stranger's 404 says nothing about the conversation.
+ */
+export function notProxyError(response: Response): ChatError {
+  const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'without a content type';
+  return new ChatError('http', `answered ${response.status} ${type}, not the Askbox proxy`, {
+    status: response.status,
+    notProxy: true,
+  });
 }
 
 /** Maps anything thrown by fetch or a stream read to a ChatError. */

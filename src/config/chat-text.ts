@@ -1,5 +1,6 @@
 import { packString } from './locale.js';
 import { DEFAULT_TEXT, type LocalePack, type WidgetConfig } from './schema.js';
+import { findUnknown, type UnknownKeys } from './unknown.js';
 
 /**
  * The strings of the panel's header menu and what it leads to (feedback, export, delete, a way to a person). They
@@ -126,22 +127,25 @@ export function localize(config: WidgetConfig): WidgetConfig {
 
 /**
  * The text keys of `input` that name no UI string, the launcher's (`DEFAULT_TEXT`) nor the chat file's: e.g.
- * `textSendd`, `text.sendd`, `text.errors.htp`, likely typos worth one warning. The launcher leaves them to the
- * chat file, which knows both.
+ * `textSendd`, `text.sendd`, `text.errors.htp`, likely typos worth one warning, each with the key it is likely a
+ * typo of (`textSend`, `text.send`, `text.errors.http`). The launcher leaves them to the chat file, which knows both.
  */
-export function unknownTextKeys(input: Readonly<Record<string, unknown>>): string[] {
+export function unknownTextKeys(input: Readonly<Record<string, unknown>>): UnknownKeys {
   const { errors, ...strings } = DEFAULT_TEXT;
   const names = [...Object.keys(strings), ...Object.keys(CHAT_TEXT)];
+  const errorNames = Object.keys(errors);
   // `errors.network` arrives as `textErrorsNetwork`.
-  const attributes = [...names, ...Object.keys(errors).map((key) => `errors${attribute(key).slice(4)}`)].map(attribute);
+  const attributes = [...names, ...errorNames.map((key) => `errors${attribute(key).slice(4)}`)].map(attribute);
   const given = textObject(input);
-  return [
-    ...Object.keys(input).filter((key) => /^text[A-Z]/.test(key) && !attributes.includes(key)),
-    ...Object.keys(given)
-      .filter((key) => key !== 'errors' && !names.includes(key))
-      .map((key) => `text.${key}`),
-    ...Object.keys(Object(given.errors))
-      .filter((key) => !Object.hasOwn(errors, key))
-      .map((key) => `text.errors.${key}`),
-  ];
+  // Keys and names with their level's prefix (`text.errors.htp`): a key is then nearest the names of its own level.
+  return findUnknown(
+    [
+      ...Object.keys(input).filter((key) => /^text[A-Z]/.test(key)),
+      ...Object.keys(given)
+        .filter((key) => key !== 'errors')
+        .map((key) => `text.${key}`),
+      ...Object.keys(Object(given.errors)).map((key) => `text.errors.${key}`),
+    ],
+    [...attributes, ...names.map((key) => `text.${key}`), ...errorNames.map((key) => `text.errors.${key}`)],
+  );
 }

@@ -16,6 +16,7 @@ import {
 import { parsePaths } from './paths.js';
 import { parseText } from './text.js';
 import { unknownTextKeys } from './chat-text.js';
+import { findUnknown, type UnknownKeys } from './unknown.js';
 
 /** One problem found in the input, named by its config key. */
 export interface ConfigIssue {
@@ -24,12 +25,12 @@ export interface ConfigIssue {
 }
 
 /**
- * `parseConfig`'s result: a config and the keys it ignored (`unknown`, e.g. `"colour"` or `"text.sendd"`: likely
- * typos worth one warning), or every issue found (never both).
+ * `parseConfig`'s result: a config, or every issue found (never both); and either way the keys it ignored
+ * (`unknown`, e.g. `"colour"` or `"text.sendd"`: likely typos worth one warning, with the known key each is `closest`
+ * to), so that a typo is named even next to an issue (`data-botid` makes `data-bot-id` missing).
  */
-export type ParseResult =
-  | { config: WidgetConfig; unknown: string[]; issues?: undefined }
-  | { config?: undefined; unknown?: undefined; issues: ConfigIssue[] };
+export type ParseResult = UnknownKeys &
+  ({ config: WidgetConfig; issues?: undefined } | { config?: undefined; issues: ConfigIssue[] });
 
 /**
  * The chat file's settings, which `input` may hold besides the config's own keys: the launcher carries only their
@@ -40,8 +41,11 @@ const HANDOFF = { handoffUrl: true, handoffEmail: true, handoffParam: true } as 
   true
 >;
 
-/** The config's keys that follow from others (`language` and `pack` from `locale`) or hold the input itself. */
-type Derived = 'language' | 'pack' | 'input';
+/**
+ * The config's keys that follow from others (`language` and `pack` from `locale`), hold the input itself, or say how
+ * it was written.
+ */
+type Derived = 'language' | 'pack' | 'input' | 'attributePrefix';
 
 /** Every other key of the config, each required even when its value may be undefined, so none can be left out. */
 type Settings = { [K in Exclude<keyof WidgetConfig, Derived>]-?: WidgetConfig[K] };
@@ -97,8 +101,12 @@ const SINGLE_TEXT = /^text[A-Z]/;
  */
 export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   const result = readConfig(input, env, localeText);
-  result.unknown?.push(...unknownTextKeys(input));
-  return result;
+  const text = unknownTextKeys(input);
+  return {
+    ...result,
+    unknown: [...result.unknown, ...text.unknown],
+    closest: new Map([...result.closest, ...text.closest]),
+  };
 }
 
 /**
@@ -220,10 +228,14 @@ function readUiText(input: Input, base: UiText, fail: Fail): UiText {
   return parseText({ text: input.text, single, base }, (message) => fail('text', message));
 }
 
-/** The keys of `input` that are no setting: every key `config` has, whatever its value, is one. Likely typos. */
-function unknownKeys(input: Input, config: Settings): string[] {
-  return Object.keys(input).filter(
-    (key) => !SINGLE_TEXT.test(key) && !Object.hasOwn(config, key) && !Object.hasOwn(HANDOFF, key),
+/**
+ * The keys of `input` that are no setting (every key `config` has, whatever its value, is one), each with the setting
+ * it is likely a typo of. Text keys are left to `unknownTextKeys`.
+ */
+function unknownKeys(input: Input, config: Settings): UnknownKeys {
+  return findUnknown(
+    Object.keys(input).filter((key) => !SINGLE_TEXT.test(key)),
+    [...Object.keys(config), ...Object.keys(HANDOFF)],
   );
 }
 
@@ -285,7 +297,6 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
 
   const uiText = readUiText(input, strings.text, fail);
 
-  if (issues.length > 0) return { issues };
   const config: Settings = {
     botId,
     proxyUrl: proxyUrl.replace(/\/+$/, ''),
@@ -319,7 +330,9 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     showOn,
     hideOn,
   };
-  return { unknown: unknownKeys(input, config), config: { ...config, input, pack, language: locale.language } };
+  const unknown = unknownKeys(input, config);
+  if (issues.length > 0) return { ...unknown, issues };
+  return { ...unknown, config: { ...config, input, pack, language: locale.language } };
 }
 
 function text(value: unknown): string {

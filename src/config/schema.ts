@@ -110,6 +110,11 @@ export interface WidgetConfig {
    * `handoffUrl`, `handoffEmail` and `handoffParam` (config/handoff.ts).
    */
   input: Readonly<Record<string, unknown>>;
+  /**
+   * How the settings were written, so that console messages name them as written: `data-` before each attribute of
+   * a script tag, `''` on `<askbox-chat>`; undefined for `mount()`'s keys.
+   */
+  attributePrefix?: string | undefined;
   /** Seconds a reply stream may stay silent before it counts as broken. */
   streamTimeout: number;
   /** Stream replies as they are written; false: ask for whole replies (`POST /messages`). */

@@ -1,6 +1,7 @@
 import { ChatError } from '../api/errors.js';
 import { parseConfig } from '../config/parse.js';
 import { TABLES } from '../config/locales/index.js';
+import { describeUnknown } from '../config/unknown.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { createChat } from './chat.js';
 import type { WidgetHandle } from './handle.js';
@@ -38,7 +39,7 @@ export function mount(options: MountOptions, target?: HTMLElement): WidgetHandle
       `Invalid Askbox config: ${parsed.issues.map((i) => `${i.key} ${i.message}`).join('; ')}`,
     );
   }
-  if (parsed.unknown.length > 0) console.warn(`[askbox] mount() ignored unknown options: ${parsed.unknown.join(', ')}`);
+  if (parsed.unknown.length > 0) console.warn(`[askbox] mount() ignored unknown options: ${describeUnknown(parsed)}`);
   const { config } = parsed;
   const live = mounted.find(config);
   if (live) return live;

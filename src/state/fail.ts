@@ -17,6 +17,7 @@ export function setupFault(
 ): string | undefined {
   if (error.status === 422 && error.fields.includes('bot_id'))
     return `Proxy ${proxyUrl} does not serve bot ${botId}: add it to botIds, or fix data-bot-id.`;
+  if (error.notProxy) return `Proxy ${proxyUrl} ${error.message}: is data-proxy-url right?`;
   if (error.kind === 'network' && online)
     return `Proxy ${proxyUrl} is unreachable (${error.message}) while online: is it up, data-proxy-url right, this site in allowedOrigins?`;
   return undefined;

@@ -66,7 +66,8 @@ describe('embedding on real pages', () => {
     // The launcher names what it knows is wrong; the chat file, which knows its own strings, the text keys.
     expect(consoleWarnings).toEqual([
       '[askbox] The <script> tag has attributes Askbox does not know: data-colour',
-      '[askbox] Askbox has no UI strings for these text keys: text.sendd, text.errors.htp',
+      '[askbox] Askbox has no UI strings for these text keys: data-text key "sendd" (did you mean data-text key ' +
+        '"send"?), data-text key "errors.htp" (did you mean data-text key "errors.http"?)',
     ]);
     expect(consoleErrors).toEqual([]);
   });

@@ -23,13 +23,29 @@ describe('the chat file’s strings', () => {
 
   it.each([['{'], ['null'], ['"menu"'], ['7']])('passes over a data-text of %s', (text) => {
     expect(toChatText({}, { text })).toEqual(CHAT_TEXT);
-    expect(unknownTextKeys({ text })).toEqual([]);
+    expect(unknownTextKeys({ text }).unknown).toEqual([]);
   });
 
   it('names only the attributes that start with text and a capital letter', () => {
-    expect(unknownTextKeys({ textual: 'x', text: '{}', xtextMenu: 'x', textMenuu: 'x', textMenu: 'x' })).toEqual([
-      'textMenuu',
+    const input = { textual: 'x', text: '{}', xtextMenu: 'x', textMenuu: 'x', textMenu: 'x' };
+    expect(unknownTextKeys(input).unknown).toEqual(['textMenuu']);
+    expect(unknownTextKeys({ text: { errors: { network: 'x', netwrok: 'y' } } }).unknown).toEqual([
+      'text.errors.netwrok',
     ]);
-    expect(unknownTextKeys({ text: { errors: { network: 'x', netwrok: 'y' } } })).toEqual(['text.errors.netwrok']);
+  });
+
+  it('names, for each unknown text key, the key it is likely a typo of, at its own level', () => {
+    const input = {
+      textSned: 'x',
+      textErrorsNetwerk: 'x',
+      textColour: 'x',
+      text: { sendd: 'x', errors: { htp: 'x' } },
+    };
+    expect([...unknownTextKeys(input).closest]).toEqual([
+      ['textSned', 'textSend'],
+      ['textErrorsNetwerk', 'textErrorsNetwork'],
+      ['text.sendd', 'text.send'],
+      ['text.errors.htp', 'text.errors.http'],
+    ]);
   });
 });
