@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import {
 import { createProxy } from '../../src/proxy/core/proxy';
 import { toNodeListener } from '../../src/proxy/adapters/node/node';
 import { limitMessage, refusalBody } from '../helpers/messages';
+import { withBlock } from '../helpers/php-contract';
 import { startPhpProxy } from '../helpers/php';
 import { startWorker } from '../helpers/workerd';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, PARTNER, type ContractConfig } from './config';
@@ -199,4 +201,31 @@ describe.each([
       await php.close();
     }
   }, 60_000);
+});
+
+/**
+ * The constants above are read from the contract by every runtime: no source of the proxy (TypeScript, the PHP file
+ * outside its generated block, the WordPress plugin) spells one of them out as code of its own.
+ */
+describe('no runtime keeps a copy of a contract constant', () => {
+  const root = new URL('../../src/proxy/', import.meta.url);
+  const sources = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(ts|php)$/.test(file))
+    .map((file) => {
+      const text = readFileSync(new URL(file, root), 'utf8');
+      return [file, file.endsWith('askbox-proxy.php') ? withBlock(text, '') : text] as const;
+    });
+  it.each([
+    ['SERVICE.upstream', "'https://getcody.ai"],
+    ['SERVICE.streamOrigin', "'https://stream.aimcaiface.com"],
+    ['SERVICE.jsonMaxBytes', '1024 * 1024'],
+    ['SERVICE.jsonMaxBytes', '1048576'],
+    ['BASE_HEADERS', "'nosniff'"],
+    ['BASE_PATH', "'/askbox'"],
+    ['ROUTE_METHODS', "'GET, POST"],
+    ['ROUTE_METHODS', "['GET', 'POST']"],
+    ['CORS_MAX_AGE_SECONDS', "'600'"],
+  ])('%s (%s)', (_constant, literal) => {
+    expect(sources.filter(([, text]) => text.includes(literal)).map(([file]) => file)).toEqual([]);
+  });
 });
