@@ -20,6 +20,57 @@ export const ROUTES = /* @__PURE__ */ Object.freeze({
   challenge: { path: 'challenge', methods: ['GET'] },
 });
 
+/**
+ * Every method some route takes (the union of ROUTES, sorted): what a CORS preflight allows and what the
+ * WordPress plugin registers its REST route for. Computed once here, so no runtime writes its own list.
+ */
+export const ROUTE_METHODS: readonly string[] = /* @__PURE__ */ (() =>
+  Object.freeze([...new Set(Object.values(ROUTES).flatMap((route) => route.methods))].sort()))();
+
+/** Where the proxy answers when `basePath` is not set. */
+export const BASE_PATH = '/askbox';
+
+/** The service, when `upstream` is not set, and the bounds on what the proxy reads from it. */
+export const SERVICE = /* @__PURE__ */ Object.freeze({
+  /** cody-api.md §0: the base URL. */
+  upstream: 'https://getcody.ai/api/v1',
+  /** Where that service serves its reply streams (cody-api.md, endpoint 21); allowed only with the default upstream. */
+  streamOrigin: 'https://stream.aimcaiface.com',
+  /** The longest chain of redirects followed to reach a stream. */
+  streamHopsMax: 3,
+  /** The largest JSON answer read, in bytes: the service's largest, a page of messages, is far below it. */
+  jsonMaxBytes: 1024 * 1024,
+});
+
+/**
+ * A host as a URL spells it (`allowedHosts`, the host of an origin), as a RegExp source: a lowercase name or a
+ * bracketed IPv6 literal, and an optional port.
+ */
+export const HOST_PATTERN = '^(?:[a-z0-9-]+(?:\\.[a-z0-9-]+)*|\\[[0-9a-f:.]+\\])(?::\\d{1,5})?$';
+
+/** Headers on every answer the proxy makes, refusals and misconfiguration included. */
+export const BASE_HEADERS = /* @__PURE__ */ Object.freeze({
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+});
+
+/** A CORS preflight's cache lifetime, in seconds (its methods are ROUTE_METHODS). */
+export const CORS_MAX_AGE_SECONDS = 600;
+
+/** The shortest signing secret accepted, in characters. */
+export const SECRET_MIN_LENGTH = 16;
+
+/**
+ * `clientIp: {header: 'x-forwarded-for', trustedHops}`: the proxies in front that each append one address. Out of
+ * this range is a misconfiguration on every runtime, refused at start-up with TRUSTED_HOPS.message.
+ */
+export const TRUSTED_HOPS = /* @__PURE__ */ Object.freeze({
+  min: 1,
+  max: 10,
+  message: 'clientIp.trustedHops must be a whole number from 1 to 10',
+});
+
 /** The request header that carries a visitor's grant. */
 export const GRANT_HEADER = 'x-askbox-grant';
 
@@ -93,6 +144,31 @@ export const BUCKET_KEYS = /* @__PURE__ */ Object.freeze({
 });
 
 /**
+ * Which buckets each limited action takes a token from, all or none. `limit` names both the option in `limits`
+ * and the key in BUCKET_KEYS; `refill` is `minute` (a `{burst, perMinute}` rate) or `day` (a daily cap refilled over
+ * 24 hours). A `visitor` bucket is taken only when the request names a visitor: a first conversation carries no
+ * grant, and one bucket shared by every visitor-less request would let one client starve every new visitor of the
+ * site (the IP buckets still count it).
+ */
+export const LIMIT_BUCKETS = /* @__PURE__ */ Object.freeze({
+  message: [
+    { limit: 'ipMessages', subject: 'ip', refill: 'minute' },
+    { limit: 'ipMessagesPerDay', subject: 'ip', refill: 'day' },
+    { limit: 'visitorMessages', subject: 'visitor', refill: 'minute' },
+    { limit: 'visitorMessagesPerDay', subject: 'visitor', refill: 'day' },
+  ],
+  conversation: [
+    { limit: 'ipConversations', subject: 'ip', refill: 'minute' },
+    { limit: 'visitorConversations', subject: 'visitor', refill: 'minute' },
+  ],
+  /** Ratings and deletions. */
+  action: [
+    { limit: 'ipActions', subject: 'ip', refill: 'minute' },
+    { limit: 'visitorActions', subject: 'visitor', refill: 'minute' },
+  ],
+} as const);
+
+/**
  * Proof of work before a new conversation (issue 22, item 5): ALTCHA v2 challenges, PBKDF2/SHA-256 in
  * non-deterministic mode (the key must start with `prefixLength` zero hex digits), so issuing one costs the proxy an
  * HMAC and no key derivation. Expected work: 16^prefixLength tries of `cost` iterations each; checking a solution is
@@ -116,9 +192,16 @@ export const PROOF_OF_WORK = /* @__PURE__ */ Object.freeze({
   visitorChallenges: /* @__PURE__ */ Object.freeze({ burst: 3, perMinute: 1 }),
 });
 
-/** How many entries the bounded in-process stores keep. */
+/**
+ * How many entries the bounded stores keep, and which go first. Every store follows one eviction rule: a bucket
+ * expires when it would be full again had it been empty at its last take (`lifetime`, capacity ÷ refill), and a
+ * forgotten bucket is a full one (the lenient side), so expired buckets are dropped first and change nothing. A store
+ * with a count bound (memory, Durable Object, PHP's SQLite) then drops, beyond `buckets`, those that expire soonest:
+ * the ones nearest to full, whose loss forgives the least. Redis keeps each bucket until its key expires
+ * (PEXPIRE of the same lifetime) and has no count bound of its own; its memory is the server's `maxmemory`.
+ */
 export const STORE_SIZES = /* @__PURE__ */ Object.freeze({
-  /** Buckets (and stream claims) in memory; beyond it the least recently used go. */
+  /** Buckets (and stream claims) kept at most; beyond it the soonest to expire go. */
   buckets: 100_000,
   /** Verified grants remembered, so a repeated grant costs no HMAC. */
   verifiedGrants: 10_000,

@@ -1,14 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
-import { FIELDS } from '../../src/protocol/contract';
+import {
+  BASE_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  FIELDS,
+  ROUTE_METHODS,
+  ROUTES,
+  SECRET_MIN_LENGTH,
+  TRUSTED_HOPS,
+} from '../../src/protocol/contract';
 import { createProxy } from '../../src/proxy/core/proxy';
 import { toNodeListener } from '../../src/proxy/adapters/node/node';
-import { limitMessage } from '../helpers/messages';
+import { limitMessage, refusalBody } from '../helpers/messages';
+import { withBlock } from '../helpers/php-contract';
 import { startPhpProxy } from '../helpers/php';
 import { startWorker } from '../helpers/workerd';
-import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, type ContractConfig } from './config';
+import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, PARTNER, type ContractConfig } from './config';
 import { startUpstream } from './upstream';
 
 /** What one exchange answered, without what differs by nature (ids, grants, stream tokens). */
@@ -93,6 +103,10 @@ describe('Node, workerd and PHP proxies on their defaults', () => {
       conversation_id: 'unknownConv1',
     });
     await call('198.51.100.2', 'GET', '/health');
+    // First conversations of three new visitors (no grant, three IPs): LIMIT_BUCKETS takes no visitor bucket without
+    // a visitor, so one visitor-less bucket shared by the whole site cannot refuse the next newcomer.
+    for (const ip of ['198.51.100.3', '198.51.100.4', '198.51.100.5'])
+      await call(ip, 'POST', '/conversations', { name: 'newcomer', bot_id: DEMO_BOT_ID });
     return seen;
   }
 
@@ -103,7 +117,7 @@ describe('Node, workerd and PHP proxies on their defaults', () => {
       php: await script(runtimes.php!.url),
     };
     expect(answers.node.map((seen) => seen.status)).toEqual([
-      200, 200, 200, 200, 200, 200, 200, 429, 200, 200, 429, 422, 422, 422, 200,
+      200, 200, 200, 200, 200, 200, 200, 429, 200, 200, 429, 422, 422, 422, 200, 200, 200, 200,
     ]);
     expect(answers.node[7]).toEqual({
       status: 429,
@@ -112,5 +126,106 @@ describe('Node, workerd and PHP proxies on their defaults', () => {
     });
     expect(answers.workerd).toEqual(answers.node);
     expect(answers.php).toEqual(answers.node);
+  });
+
+  it('send BASE_HEADERS, and answer a preflight with ROUTE_METHODS and CORS_MAX_AGE_SECONDS', async () => {
+    for (const [name, runtime] of Object.entries(runtimes)) {
+      const response = await fetch(`${runtime.url}/conversations`, {
+        method: 'OPTIONS',
+        headers: { origin: PARTNER, 'access-control-request-method': 'DELETE', 'x-forwarded-for': '198.51.100.9' },
+      });
+      expect(response.status, name).toBe(204);
+      expect(response.headers.get('access-control-allow-methods'), name).toBe(ROUTE_METHODS.join(', '));
+      expect(response.headers.get('access-control-max-age'), name).toBe(String(CORS_MAX_AGE_SECONDS));
+      for (const [header, value] of Object.entries(BASE_HEADERS))
+        expect(response.headers.get(header), `${name}: ${header}`).toBe(value);
+    }
+  });
+
+  it('route by ROUTES: each route answers every other method with a 405 naming its own', async () => {
+    for (const [name, runtime] of Object.entries(runtimes))
+      for (const [route, { path, methods }] of Object.entries(ROUTES))
+        for (const method of ROUTE_METHODS.filter((m) => !methods.includes(m))) {
+          const target = path.replace('{id}', 'abcdefghijkl').replace('{token}', 'x'.repeat(40));
+          const response = await fetch(`${runtime.url}/${target}`, {
+            method,
+            headers: { 'x-forwarded-for': '198.51.100.8' },
+          });
+          expect([response.status, response.headers.get('allow')], `${name}: ${method} ${route}`).toEqual([
+            405,
+            methods.join(', '),
+          ]);
+          await response.body?.cancel();
+        }
+  });
+});
+
+/**
+ * What a runtime refuses at start-up, with the contract's own bound and the same message everywhere: Node throws
+ * from createProxy; workerd and PHP answer every request 503 and log why.
+ */
+describe.each([
+  [
+    'TRUSTED_HOPS',
+    { clientIp: { header: 'x-forwarded-for', trustedHops: TRUSTED_HOPS.max + 1 } },
+    TRUSTED_HOPS.message,
+  ],
+  [
+    'TRUSTED_HOPS',
+    { clientIp: { header: 'x-forwarded-for', trustedHops: TRUSTED_HOPS.min - 1 } },
+    TRUSTED_HOPS.message,
+  ],
+  [
+    'SECRET_MIN_LENGTH',
+    { secret: ['s'.repeat(SECRET_MIN_LENGTH - 1)] },
+    `secret must be a string of at least ${SECRET_MIN_LENGTH} characters`,
+  ],
+])('%s out of range: %j', (_constant, override, message) => {
+  const config = { ...contractConfig('http://127.0.0.1:9/api/v1', []), ...override } as ContractConfig;
+
+  it('is refused the same way on Node, workerd and PHP', async () => {
+    expect(() => createProxy(config)).toThrow(message);
+    const logs: string[] = [];
+    const worker = await startWorker(config, { logs });
+    const php = await startPhpProxy(config);
+    try {
+      for (const runtime of [worker, php]) {
+        const response = await fetch(`${runtime.url}/health`);
+        expect(response.status).toBe(503);
+        expect(await response.json()).toEqual(refusalBody('misconfigured'));
+      }
+      expect(logs.join('\n')).toContain(message);
+      await expect.poll(() => php.errors.join('')).toContain(message);
+    } finally {
+      await worker.close();
+      await php.close();
+    }
+  }, 60_000);
+});
+
+/**
+ * The constants above are read from the contract by every runtime: no source of the proxy (TypeScript, the PHP file
+ * outside its generated block, the WordPress plugin) spells one of them out as code of its own.
+ */
+describe('no runtime keeps a copy of a contract constant', () => {
+  const root = new URL('../../src/proxy/', import.meta.url);
+  const sources = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(ts|php)$/.test(file))
+    .map((file) => {
+      const text = readFileSync(new URL(file, root), 'utf8');
+      return [file, file.endsWith('askbox-proxy.php') ? withBlock(text, '') : text] as const;
+    });
+  it.each([
+    ['SERVICE.upstream', "'https://getcody.ai"],
+    ['SERVICE.streamOrigin', "'https://stream.aimcaiface.com"],
+    ['SERVICE.jsonMaxBytes', '1024 * 1024'],
+    ['SERVICE.jsonMaxBytes', '1048576'],
+    ['BASE_HEADERS', "'nosniff'"],
+    ['BASE_PATH', "'/askbox'"],
+    ['ROUTE_METHODS', "'GET, POST"],
+    ['ROUTE_METHODS', "['GET', 'POST']"],
+    ['CORS_MAX_AGE_SECONDS', "'600'"],
+  ])('%s (%s)', (_constant, literal) => {
+    expect(sources.filter(([, text]) => text.includes(literal)).map(([file]) => file)).toEqual([]);
   });
 });

@@ -119,6 +119,38 @@ async function visitorChats(comment?: string) {
   return result;
 }
 
+/**
+ * A visitor (a fresh browser) asks on the first post, then deletes the conversation from the widget's menu. Answers
+ * the conversation's id, the status the proxy's DELETE got through WordPress, and the status the service then
+ * gives the conversation.
+ */
+async function visitorDeletes() {
+  const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
+  const created: string[] = [];
+  const deleted: number[] = [];
+  page.on('response', async (response) => {
+    const call = proxyCall(response.request().method(), new URL(response.url()));
+    if (call?.endsWith('/conversations')) created.push(((await response.json()) as { data: { id: string } }).data.id);
+    if (call?.startsWith('DELETE ')) deleted.push(response.status());
+  });
+  await page.goto(site.url);
+  await page.getByRole('link', { name: 'Hello world!' }).first().click();
+  await page.waitForLoadState();
+  await ask(page, 'How long does delivery take?');
+  await expect.poll(() => page.locator(W.bot).count(), { timeout: 20_000 }).toBe(1);
+  await page.locator('askbox-widget button[aria-haspopup="menu"]').click();
+  await page.locator(`askbox-widget [role="menuitem"]:text-is("${CHAT_TEXT.deleteConversation}")`).click();
+  await page.locator(`askbox-widget button:text-is("${CHAT_TEXT.deleteAction}")`).click();
+  await page.locator(W.bot).waitFor({ state: 'detached' });
+  await expect.poll(() => deleted, { timeout: 10_000 }).toHaveLength(1);
+  const panel = (await page.locator('askbox-widget').textContent()) ?? '';
+  await page.context().close();
+  const id = created[0]!;
+  // Asked of the simulator directly, with the key: is the conversation still there?
+  const atService = await fetch(`${upstream.url}/conversations/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
+  return { id, deleted, atService: atService.status, failedNotice: panel.includes(CHAT_TEXT.deleteFailed) };
+}
+
 describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium', () => {
   it('is set up as a site owner would: install WordPress, activate the plugin, fill Settings → Askbox', async () => {
     await installWordPress(admin, site.url);
@@ -191,6 +223,23 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
     expect(await admin.locator('table.askbox-feedback tbody tr').nth(1).locator('td').nth(2).textContent()).toBe('');
     expect(site.errors()).toEqual([]);
   }, 60_000);
+
+  it.each(walks)(
+    'deletes a conversation from the widget’s menu with "%s" permalinks, gone at the service',
+    async (permalinks) => {
+      await setPermalinks(admin, site.url, permalinks);
+      const visit = await visitorDeletes();
+      // Not WordPress's own 404 (rest_no_route): the plugin registers every method of the contract's routes.
+      expect(visit.deleted).toEqual([200]);
+      expect(visit.failedNotice).toBe(false);
+      expect(visit.atService).toBe(404);
+      expect(upstream.records.some((r) => r.method === 'DELETE' && r.path.endsWith(`/conversations/${visit.id}`))).toBe(
+        true,
+      );
+      expect(site.errors()).toEqual([]);
+    },
+    60_000,
+  );
 
   it('makes its table again after an update in place, and drops it and its options on uninstall', () => {
     const table = `global $wpdb; echo json_encode([$wpdb->get_var("SHOW TABLES LIKE 'wp_askbox_feedback'"), get_option('askbox_db_version'), get_option('askbox_settings') !== false]);`;

@@ -4,6 +4,7 @@ import { GRANT_HEADER } from './policy.js';
 import { noteRefusal } from './refusal.js';
 import { safeHost } from './request-url.js';
 import { BASE_HEADERS, refuse } from './respond.js';
+import { CORS_MAX_AGE_SECONDS, ROUTE_METHODS } from '../../protocol/contract.js';
 import { isServedHost } from './hosts.js';
 import { route } from './router.js';
 
@@ -33,14 +34,14 @@ export async function gate(deps: ProxyDeps, call: Call): Promise<Response> {
   return response;
 }
 
-/** The answer to a CORS preflight: the methods and headers the routes take, cached for ten minutes. */
+/** The answer to a CORS preflight: the methods and headers the routes take, cached for the contract's while. */
 function preflight(): Response {
   return new Response(null, {
     status: 204,
     headers: {
-      'access-control-allow-methods': 'GET, POST, DELETE',
+      'access-control-allow-methods': ROUTE_METHODS.join(', '),
       'access-control-allow-headers': ALLOW_HEADERS,
-      'access-control-max-age': '600',
+      'access-control-max-age': String(CORS_MAX_AGE_SECONDS),
     },
   });
 }

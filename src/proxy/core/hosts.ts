@@ -69,9 +69,6 @@ export function isServedHost(host: string, allowed: ReadonlySet<string>): boolea
   return isLoopbackHost(hostname);
 }
 
-/** The longest chain of redirects followed to reach a stream. */
-export const MAX_STREAM_HOPS = 3;
-
 /** Where reply streams may be fetched from: the service's origin, the configured stream origins. */
 export interface StreamHosts {
   upstreamOrigin: string;

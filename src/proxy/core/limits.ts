@@ -11,10 +11,14 @@ export interface BucketCheck {
   refillPerSecond: number;
 }
 
-/** A bucket's saved state: the tokens left at time `at` (milliseconds). */
+/**
+ * A bucket's saved state: the tokens left at time `at` (milliseconds), and when it expires: full again even from
+ * empty (`at` + `lifetimeMs`), so it can be dropped (the contract's eviction rule, STORE_SIZES).
+ */
 export interface BucketState {
   tokens: number;
   at: number;
+  expires: number;
 }
 
 /**
@@ -57,9 +61,7 @@ export function takeFrom(states: Map<string, BucketState>, checks: readonly Buck
   const wait = Math.max(0, ...levels.map((tokens, i) => waitFor(tokens, checks[i]!)));
   if (wait > 0) return wait;
   checks.forEach((check, i) => {
-    // Re-inserted so the map's order is least-recently-used first, for eviction.
-    states.delete(check.key);
-    states.set(check.key, { tokens: levels[i]! - 1, at: now });
+    states.set(check.key, { tokens: levels[i]! - 1, at: now, expires: now + lifetimeMs(check) });
   });
   return 0;
 }

@@ -3,9 +3,14 @@ import { isPrivateHost, type StreamHosts } from './hosts.js';
 import { createMemoryStore } from '../stores/memory.js';
 import { resolveProofOfWork, type ProofOfWorkOptions, type ProofOfWorkSettings } from './proof.js';
 import {
+  BASE_PATH,
   DEFAULT_LIMITS as CONTRACT_LIMITS,
   DEFAULT_TIMEOUTS as CONTRACT_TIMEOUTS,
+  HOST_PATTERN,
   ID_PATTERN,
+  SECRET_MIN_LENGTH,
+  SERVICE,
+  TRUSTED_HOPS,
   TTLS,
 } from '../../protocol/contract.js';
 
@@ -178,11 +183,7 @@ export const DEFAULT_LIMITS: Limits = CONTRACT_LIMITS;
 /** Upstream and store timeouts when none are set (the wire contract's). */
 export const DEFAULT_TIMEOUTS: Timeouts = CONTRACT_TIMEOUTS;
 
-const DEFAULT_UPSTREAM = 'https://getcody.ai/api/v1';
-/** Where the Cody service serves its reply streams (cody-api.md, endpoint 21). */
-const DEFAULT_STREAM_ORIGIN = 'https://stream.aimcaiface.com';
-/** A Host as `URL.host` spells it: a lowercase name or IP literal, and an optional port. */
-const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+const HOST = new RegExp(HOST_PATTERN);
 export const ID = new RegExp(ID_PATTERN);
 
 /** The options, checked and completed with defaults. */
@@ -219,20 +220,20 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     fail('botIds must list at least one valid bot id');
   const origins = originSet('allowedOrigins', options.allowedOrigins, 'the sites that embed the widget');
   const secrets = options.secret === undefined ? [randomSecret()] : [options.secret].flat();
-  if (!secrets.length || secrets.some((s) => typeof s !== 'string' || s.length < 16))
-    fail('secret must be a string of at least 16 characters, or a non-empty list of them');
+  if (!secrets.length || secrets.some((s) => typeof s !== 'string' || s.length < SECRET_MIN_LENGTH))
+    fail(`secret must be a string of at least ${SECRET_MIN_LENGTH} characters, or a non-empty list of them`);
   const publicUrl =
     options.publicUrl === undefined
       ? undefined
       : (parseUrl(options.publicUrl) ?? fail(`publicUrl "${options.publicUrl}" is not a URL`));
-  const upstream = (options.upstream ?? DEFAULT_UPSTREAM).replace(/\/+$/, '');
+  const upstream = (options.upstream ?? SERVICE.upstream).replace(/\/+$/, '');
   const upstreamUrl = parseUrl(upstream) ?? fail(`upstream "${upstream}" is not a URL`);
   const hosts = new Set(options.allowedHosts ?? []);
   for (const host of hosts) if (!HOST.test(host)) fail(`allowedHosts: "${host}" is not a host (name[:port])`);
   if (publicUrl) hosts.add(publicUrl.host);
   const streamOrigins = originSet(
     'streamOrigins',
-    options.streamOrigins ?? (upstream === DEFAULT_UPSTREAM ? [DEFAULT_STREAM_ORIGIN] : []),
+    options.streamOrigins ?? (upstream === SERVICE.upstream ? [SERVICE.streamOrigin] : []),
     'the hosts the service streams from',
   );
   const documentIds = options.documentIds ?? [];
@@ -251,6 +252,7 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     if (!rates.every((r) => r.burst >= 1 && r.perMinute > 0) || !daily.every((n) => n >= 1))
       fail('limits need burst ≥ 1, perMinute > 0, visitorMessagesPerDay ≥ 1 and ipMessagesPerDay ≥ 1');
   }
+  checkTrustedHops(options.clientIp);
   const store = options.store ?? createMemoryStore();
   // A store written before stream tokens became single-use has no claim; it must not fail every stream later on.
   if (typeof store.take !== 'function' || typeof store.claim !== 'function')
@@ -265,7 +267,7 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     upstream,
     upstreamOrigin: upstreamUrl.origin,
     // Stryker disable next-line Regex: only a lone "/" ends in a slash here, so `^` changes nothing.
-    base: `/${(options.basePath ?? '/askbox').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, ''),
+    base: `/${(options.basePath ?? BASE_PATH).replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, ''),
     origins,
     secrets,
     publicHost: publicUrl?.host,
@@ -286,6 +288,13 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     maxStreams: options.maxStreams,
     now: options.now ?? Date.now,
   };
+}
+
+/** SECURITY: a count of hops out of range would read an address the client wrote; refused as on every runtime. */
+function checkTrustedHops(source: ClientIpSource | undefined): void {
+  if (source?.header !== 'x-forwarded-for') return;
+  const { min, max, message } = TRUSTED_HOPS;
+  if (!Number.isInteger(source.trustedHops) || source.trustedHops < min || source.trustedHops > max) fail(message);
 }
 
 /** A lifetime option: whole seconds within the contract's range, or its default when unset. */

@@ -3,7 +3,7 @@ import type { BucketCheck } from './limits.js';
 import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
 import { noteRefusal } from './refusal.js';
 import { BASE_HEADERS } from './respond.js';
-import { BUCKET_KEYS, GRANT_HEADER, LIMIT_MESSAGE, LIMIT_NOUNS } from '../../protocol/contract.js';
+import { BUCKET_KEYS, GRANT_HEADER, LIMIT_BUCKETS, LIMIT_MESSAGE, LIMIT_NOUNS } from '../../protocol/contract.js';
 
 export { GRANT_HEADER } from '../../protocol/contract.js';
 
@@ -52,25 +52,12 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
   ): Promise<Response | null> {
     const limits = options.limits;
     if (!limits) return null;
-    const checks: BucketCheck[] = [];
-    const ipKey = (name: keyof typeof BUCKET_KEYS) => BUCKET_KEYS[name].replace('{ip}', ip);
-    if (action === 'message') {
-      checks.push(
-        bucket(ipKey('ipMessages'), limits.ipMessages),
-        daily(ipKey('ipMessagesPerDay'), limits.ipMessagesPerDay),
-      );
-      if (visitorId)
-        checks.push(
-          bucket(visitorKey('visitorMessages', visitorId), limits.visitorMessages),
-          daily(visitorKey('visitorMessagesPerDay', visitorId), limits.visitorMessagesPerDay),
-        );
-    } else if (action === 'conversation') {
-      checks.push(bucket(ipKey('ipConversations'), limits.ipConversations));
-      if (visitorId) checks.push(bucket(visitorKey('visitorConversations', visitorId), limits.visitorConversations));
-    } else {
-      checks.push(bucket(ipKey('ipActions'), limits.ipActions));
-      if (visitorId) checks.push(bucket(visitorKey('visitorActions', visitorId), limits.visitorActions));
-    }
+    const checks = LIMIT_BUCKETS[action]
+      .filter(({ subject }) => subject === 'ip' || visitorId !== undefined)
+      .map(({ limit: name, subject, refill }) => {
+        const key = BUCKET_KEYS[name].replace(`{${subject}}`, subject === 'ip' ? ip : visitorId!);
+        return refill === 'day' ? daily(key, limits[name] as number) : bucket(key, limits[name] as Rate);
+      });
     const waitMs = await withinDeadline(options.store.take(checks, options.now()));
     if (waitMs <= 0) return null;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
@@ -111,11 +98,6 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     );
 
   return { grantFor, visitorOf, mint, limit, firstUse, guard: withinDeadline };
-}
-
-/** A visitor's bucket key; IP keys are built apart, so no key is ever built from a missing visitor. */
-function visitorKey(name: keyof typeof BUCKET_KEYS, visitor: string): string {
-  return BUCKET_KEYS[name].replace('{visitor}', visitor);
 }
 
 function bucket(key: string, rate: Rate): BucketCheck {

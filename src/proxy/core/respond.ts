@@ -1,13 +1,8 @@
 /** Response helpers in the service's own envelope, so the widget has one error model whoever refused. */
-import { BUSY_RETRY_SECONDS, FIELDS, REFUSALS } from '../../protocol/contract.js';
+import { BASE_HEADERS, BUSY_RETRY_SECONDS, FIELDS, REFUSALS } from '../../protocol/contract.js';
 import { noteRefusal } from './refusal.js';
 
-/** Headers every proxy response carries. */
-export const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-});
+export { BASE_HEADERS } from '../../protocol/contract.js';
 
 /** A JSON response. */
 export function json(body: unknown, status = 200): Response {

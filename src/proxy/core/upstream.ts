@@ -5,6 +5,7 @@
  */
 
 import { refuse } from './respond.js';
+import { SERVICE } from '../../protocol/contract.js';
 
 /** Thrown when the service does not answer within its deadline. */
 export class UpstreamTimeout extends Error {
@@ -12,7 +13,7 @@ export class UpstreamTimeout extends Error {
 }
 
 /** The largest JSON answer read from the service: its largest answer, a page of messages, is far below it. */
-export const MAX_JSON_BYTES = 1024 * 1024;
+export const MAX_JSON_BYTES = SERVICE.jsonMaxBytes;
 
 /** One bounded call: what to fetch, and the bounds it must keep. */
 export interface BoundedFetch {

@@ -29,6 +29,12 @@ declare(strict_types=1);
 
 // <askbox-contract> Generated from src/protocol/contract.ts by `npm run contract:php`: do not edit.
 const ASKBOX_CONTRACT = [
+    'baseHeaders' => [
+        'cache-control' => 'no-store',
+        'x-content-type-options' => 'nosniff',
+        'referrer-policy' => 'no-referrer',
+    ],
+    'basePath' => '/askbox',
     'bucketKeys' => [
         'ipMessages' => 'msg:ip:{ip}',
         'ipMessagesPerDay' => 'day:ip:{ip}',
@@ -44,6 +50,7 @@ const ASKBOX_CONTRACT = [
         'proofClaim' => 'pow:used:{id}',
     ],
     'busyRetrySeconds' => 5,
+    'corsMaxAgeSeconds' => 600,
     'defaultLimits' => [
         'visitorMessages' => [
             'burst' => 6,
@@ -87,7 +94,45 @@ const ASKBOX_CONTRACT = [
         'feedbackCommentMax' => 500,
     ],
     'grantHeader' => 'x-askbox-grant',
+    'hostPattern' => '^(?:[a-z0-9-]+(?:\\.[a-z0-9-]+)*|\\[[0-9a-f:.]+\\])(?::\\d{1,5})?$',
     'idPattern' => '^[A-Za-z0-9_-]{1,64}$',
+    'limitBuckets' => [
+        'message' => [[
+            'limit' => 'ipMessages',
+            'subject' => 'ip',
+            'refill' => 'minute',
+        ], [
+            'limit' => 'ipMessagesPerDay',
+            'subject' => 'ip',
+            'refill' => 'day',
+        ], [
+            'limit' => 'visitorMessages',
+            'subject' => 'visitor',
+            'refill' => 'minute',
+        ], [
+            'limit' => 'visitorMessagesPerDay',
+            'subject' => 'visitor',
+            'refill' => 'day',
+        ]],
+        'conversation' => [[
+            'limit' => 'ipConversations',
+            'subject' => 'ip',
+            'refill' => 'minute',
+        ], [
+            'limit' => 'visitorConversations',
+            'subject' => 'visitor',
+            'refill' => 'minute',
+        ]],
+        'action' => [[
+            'limit' => 'ipActions',
+            'subject' => 'ip',
+            'refill' => 'minute',
+        ], [
+            'limit' => 'visitorActions',
+            'subject' => 'visitor',
+            'refill' => 'minute',
+        ]],
+    ],
     'limitMessage' => 'Too many {noun}. Please try again in {seconds} seconds.',
     'limitNouns' => [
         'message' => 'messages',
@@ -269,9 +314,22 @@ const ASKBOX_CONTRACT = [
             'methods' => ['GET'],
         ],
     ],
+    'routeMethods' => ['DELETE', 'GET', 'POST'],
+    'secretMinLength' => 16,
+    'service' => [
+        'upstream' => 'https://getcody.ai/api/v1',
+        'streamOrigin' => 'https://stream.aimcaiface.com',
+        'streamHopsMax' => 3,
+        'jsonMaxBytes' => 1048576,
+    ],
     'storeSizes' => [
         'buckets' => 100000,
         'verifiedGrants' => 10000,
+    ],
+    'trustedHops' => [
+        'min' => 1,
+        'max' => 10,
+        'message' => 'clientIp.trustedHops must be a whole number from 1 to 10',
     ],
     'ttls' => [
         'grantTtlSeconds' => [
@@ -310,14 +368,11 @@ const ASKBOX_MAX_NAME = ASKBOX_CONTRACT['fields']['nameMax'];
 /** The longest message the service takes (cody-api.md, endpoint 19), in code points. */
 const ASKBOX_MAX_CONTENT = ASKBOX_CONTRACT['fields']['contentMax'];
 /** The most an upstream JSON answer may weigh; past it the answer is a 502 (a hostile service cannot exhaust memory). */
-const ASKBOX_MAX_UPSTREAM_JSON = 1048576;
+const ASKBOX_MAX_UPSTREAM_JSON = ASKBOX_CONTRACT['service']['jsonMaxBytes'];
 /** The longest chain of redirects followed to reach a stream. */
-const ASKBOX_MAX_STREAM_HOPS = 3;
-const ASKBOX_DEFAULT_UPSTREAM = 'https://getcody.ai/api/v1';
-/** Where the Cody service serves its reply streams (cody-api.md, endpoint 21). */
-const ASKBOX_DEFAULT_STREAM_ORIGIN = 'https://stream.aimcaiface.com';
-/** A host as a URL spells it: a lowercase name or a bracketed IPv6 literal, and an optional port. */
-const ASKBOX_HOST = '/^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/';
+const ASKBOX_MAX_STREAM_HOPS = ASKBOX_CONTRACT['service']['streamHopsMax'];
+const ASKBOX_DEFAULT_UPSTREAM = ASKBOX_CONTRACT['service']['upstream'];
+const ASKBOX_HOST = '~' . ASKBOX_CONTRACT['hostPattern'] . '~';
 /** The abuse limits by default, as the JavaScript proxy's DEFAULT_LIMITS. */
 const ASKBOX_DEFAULT_LIMITS = ASKBOX_CONTRACT['defaultLimits'];
 /** Buckets kept at most, as the memory store: beyond it those soonest full again are forgotten. */
@@ -326,7 +381,7 @@ const ASKBOX_MAX_BUCKETS = ASKBOX_CONTRACT['storeSizes']['buckets'];
 const ASKBOX_STORE_WAIT_MS = ASKBOX_CONTRACT['defaultTimeouts']['storeMs'];
 /** The Retry-After of a 503 when the store cannot answer. */
 const ASKBOX_STORE_RETRY_SECONDS = ASKBOX_CONTRACT['busyRetrySeconds'];
-const ASKBOX_BASE_HEADERS = ['Cache-Control' => 'no-store', 'X-Content-Type-Options' => 'nosniff', 'Referrer-Policy' => 'no-referrer'];
+const ASKBOX_BASE_HEADERS = ASKBOX_CONTRACT['baseHeaders'];
 
 /** Handles the current request; never throws, never answers a hostile request with a 5xx, never prints the key. */
 function askbox_proxy_handle(array $options): void
@@ -368,7 +423,7 @@ function askbox_config(array $o): array
     // getenv() answers false for an unset variable: no secret given, so the one kept in the store folder signs.
     $given = $o['secret'] ?? null;
     $secrets = in_array($given, [null, false, '', []], true) ? [askbox_kept_secret(askbox_store_dir($o))] : array_values((array) $given);
-    if (!$secrets || array_filter($secrets, static fn ($s) => !is_string($s) || strlen($s) < 16)) $fail('secret must be a string of at least 16 characters, or a list of them');
+    if (!$secrets || array_filter($secrets, static fn ($s) => !is_string($s) || strlen($s) < ASKBOX_CONTRACT['secretMinLength'])) $fail('secret must be a string of at least ' . ASKBOX_CONTRACT['secretMinLength'] . ' characters, or a list of them');
     $origins = askbox_origin_list('allowedOrigins', $o['allowedOrigins'] ?? []);
     $limits = $o['limits'] ?? [];
     if ($limits !== false && !is_array($limits)) $fail('limits must be false or an object of limits');
@@ -398,9 +453,11 @@ function askbox_config(array $o): array
     $clientIp = $o['clientIp'] ?? null;
     $header = is_array($clientIp) ? ($clientIp['header'] ?? null) : null;
     $hops = is_array($clientIp) ? ($clientIp['trustedHops'] ?? null) : null;
-    if ($clientIp !== null && !($header === 'cf-connecting-ip' || ($header === 'x-forwarded-for' && is_int($hops) && $hops >= 1 && $hops <= 10))) {
-        $fail('clientIp must be null (the socket), {"header": "cf-connecting-ip"} or {"header": "x-forwarded-for", "trustedHops": 1 to 10}');
+    if ($clientIp !== null && !($header === 'cf-connecting-ip' || ($header === 'x-forwarded-for' && is_int($hops)))) {
+        $fail('clientIp must be null (the socket), {"header": "cf-connecting-ip"} or {"header": "x-forwarded-for", "trustedHops": n}');
     }
+    $range = ASKBOX_CONTRACT['trustedHops'];
+    if ($header === 'x-forwarded-for' && ($hops < $range['min'] || $hops > $range['max'])) $fail($range['message']);
     $timeouts = array_merge(ASKBOX_CONTRACT['defaultTimeouts'] + ['bodyMs' => 10000], (array) ($o['timeouts'] ?? []));
     foreach ($timeouts as $ms) if (!is_int($ms) && !is_float($ms) || $ms <= 0) $fail('timeouts must be positive numbers of milliseconds');
     return [
@@ -411,10 +468,10 @@ function askbox_config(array $o): array
         'upstream' => $upstream,
         'upstreamOrigin' => askbox_origin($up),
         'hosts' => array_values(array_unique($hosts)),
-        'streamOrigins' => askbox_origin_list('streamOrigins', $o['streamOrigins'] ?? ($upstream === ASKBOX_DEFAULT_UPSTREAM ? [ASKBOX_DEFAULT_STREAM_ORIGIN] : [])),
+        'streamOrigins' => askbox_origin_list('streamOrigins', $o['streamOrigins'] ?? ($upstream === ASKBOX_DEFAULT_UPSTREAM ? [ASKBOX_CONTRACT['service']['streamOrigin']] : [])),
         'privateUpstream' => askbox_private_host((string) $up['host']),
-        'base' => '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/'),
-        'linkBase' => rtrim((string) ($o['linkBase'] ?? '/' . trim((string) ($o['basePath'] ?? '/askbox'), '/')), '/'),
+        'base' => '/' . trim((string) ($o['basePath'] ?? ASKBOX_CONTRACT['basePath']), '/'),
+        'linkBase' => rtrim((string) ($o['linkBase'] ?? '/' . trim((string) ($o['basePath'] ?? ASKBOX_CONTRACT['basePath']), '/')), '/'),
         'publicHost' => $public ? askbox_host($public) : null,
         'grantTtl' => askbox_ttl($o, 'grantTtlSeconds'),
         'streamTtlMs' => askbox_ttl($o, 'streamTtlSeconds') * 1000,
@@ -512,7 +569,7 @@ function askbox_dispatch(array $c, string $method, string $path): int
     if ($cross && !in_array($origin, $c['origins'], true)) return askbox_refuse('originRefused');
     $GLOBALS['askbox_cors'] = $cross ? ['Access-Control-Allow-Origin' => $origin, 'Access-Control-Expose-Headers' => 'retry-after'] : [];
     if ($method === 'OPTIONS') {
-        return askbox_send(204, null, ['Access-Control-Allow-Methods' => 'GET, POST, DELETE', 'Access-Control-Allow-Headers' => 'content-type, ' . ASKBOX_CONTRACT['grantHeader'], 'Access-Control-Max-Age' => '600']);
+        return askbox_send(204, null, ['Access-Control-Allow-Methods' => implode(', ', ASKBOX_CONTRACT['routeMethods']), 'Access-Control-Allow-Headers' => 'content-type, ' . ASKBOX_CONTRACT['grantHeader'], 'Access-Control-Max-Age' => (string) ASKBOX_CONTRACT['corsMaxAgeSeconds']]);
     }
     if (is_callable($c['authorize']) && $path !== $base . '/health') {
         $verdict = ($c['authorize'])();
@@ -525,16 +582,18 @@ function askbox_dispatch(array $c, string $method, string $path): int
 function askbox_route(array $c, string $method, array $segments): int
 {
     [$resource, $id, $extra] = $segments + [null, null, null];
-    $only = static fn (string $allowed, callable $run) => $method === $allowed ? $run() : askbox_refuse('methodNotAllowed', ['Allow' => $allowed]);
+    // The methods each route takes are the contract's ROUTES, as in the JavaScript router.
+    $only = static fn (string $route, callable $run) => in_array($method, ASKBOX_CONTRACT['routes'][$route]['methods'], true)
+        ? $run() : askbox_refuse('methodNotAllowed', ['Allow' => implode(', ', ASKBOX_CONTRACT['routes'][$route]['methods'])]);
     if ($extra !== null || ($id !== null && !preg_match(ASKBOX_ID, $id) && $resource !== 'stream')) return askbox_refuse('notFound');
     // Up, and an Askbox proxy; with ?bot_id=, whether that bot is one it serves (no secret: every page carries it).
-    if ($resource === 'health' && $id === null) return $only('GET', static fn () => askbox_send(200, ['status' => 'ok', 'proxy' => 'askbox'] + (is_string($_GET['bot_id'] ?? null) ? ['bot' => in_array($_GET['bot_id'], $c['bots'], true)] : [])));
-    if ($resource === 'conversations' && $id === null) return $only('POST', static fn () => askbox_create($c));
-    if ($resource === 'conversations') return $only('DELETE', static fn () => askbox_delete($c, $id));
-    if ($resource === 'feedback' && $id === null) return $only('POST', static fn () => askbox_feedback($c));
-    if ($resource === 'challenge' && $id === null) return $only('GET', static fn () => askbox_pow_challenge($c));
-    if ($resource === 'stream' && $id !== null) return $only('GET', static fn () => askbox_stream($c, $id));
-    if ($resource === 'messages' && $id === 'stream') return $only('POST', static fn () => askbox_send_for_stream($c));
+    if ($resource === 'health' && $id === null) return $only('health', static fn () => askbox_send(200, ['status' => 'ok', 'proxy' => 'askbox'] + (is_string($_GET['bot_id'] ?? null) ? ['bot' => in_array($_GET['bot_id'], $c['bots'], true)] : [])));
+    if ($resource === 'conversations' && $id === null) return $only('conversations', static fn () => askbox_create($c));
+    if ($resource === 'conversations') return $only('conversation', static fn () => askbox_delete($c, $id));
+    if ($resource === 'feedback' && $id === null) return $only('feedback', static fn () => askbox_feedback($c));
+    if ($resource === 'challenge' && $id === null) return $only('challenge', static fn () => askbox_pow_challenge($c));
+    if ($resource === 'stream' && $id !== null) return $only('stream', static fn () => askbox_stream($c, $id));
+    if ($resource === 'messages' && $id === 'stream') return $only('messageStream', static fn () => askbox_send_for_stream($c));
     if ($resource !== 'messages' || $id !== null) return askbox_refuse('notFound');
     if ($method === 'GET') return askbox_list_messages($c);
     if ($method === 'POST') {
@@ -849,17 +908,20 @@ function askbox_limit(array $c, string $action, ?string $visitor): ?int
     return askbox_send(429, ['message' => str_replace(['{noun}', '{seconds}'], [$noun, (string) $seconds], ASKBOX_CONTRACT['limitMessage'])], ['Retry-After' => (string) $seconds]);
 }
 
-/** The buckets an action takes from: [key, capacity, tokens per second] each; the daily caps refill over 24 hours. */
+/**
+ * The buckets an action takes from, by the contract's LIMIT_BUCKETS: [key, capacity, tokens per second] each; the
+ * daily caps refill over 24 hours. A visitor bucket is skipped without a visitor: one bucket shared by every
+ * visitor-less request would let one client starve every new visitor of the site.
+ */
 function askbox_limit_checks(array $l, string $action, string $ip, ?string $visitor): array
 {
-    $key = static fn (string $name) => str_replace(['{ip}', '{visitor}'], [$ip, (string) $visitor], ASKBOX_CONTRACT['bucketKeys'][$name]);
-    $rate = static fn (string $name) => [$key($name), (float) $l[$name]['burst'], $l[$name]['perMinute'] / 60];
-    $daily = static fn (string $name) => [$key($name), (float) $l[$name], $l[$name] / 86400];
-    return match ($action) {
-        'message' => [$rate('ipMessages'), $daily('ipMessagesPerDay'), $rate('visitorMessages'), $daily('visitorMessagesPerDay')],
-        'conversation' => [$rate('ipConversations'), $rate('visitorConversations')],
-        'action' => [$rate('ipActions'), $rate('visitorActions')],
-    };
+    $checks = [];
+    foreach (ASKBOX_CONTRACT['limitBuckets'][$action] as ['limit' => $name, 'subject' => $subject, 'refill' => $refill]) {
+        if ($subject === 'visitor' && $visitor === null) continue;
+        $key = str_replace('{' . $subject . '}', $subject === 'ip' ? $ip : $visitor, ASKBOX_CONTRACT['bucketKeys'][$name]);
+        $checks[] = $refill === 'day' ? [$key, (float) $l[$name], $l[$name] / 86400] : [$key, (float) $l[$name]['burst'], $l[$name]['perMinute'] / 60];
+    }
+    return $checks;
 }
 
 /** The limit store cannot answer: the proxy cannot tell whether a request is within its limits. */

@@ -4,8 +4,21 @@ import { takeFrom, type BucketState, type LimitStore } from '../core/limits.js';
 /**
  * The default store: buckets in this process's memory. Right for one instance; several instances behind a load
  * balancer need a shared store (`createRedisStore`), or each would grant the full limit.
- * Bounded: beyond `maxBuckets` the least recently used are forgotten (a forgotten bucket is full, the lenient side).
+ * Bounded by the contract's eviction rule (STORE_SIZES): beyond `maxBuckets`, expired buckets go first, then those
+ * that expire soonest (a forgotten bucket is full, the lenient side, and these forgive the least).
  */
+/**
+ * Drops expired buckets, then the soonest to expire until `max` minus a 1% margin are left: the sort is paid once
+ * per hundredth of the bound, not on every new bucket of a flood.
+ */
+function evict(states: Map<string, BucketState>, max: number, now: number): void {
+  for (const [key, state] of states) if (state.expires <= now) states.delete(key);
+  const excess = states.size - max;
+  if (excess <= 0) return;
+  const soonest = [...states].sort(([, a], [, b]) => a.expires - b.expires);
+  for (const [key] of soonest.slice(0, excess + Math.floor(max / 100))) states.delete(key);
+}
+
 export function createMemoryStore(maxBuckets: number = STORE_SIZES.buckets): LimitStore {
   const states = new Map<string, BucketState>();
   const claims = new Map<string, number>();
@@ -27,10 +40,7 @@ export function createMemoryStore(maxBuckets: number = STORE_SIZES.buckets): Lim
     },
     async take(checks, now) {
       const wait = takeFrom(states, checks, now);
-      for (const key of states.keys()) {
-        if (states.size <= maxBuckets) break;
-        states.delete(key);
-      }
+      if (states.size > maxBuckets) evict(states, maxBuckets, now);
       return wait;
     },
   };

@@ -5,6 +5,7 @@ import { connInfo } from './conninfo.js';
 import { nodeSourceOf } from './node-fetch.js';
 import { startDeadlines, takeWatch } from '../../core/upstream.js';
 import { notAllowed, refuse } from '../../core/respond.js';
+import { ROUTE_METHODS } from '../../../protocol/contract.js';
 
 /** Options of `toNodeListener`. */
 export interface NodeListenerOptions {
@@ -58,7 +59,7 @@ const HOST =
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Response {
   // Stryker disable next-line StringLiteral: node:http sets the method of every request it hands over.
   const method = req.method ?? 'GET';
-  if (FORBIDDEN_METHODS.has(method.toUpperCase())) return notAllowed('GET, POST, DELETE, OPTIONS');
+  if (FORBIDDEN_METHODS.has(method.toUpperCase())) return notAllowed([...ROUTE_METHODS, 'OPTIONS'].join(', '));
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   // SECURITY: a malformed or repeated Host must neither rewrite the URL nor pass for another host (RFC 9112 §3.2:
   // a 400). Only HTTP/1.0 may leave it out (old health checks do); it then stands for localhost.

@@ -7,16 +7,14 @@ import type { ClientIpSource } from '../../core/options.js';
  */
 export const WORKER_CLIENT_IP: ClientIpSource = Object.freeze({ header: 'cf-connecting-ip' });
 
-/** Whether an `ASKBOX_OPTIONS.clientIp` is a source the core understands, with nothing else in it. */
+/**
+ * Whether an `ASKBOX_OPTIONS.clientIp` has the shape of a source, with nothing else in it. The range of
+ * `trustedHops` is the core's to check (the contract's TRUSTED_HOPS), so every runtime refuses it alike.
+ */
 export function isClientIpSource(value: unknown): value is ClientIpSource {
   const source = value as { header?: unknown; trustedHops?: unknown } | null;
   if (typeof source !== 'object' || source === null) return false;
   const keys = Object.keys(source).sort().join(',');
   if (source.header === 'cf-connecting-ip') return keys === 'header';
-  return (
-    source.header === 'x-forwarded-for' &&
-    keys === 'header,trustedHops' &&
-    Number.isInteger(source.trustedHops) &&
-    (source.trustedHops as number) >= 1
-  );
+  return source.header === 'x-forwarded-for' && keys === 'header,trustedHops' && typeof source.trustedHops === 'number';
 }

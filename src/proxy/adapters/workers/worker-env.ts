@@ -182,9 +182,7 @@ export function parseJsonOptions(text: string): JsonOptions {
       issues.push(`${name} must be a positive number of seconds`);
   }
   if (options.clientIp !== undefined && !isClientIpSource(options.clientIp)) {
-    issues.push(
-      'clientIp must be {"header":"cf-connecting-ip"} or {"header":"x-forwarded-for","trustedHops":n} with a whole n ≥ 1',
-    );
+    issues.push('clientIp must be {"header":"cf-connecting-ip"} or {"header":"x-forwarded-for","trustedHops":n}');
   }
   if (issues.length) throw new Error(issues.join('; '));
   return options as JsonOptions;

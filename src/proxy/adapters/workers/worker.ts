@@ -4,7 +4,7 @@ import type { LimitStore } from '../../core/limits.js';
 import { createMemoryStore } from '../../stores/memory.js';
 import type { ProxyLogEntry } from '../../core/options.js';
 import { optionsFromEnv, siteIdFromEnv, type AskboxWorkerEnv } from './worker-env.js';
-import { REFUSALS } from '../../../protocol/contract.js';
+import { BASE_HEADERS, REFUSALS } from '../../../protocol/contract.js';
 
 /**
  * The token proxy as a Cloudflare Worker (`askbox/proxy/worker`): configured from the Worker's environment, its
@@ -70,7 +70,7 @@ export default {
       { message: REFUSALS.misconfigured.message },
       {
         status: REFUSALS.misconfigured.status,
-        headers: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+        headers: BASE_HEADERS,
       },
     );
   },

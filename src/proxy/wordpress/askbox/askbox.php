@@ -259,11 +259,15 @@ function askbox_script_tag(string $tag, string $handle): string
     return preg_replace('/<script /', '<script' . $data . ' ', $tag, 1) ?? $tag;
 }
 
-/** The proxy, served as a REST route: /wp-json/askbox/v1/… */
+/**
+ * The proxy, served as a REST route: /wp-json/askbox/v1/… It takes every method some route of the contract takes
+ * (its `routeMethods`), so WordPress hands each one to the proxy, which then answers 405 per route; a method missing
+ * here would be WordPress's own 404 (`rest_no_route`), as DELETE of a conversation once was.
+ */
 function askbox_rest_init(): void
 {
     register_rest_route(ASKBOX_REST_NAMESPACE, '/(?P<path>.*)', [
-        'methods' => ['GET', 'POST'],
+        'methods' => ASKBOX_CONTRACT['routeMethods'],
         'callback' => 'askbox_rest_serve',
         // The proxy's own policy (grants, limits, origins) guards every route.
         'permission_callback' => '__return_true',

@@ -55,7 +55,7 @@ describe('proxy routes: CORS', () => {
     expect(preflight.status).toBe(204);
     expect(Object.fromEntries(preflight.headers)).toMatchObject({
       'access-control-allow-origin': 'https://partner.example',
-      'access-control-allow-methods': 'GET, POST, DELETE',
+      'access-control-allow-methods': 'DELETE, GET, POST',
       'access-control-allow-headers': 'content-type, x-askbox-grant',
       'access-control-max-age': '600',
       'cache-control': 'no-store',

@@ -201,15 +201,26 @@ describe('limit store: memory only', () => {
     expect(await store.claim('a', 1000, T0 + 1000)).toBe(true);
   });
 
-  it('forgets the least recently used buckets beyond its bound (a forgotten bucket is full)', async () => {
+  it('forgets, beyond its bound, the buckets that expire soonest, not the least recently used (STORE_SIZES)', async () => {
     const store = createMemoryStore(2);
-    const a = bucket('a', 1, 1);
-    expect(await store.take([a], T0)).toBe(0);
-    expect(await store.take([a], T0)).toBeGreaterThan(0);
-    await store.take([bucket('b', 1, 1)], T0);
-    // Two buckets are within a bound of two: `a` is still empty.
-    expect(await store.take([a], T0)).toBeGreaterThan(0);
+    // `slow` expires 10 minutes after its take, `quick` 1 minute after: `quick` is the one nearest to full.
+    const slow = bucket('slow', 1, 0.1);
+    const quick = bucket('quick', 1, 1);
+    expect(await store.take([slow], T0)).toBe(0);
+    expect(await store.take([quick], T0)).toBe(0);
     await store.take([bucket('c', 1, 1)], T0);
-    expect(await store.take([a], T0)).toBe(0);
+    // `quick` went, though `slow` was used less recently; `slow` is still empty.
+    expect(await store.take([slow], T0)).toBeGreaterThan(0);
+    expect(await store.take([quick], T0)).toBe(0);
+  });
+
+  it('forgets expired buckets first', async () => {
+    const store = createMemoryStore(2);
+    const slow = bucket('slow', 1, 0.1);
+    expect(await store.take([slow], T0)).toBe(0);
+    await store.take([bucket('quick', 1, 1)], T0);
+    // A minute on, `quick` has expired: it goes, and `slow` stays empty.
+    await store.take([bucket('c', 1, 1)], T0 + 60_000);
+    expect(await store.take([slow], T0 + 60_000)).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TRUSTED_HOPS } from '../../../../src/protocol/contract';
 import { DEMO_BOT_ID } from '../../../../demo/simulator/index';
 import {
   DEFAULT_LIMITS,
@@ -49,6 +50,9 @@ describe('resolveOptions: what is refused', () => {
     ['maxStreams 1.5', { maxStreams: 1.5 }, 'maxStreams must be a whole number ≥ 1'],
     ['a negative timeout', { timeouts: { connectMs: -1 } }, 'timeouts must be positive numbers of milliseconds'],
     ['grantTtlSeconds 59', { grantTtlSeconds: 59 }, 'grantTtlSeconds must be a whole number of seconds from 60'],
+    ['trustedHops 0', { clientIp: { header: 'x-forwarded-for', trustedHops: 0 } }, TRUSTED_HOPS.message],
+    ['trustedHops 11', { clientIp: { header: 'x-forwarded-for', trustedHops: 11 } }, TRUSTED_HOPS.message],
+    ['trustedHops 1.5', { clientIp: { header: 'x-forwarded-for', trustedHops: 1.5 } }, TRUSTED_HOPS.message],
   ])('%s', (_what, extra, message) => {
     expect(resolving(extra)).toThrow(message);
   });
@@ -62,6 +66,8 @@ describe('resolveOptions: what is refused', () => {
     const limits = { ipActions: { burst: 1, perMinute: 0.001 }, visitorActions: { burst: 1, perMinute: 1 } };
     expect(resolving({ limits, secret: 'x'.repeat(16), maxStreams: 1 })).not.toThrow();
     expect(resolving({ timeouts: { connectMs: 1 } })).not.toThrow();
+    for (const trustedHops of [TRUSTED_HOPS.min, TRUSTED_HOPS.max])
+      expect(resolving({ clientIp: { header: 'x-forwarded-for', trustedHops } })).not.toThrow();
   });
 });
 

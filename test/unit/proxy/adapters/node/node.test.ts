@@ -46,7 +46,7 @@ describe('toNodeListener', () => {
     expect([status, called]).toEqual([405, false]);
     const headers = head(text);
     for (const line of [
-      'allow: get, post, delete, options',
+      'allow: delete, get, post, options',
       'content-type: application/json',
       'cache-control: no-store',
       'x-content-type-options: nosniff',

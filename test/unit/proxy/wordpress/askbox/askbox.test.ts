@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ROUTE_METHODS, ROUTES, TRUSTED_HOPS } from '../../../../../src/protocol/contract';
 import { freshBuild } from '../../../../helpers/build';
 import { requirePhp } from '../../../../helpers/php';
 
@@ -61,8 +62,14 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(report.hooks).toEqual(['admin_menu', 'admin_init', 'wp_enqueue_scripts', 'rest_api_init', 'plugins_loaded']);
     expect(report.page).toBe('manage_options');
     expect(report.routes).toEqual([
-      { namespace: 'askbox/v1', route: '/(?P<path>.*)', methods: ['GET', 'POST'], permission: '__return_true' },
+      { namespace: 'askbox/v1', route: '/(?P<path>.*)', methods: ROUTE_METHODS, permission: '__return_true' },
     ]);
+  });
+
+  it('registers every method of the route table, so WordPress hands each to the proxy (DELETE too)', () => {
+    const [route] = (JSON.parse(run()) as { routes: { methods: string[] }[] }).routes;
+    for (const [name, { methods }] of Object.entries(ROUTES))
+      for (const method of methods) expect(route!.methods, `${name}: ${method}`).toContain(method);
   });
 
   it('enqueues the widget only once configured, with escaped data attributes', () => {
@@ -114,7 +121,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
     const refused = (JSON.parse(run()) as { refused: { errors: string[]; kept: boolean; title: string }[] }).refused;
     const reasons = [
       'is not an origin',
-      'clientIp must be',
+      TRUSTED_HOPS.message,
       'publicUrl is not a URL',
       'ipMessagesPerDay ≥ 1',
       'perMinute > 0',
