@@ -124,8 +124,17 @@ describe('Node, workerd and PHP proxies on their defaults', () => {
       retryAfter: '10',
       body: { message: limitMessage('message', 10) },
     });
-    expect(answers.workerd).toEqual(answers.node);
-    expect(answers.php).toEqual(answers.node);
+    // The runtimes play the script one after another, and a conversation bucket's Retry-After counts down in whole
+    // seconds over a minute: a later runtime may say one second less. Everything else must be the same.
+    const withoutWait = (seen: Seen[]) =>
+      seen.map(({ retryAfter, ...rest }) => ({ ...rest, waits: retryAfter !== null }));
+    for (const runtime of ['workerd', 'php'] as const) {
+      expect(withoutWait(answers[runtime]), runtime).toEqual(withoutWait(answers.node));
+      answers[runtime].forEach(({ retryAfter }, index) => {
+        const drift = Number(answers.node[index]?.retryAfter) - Number(retryAfter);
+        if (retryAfter !== null) expect(drift, `${runtime}: Retry-After of answer ${index}`).toBeOneOf([0, 1]);
+      });
+    }
   });
 
   it('send BASE_HEADERS, and answer a preflight with ROUTE_METHODS and CORS_MAX_AGE_SECONDS', async () => {
