@@ -8,6 +8,7 @@ import { createSimulator, DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy } from '../../src/proxy/core/proxy';
 import { toNodeListener } from '../../src/proxy/adapters/node/node';
 import { nodeFetch } from '../../src/proxy/adapters/node/node-fetch';
+import { nodeAesGcm } from '../../src/proxy/adapters/node/aes-gcm';
 import { floorRelay } from './floor-relay';
 import { LOAD_REPLY } from './proxy-streams';
 
@@ -35,6 +36,8 @@ function listener(): RequestListener {
       timeouts: { idleMs: 600_000, firstByteMs: 600_000, maxStreamMs: 600_000 },
       // `BENCH_FETCH=global` measures the proxy on the runtime's fetch (undici) and web streams instead.
       ...(process.env.BENCH_FETCH === 'global' ? {} : { fetch: nodeFetch }),
+      // `BENCH_SEAL=web` seals stream tokens with Web Crypto (the default elsewhere) instead of node:crypto.
+      ...(process.env.BENCH_SEAL === 'web' ? {} : { aesGcm: nodeAesGcm }),
     }),
   );
 }
