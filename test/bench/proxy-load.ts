@@ -5,13 +5,15 @@
 // costs to relay the same bytes). The simulator, the proxy and the floor each run in their own process, so their CPU
 // and memory are measured apart from the load generator; every run is bounded in time or count and everything stops by itself.
 // `--streams` runs the concurrent-stream part alone; `STREAMS=n` changes its count; `BENCH_FETCH=global` runs the
-// proxy on the runtime's fetch instead of `nodeFetch`; `BENCH_PROF=proxy` (or `floor`) writes its CPU profile to $TMPDIR/askbox-profiles.
+// proxy on the runtime's fetch instead of `nodeFetch`; `BENCH_SEAL=web` seals its stream tokens with Web Crypto instead
+// of `nodeAesGcm`; `--seal` measures sealing and opening one token with each, alone, in this process; `BENCH_PROF=proxy` (or `floor`) writes its CPU profile to $TMPDIR/askbox-profiles.
 import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { concurrentStreams, cpuMs, type Server } from './proxy-report';
+import { sealCosts } from './proxy-seal';
 
 const KEY = 'bench-api-key';
 const SECONDS = 4;
@@ -92,6 +94,10 @@ async function firstChunk(post: () => Promise<Response>): Promise<number[]> {
   return times;
 }
 
+if (process.argv.includes('--seal')) {
+  await sealCosts();
+  process.exit(0);
+}
 const simulator = await start('simulator', KEY);
 const proxy = await start('proxy', KEY, `${simulator.url}/api/v1`);
 const floor = await start('floor', KEY, simulator.url);
