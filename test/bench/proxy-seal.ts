@@ -35,7 +35,9 @@ export async function sealCosts(): Promise<void> {
       const seal = await cpuPerCall(() => sealer.seal(STREAM, 60_000), PER_ROUND);
       const open = await cpuPerCall(() => sealer.open(token), PER_ROUND);
       // Round -1 warms the JIT up.
-      if (round >= 0) (samples[i]!.seal.push(seal), samples[i]!.open.push(open));
+      if (round < 0) continue;
+      samples[i]!.seal.push(seal);
+      samples[i]!.open.push(open);
     }
   }
   console.log(`\nStream tokens: CPU per call (median of ${ROUNDS} alternating rounds of ${PER_ROUND})`);
