@@ -6,7 +6,8 @@
 // and memory are measured apart from the load generator; every run is bounded in time or count and everything stops by itself.
 // `--streams` runs the concurrent-stream part alone; `STREAMS=n` changes its count; `BENCH_FETCH=global` runs the
 // proxy on the runtime's fetch instead of `nodeFetch`; `BENCH_SEAL=web` seals its stream tokens with Web Crypto instead
-// of `nodeAesGcm`; `--seal` measures sealing and opening one token with each, alone, in this process; `BENCH_PROF=proxy` (or `floor`) writes its CPU profile to $TMPDIR/askbox-profiles.
+// of `nodeAesGcm`; `--seal` measures sealing and opening one token with each, alone, in this process; `--setup` measures a stream's
+// set-up alone (the relay's CPU per short stream, the proxy's against the floor's); `BENCH_PROF=proxy` (or `floor`) writes its CPU profile to $TMPDIR/askbox-profiles.
 import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import autocannon from 'autocannon';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { concurrentStreams, cpuMs, type Server } from './proxy-report';
 import { sealCosts } from './proxy-seal';
+import { setupCosts } from './proxy-setup';
 
 const KEY = 'bench-api-key';
 const SECONDS = 4;
@@ -106,6 +108,10 @@ const giveUp = setTimeout(() => {
   process.exit(1);
 }, GIVE_UP_MS);
 try {
+  if (process.argv.includes('--setup')) {
+    await setupCosts({ simulator, proxy, floor }, KEY);
+    process.exit(0);
+  }
   if (process.argv.includes('--streams')) {
     await concurrentStreams({ simulator, proxy, floor }, KEY);
     process.exit(0);
@@ -193,6 +199,7 @@ try {
   console.log(
     `memory per open stream, ${OPEN_STREAMS} held: ${(perStream / 1024).toFixed(1)} KB RSS, ${(heapPerStream / 1024).toFixed(1)} KB heap (target ≤ 200 KB: ${verdict(perStream <= 200 * 1024)})`,
   );
+  await setupCosts({ simulator, proxy, floor }, KEY);
   await concurrentStreams({ simulator, proxy, floor }, KEY);
 } finally {
   clearTimeout(giveUp);
