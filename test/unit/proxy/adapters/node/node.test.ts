@@ -353,7 +353,7 @@ describe('toNodeListener: when the headers go out', () => {
     let late: ReadableStreamDefaultController<Uint8Array> | undefined;
     // With no high-water mark, the body is pulled only once the adapter reads it: after it has written the head.
     let waiting: () => void = () => undefined;
-    const read = new Promise<void>((resolve) => (waiting = resolve));
+    const pulled = new Promise<void>((resolve) => (waiting = resolve));
     const listener = toNodeListener(async () => {
       const body = new ReadableStream<Uint8Array>(
         { start: (controller) => void (late = controller), pull: () => waiting() },
@@ -375,7 +375,7 @@ describe('toNodeListener: when the headers go out', () => {
         resolve(res);
       }).end();
     });
-    await read;
+    await pulled;
     // The adapter waits for the first chunk: not one byte of the head has been handed to the socket.
     expect(sockets.map((socket) => socket.bytesWritten)).toEqual([0]);
     released = true;
