@@ -352,11 +352,11 @@ describe('toNodeListener: when the headers go out', () => {
   it('sends the headers of a body that is no event stream with its first chunk, not before', async () => {
     let late: ReadableStreamDefaultController<Uint8Array> | undefined;
     // With no high-water mark, the body is pulled only once the adapter reads it: after it has written the head.
-    let waiting: () => void = () => undefined;
-    const pulled = new Promise<void>((resolve) => (waiting = resolve));
+    const waiting: { resolve?: () => void } = {};
+    const pulled = new Promise<void>((resolve) => (waiting.resolve = resolve));
     const listener = toNodeListener(async () => {
       const body = new ReadableStream<Uint8Array>(
-        { start: (controller) => void (late = controller), pull: () => waiting() },
+        { start: (controller) => void (late = controller), pull: () => waiting.resolve?.() },
         { highWaterMark: 0 },
       );
       return new Response(body, { headers: { 'content-type': 'text/plain' } });
