@@ -109,7 +109,10 @@ const giveUp = setTimeout(() => {
 }, GIVE_UP_MS);
 try {
   if (process.argv.includes('--setup')) {
-    await setupCosts({ simulator, proxy, floor }, KEY);
+    // A second proxy that seals with Web Crypto, measured in the same rounds: what node:crypto's sealing saves.
+    const proxyWeb = await start('proxy-web', KEY, `${simulator.url}/api/v1`);
+    await setupCosts({ simulator, proxy, floor, proxyWeb }, KEY);
+    proxyWeb.process.kill();
     process.exit(0);
   }
   if (process.argv.includes('--streams')) {

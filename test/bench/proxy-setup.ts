@@ -36,7 +36,10 @@ async function perStream(relay: Server, side: Side, count: number): Promise<numb
  * Median CPU per short stream (its set-up, mostly) of the proxy and of the floor, over `ROUNDS` alternating
  * rounds after one to warm up; prints them and the proxy's verdict (goal: ≤ 1.3× the floor's).
  */
-export async function setupCosts(servers: { simulator: Server; proxy: Server; floor: Server }, key: string) {
+export async function setupCosts(
+  servers: { simulator: Server; proxy: Server; floor: Server; proxyWeb?: Server },
+  key: string,
+) {
   const relays = [
     { what: 'through the proxy', server: servers.proxy, side: await proxySide(servers.proxy.url), ms: [] as number[] },
     {
@@ -46,16 +49,29 @@ export async function setupCosts(servers: { simulator: Server; proxy: Server; fl
       ms: [] as number[],
     },
   ];
+  if (servers.proxyWeb)
+    relays.push({
+      what: 'through the proxy, sealing with Web Crypto',
+      server: servers.proxyWeb,
+      side: await proxySide(servers.proxyWeb.url),
+      ms: [],
+    });
   for (let round = -1; round < ROUNDS; round++)
     for (const relay of round % 2 ? relays : [...relays].reverse()) {
       const ms = await perStream(relay.server, relay.side, PER_ROUND);
       if (round >= 0) relay.ms.push(ms);
     }
-  const [proxy, floor] = relays.map((relay) => median(relay.ms)) as [number, number];
+  const [proxy, floor] = relays.map((relay) => median(relay.ms)) as [number, number, ...number[]];
   console.log(
     `\nA stream's set-up: relay CPU per short stream (median of ${ROUNDS} alternating rounds of ${PER_ROUND})`,
   );
-  console.table(relays.map((relay) => ({ what: relay.what, 'CPU ms per stream': median(relay.ms).toFixed(3) })));
+  console.table(
+    relays.map((relay) => ({
+      what: relay.what,
+      'CPU ms per stream': median(relay.ms).toFixed(3),
+      '× floor': `×${(median(relay.ms) / floor).toFixed(2)}`,
+    })),
+  );
   const ratio = proxy / floor;
   console.log(`set-up CPU, proxy / floor: ×${ratio.toFixed(2)} (target ≤ ×1.3: ${ratio <= 1.3 ? 'met' : 'NOT met'})`);
 }
