@@ -4,3 +4,4 @@
  */
 export { toNodeListener, type NodeListenerOptions } from './adapters/node/node.js';
 export { nodeFetch } from './adapters/node/node-fetch.js';
+export { nodeAesGcm } from './adapters/node/aes-gcm.js';

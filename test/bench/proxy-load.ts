@@ -5,13 +5,17 @@
 // costs to relay the same bytes). The simulator, the proxy and the floor each run in their own process, so their CPU
 // and memory are measured apart from the load generator; every run is bounded in time or count and everything stops by itself.
 // `--streams` runs the concurrent-stream part alone; `STREAMS=n` changes its count; `BENCH_FETCH=global` runs the
-// proxy on the runtime's fetch instead of `nodeFetch`; `BENCH_PROF=proxy` (or `floor`) writes its CPU profile to $TMPDIR/askbox-profiles.
+// proxy on the runtime's fetch instead of `nodeFetch`; `BENCH_SEAL=web` seals its stream tokens with Web Crypto instead
+// of `nodeAesGcm`; `--seal` measures sealing and opening one token with each, alone, in this process; `--setup` measures a stream's
+// set-up alone (the relay's CPU per short stream, the proxy's against the floor's); `BENCH_PROF=proxy` (or `floor`) writes its CPU profile to $TMPDIR/askbox-profiles.
 import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { concurrentStreams, cpuMs, type Server } from './proxy-report';
+import { sealCosts } from './proxy-seal';
+import { setupCosts } from './proxy-setup';
 
 const KEY = 'bench-api-key';
 const SECONDS = 4;
@@ -92,6 +96,10 @@ async function firstChunk(post: () => Promise<Response>): Promise<number[]> {
   return times;
 }
 
+if (process.argv.includes('--seal')) {
+  await sealCosts();
+  process.exit(0);
+}
 const simulator = await start('simulator', KEY);
 const proxy = await start('proxy', KEY, `${simulator.url}/api/v1`);
 const floor = await start('floor', KEY, simulator.url);
@@ -100,6 +108,13 @@ const giveUp = setTimeout(() => {
   process.exit(1);
 }, GIVE_UP_MS);
 try {
+  if (process.argv.includes('--setup')) {
+    // A second proxy that seals with Web Crypto, measured in the same rounds: what node:crypto's sealing saves.
+    const proxyWeb = await start('proxy-web', KEY, `${simulator.url}/api/v1`);
+    await setupCosts({ simulator, proxy, floor, proxyWeb }, KEY);
+    proxyWeb.process.kill();
+    process.exit(0);
+  }
   if (process.argv.includes('--streams')) {
     await concurrentStreams({ simulator, proxy, floor }, KEY);
     process.exit(0);
@@ -187,6 +202,7 @@ try {
   console.log(
     `memory per open stream, ${OPEN_STREAMS} held: ${(perStream / 1024).toFixed(1)} KB RSS, ${(heapPerStream / 1024).toFixed(1)} KB heap (target ≤ 200 KB: ${verdict(perStream <= 200 * 1024)})`,
   );
+  await setupCosts({ simulator, proxy, floor }, KEY);
   await concurrentStreams({ simulator, proxy, floor }, KEY);
 } finally {
   clearTimeout(giveUp);

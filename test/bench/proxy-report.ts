@@ -86,7 +86,7 @@ export interface Server {
  * A side spoken to with the service's key (the simulator itself, or the floor in front of it): a conversation to
  * stream in, and another with one message for the JSON calls.
  */
-async function keyedSide(origin: string, key: string): Promise<Side> {
+export async function keyedSide(origin: string, key: string): Promise<Side> {
   const keyed = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
   const api = `${origin}/api/v1`;
   const [streamIn, listed] = await Promise.all([
@@ -105,7 +105,7 @@ async function keyedSide(origin: string, key: string): Promise<Side> {
 }
 
 /** The proxy's side: the same two conversations, each with the visitor's grant. */
-async function proxySide(proxyUrl: string): Promise<Side> {
+export async function proxySide(proxyUrl: string): Promise<Side> {
   const json = { 'content-type': 'application/json' };
   const base = `${proxyUrl}/askbox`;
   const proxyStream = await post(`${base}/conversations`, json, { name: 'load', bot_id: DEMO_BOT_ID });

@@ -73,13 +73,16 @@ export interface Side {
   streamHeaders: Record<string, string>;
 }
 
-/** Starts a reply and reads it to the end: its duration and whether it arrived whole. */
-async function oneStream(side: Side): Promise<{ ms: number; whole: boolean; status: number }> {
+/**
+ * Starts a reply (to `content`: by default the load's long one) and reads it to the end: its duration and whether
+ * it arrived whole.
+ */
+export async function oneStream(side: Side, content = 'load'): Promise<{ ms: number; whole: boolean; status: number }> {
   const started = performance.now();
   const asked = await call(`${side.base}/messages/stream`, {
     method: 'POST',
     headers: side.headers,
-    body: JSON.stringify({ content: 'load', conversation_id: side.conversationId, redirect: false }),
+    body: JSON.stringify({ content, conversation_id: side.conversationId, redirect: false }),
   });
   const location =
     asked.status === 302

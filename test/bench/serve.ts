@@ -1,5 +1,5 @@
 // A server for the proxy load benchmark, in its own process so each side is measured alone:
-// `tsx serve.ts simulator <key>`, `tsx serve.ts proxy <key> <upstream>` or `tsx serve.ts floor <key> <origin>` (the
+// `tsx serve.ts simulator <key>`, `tsx serve.ts proxy <key> <upstream>` (`proxy-web`: sealing with Web Crypto) or `tsx serve.ts floor <key> <origin>` (the
 // floor: Node relaying HTTP with no policy, see floor-relay.ts). It reports its port (and, on request, its memory
 // after a full GC, or its CPU time so far) over IPC, and exits when its parent does.
 import { createServer, type RequestListener } from 'node:http';
@@ -8,6 +8,7 @@ import { createSimulator, DEMO_BOT_ID } from '../../demo/simulator/index';
 import { createProxy } from '../../src/proxy/core/proxy';
 import { toNodeListener } from '../../src/proxy/adapters/node/node';
 import { nodeFetch } from '../../src/proxy/adapters/node/node-fetch';
+import { nodeAesGcm } from '../../src/proxy/adapters/node/aes-gcm';
 import { floorRelay } from './floor-relay';
 import { LOAD_REPLY } from './proxy-streams';
 
@@ -35,6 +36,9 @@ function listener(): RequestListener {
       timeouts: { idleMs: 600_000, firstByteMs: 600_000, maxStreamMs: 600_000 },
       // `BENCH_FETCH=global` measures the proxy on the runtime's fetch (undici) and web streams instead.
       ...(process.env.BENCH_FETCH === 'global' ? {} : { fetch: nodeFetch }),
+      // `BENCH_SEAL=web` seals stream tokens with Web Crypto (the default elsewhere) instead of node:crypto.
+      // So does the role `proxy-web`, which `--setup` measures beside the proxy.
+      ...(process.env.BENCH_SEAL === 'web' || role === 'proxy-web' ? {} : { aesGcm: nodeAesGcm }),
     }),
   );
 }

@@ -34,7 +34,7 @@ export function createDeps(options: ProxyOptions): ProxyDeps {
     hooks: { authorize: options.authorize, onFeedback: options.onFeedback, onDelete: options.onDelete },
     policy,
     proof: createProofOfWork({ ...config, settings: config.proofOfWork, guard: policy.guard }),
-    sealer: createSealer(config.secrets, config.now),
+    sealer: createSealer(config.secrets, config.now, options.aesGcm),
     streamCap: createStreamCap(config.maxStreams),
     telemetry,
     service: createService({ config, fetch: doFetch, telemetry, log }),

@@ -103,6 +103,8 @@ describe('maxStreams', () => {
  * case asks whether the place was freed by opening the next stream.
  */
 const SSE = { 'content-type': 'text/event-stream; charset=utf-8' };
+/** Resolves once the microtasks queued so far (and those they queue) have run: a macrotask later. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 /** An event stream whose source the test drives: `pulls` counts the reads it was asked for. */
 function source() {
@@ -147,8 +149,9 @@ describe('the stream cap', () => {
   it('holds a body it did not make until it is read to its end, then frees the place once', async () => {
     const cap = createStreamCap(1);
     const { response, control, seen } = await openThrough(cap);
-    // Nothing is read ahead of the visitor: the relay pulls only when its reader asks.
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Nothing is read ahead of the visitor: the relay pulls only when its reader asks. A pull would be asked in a
+    // microtask; they have all run by the next macrotask.
+    await settled();
     expect(seen.pulls).toBe(0);
     expect((await openThrough(cap)).response.status).toBe(503);
     const reader = response.body!.getReader();
@@ -181,7 +184,8 @@ describe('the stream cap', () => {
     const read = reader.read();
     await reader.cancel('left');
     expect((await read).done).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The place is freed in the microtasks that follow the cancel: all run by the next macrotask.
+    await settled();
     expect((await openThrough(cap)).response.status).toBe(200);
     expect((await openThrough(cap)).response.status).toBe(503);
   });

@@ -182,6 +182,7 @@ describe('deadlines', () => {
     ).getReader();
     const texts: string[] = [];
     for (const chunk of ['a', 'b', 'c']) {
+      // The service's pacing, the behaviour under test: each chunk comes a little after the read that waits for it.
       setTimeout(() => state.push(chunk), 20);
       texts.push(new TextDecoder().decode((await reader.read()).value));
     }
@@ -341,8 +342,8 @@ const json = (body: BodyInit | null, init: ResponseInit = {}) =>
 const answer = (response: Response, max?: number) =>
   fetchWithin({ fetch: async () => response, url: 'http://up.test', init: {}, ms: 5000, maxJsonBytes: max });
 
-/** Resolves after `ms`. */
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves once the microtasks queued so far (and those they queue) have run: a macrotask later. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('JSON answers at the edges of the cap', () => {
   it('hands on an answer of exactly the cap, declared or counted, whole and in order across chunks', async () => {
@@ -365,16 +366,21 @@ describe('JSON answers at the edges of the cap', () => {
 
 describe('watched bodies', () => {
   const short = { firstMs: 40, idleMs: 1000, totalMs: 120 };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('read nothing until asked', async () => {
     const { body, state } = source([], false);
     const watched = watchBody(body, short, { onTimeout: () => undefined });
-    await sleep(10);
+    // A pull would be asked in a microtask of the stream's start: they have all run by the next macrotask.
+    await settled();
     expect(state.pulls).toBe(0);
     await watched.cancel();
   });
 
   it('leave no timer behind once they end: no timeout is reported later', async () => {
+    vi.useFakeTimers();
     const heard: string[] = [];
     let firsts = 0;
     const { body } = source(['a']);
@@ -384,7 +390,8 @@ describe('watched bodies', () => {
     }).getReader();
     expect(decoder.decode((await reader.read()).value)).toBe('a');
     expect((await reader.read()).done).toBe(true);
-    await sleep(250);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(short.totalMs * 10);
     expect([heard, firsts]).toEqual([[], 1]);
   });
 
@@ -402,6 +409,7 @@ describe('watched bodies', () => {
   });
 
   it('pass a cancel on to the service, with its reason, and run what waits for their end once', async () => {
+    vi.useFakeTimers();
     const { body, state } = source(['a'], false);
     const watched = watchBody(body, short, { onTimeout: () => undefined });
     let ended = 0;
@@ -409,13 +417,19 @@ describe('watched bodies', () => {
     expect(onBodyEnd(body, () => ended++)).toBe(false);
     await watched.cancel('visitor left');
     expect([state.cancelled, ended]).toEqual(['visitor left', 1]);
-    await sleep(150);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(short.totalMs * 10);
     expect(ended).toBe(1);
   });
 });
 
 describe('takeWatch', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('hands a native relay the unread source, unlocked, with the deadlines, once; its own timers stop', async () => {
+    vi.useFakeTimers();
     const heard: string[] = [];
     const { body } = source(['a'], false);
     const watched = watchBody(body, nearDeadlines(), { onTimeout: (what) => heard.push(what) });
@@ -427,7 +441,8 @@ describe('takeWatch', () => {
     expect(body.locked).toBe(false);
     expect(taken?.deadlines).toEqual(nearDeadlines());
     expect(takeWatch(watched, () => true)).toBeUndefined();
-    await sleep(100);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(nearDeadlines().totalMs * 2);
     expect([heard, ended]).toEqual([[], 0]);
     taken?.end();
     expect(ended).toBe(1);
@@ -492,7 +507,8 @@ describe('watched bodies that break', () => {
       .getReader()
       .read()
       .catch(() => undefined);
-    await sleep(20);
+    // Whatever the read sets off runs in microtasks: all done by the next macrotask.
+    await settled();
     expect(ended).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { getEventListeners } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as NodeFetch from '../../../../../src/proxy/adapters/node/node-fetch';
@@ -250,13 +251,26 @@ describe('nodeFetch: the one retry on a stale kept-alive connection', () => {
     // The reused connection answers with headers and part of the body, then is reset.
     const { url, seen } = await service((socket) => {
       socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npart');
+      // The service's pacing, part of the case: the reset comes once the answer has begun.
       setTimeout(() => socket.resetAndDestroy(), 20);
     });
-    expect(await (await nodeFetch(url, manual)).text()).toBe('ok');
-    const response = await nodeFetch(url, manual);
-    await expect(response.text()).rejects.toThrow(new TypeError('terminated'));
-    // A request sent again would have reached the service on a new connection by now.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Every request node:http makes is announced on this channel as it is created, before any socket is involved.
+    const made: string[] = [];
+    const count = (message: unknown) => {
+      const { request } = message as { request: ClientRequest };
+      if (url.includes(String(request.getHeader('host')))) made.push(request.path);
+    };
+    subscribe('http.client.request.start', count);
+    try {
+      expect(await (await nodeFetch(url, manual)).text()).toBe('ok');
+      const response = await nodeFetch(url, manual);
+      await expect(response.text()).rejects.toThrow(new TypeError('terminated'));
+      // A retry would be made as the failure is handled: at the latest in the microtasks that follow it.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      unsubscribe('http.client.request.start', count);
+    }
+    expect(made).toEqual(['/', '/']);
     expect(seen.requests).toBe(2);
   });
 

@@ -5,7 +5,7 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProxyHandler } from '../../../../../src/proxy/core/proxy';
 import { toNodeListener } from '../../../../../src/proxy/adapters/node/node';
@@ -351,29 +351,40 @@ describe("toNodeListener under node:http2's compatibility API", () => {
 describe('toNodeListener: when the headers go out', () => {
   it('sends the headers of a body that is no event stream with its first chunk, not before', async () => {
     let late: ReadableStreamDefaultController<Uint8Array> | undefined;
+    // With no high-water mark, the body is pulled only once the adapter reads it: after it has written the head.
+    const waiting: { resolve?: () => void } = {};
+    const pulled = new Promise<void>((resolve) => (waiting.resolve = resolve));
     const listener = toNodeListener(async () => {
-      const body = new ReadableStream<Uint8Array>({ start: (controller) => void (late = controller) });
+      const body = new ReadableStream<Uint8Array>(
+        { start: (controller) => void (late = controller), pull: () => waiting.resolve?.() },
+        { highWaterMark: 0 },
+      );
       return new Response(body, { headers: { 'content-type': 'text/plain' } });
     });
     const server = createServer(listener);
     closers.push(() => (server.closeAllConnections(), server.close()));
+    const sockets: Socket[] = [];
+    server.on('connection', (socket: Socket) => sockets.push(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
-    let headersAt = 0;
+    let released = false;
+    let headersAfterRelease: boolean | undefined;
     const answered = new Promise<IncomingMessage>((resolve) => {
       httpRequest(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (res) => {
-        headersAt = Date.now();
+        headersAfterRelease = released;
         resolve(res);
       }).end();
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const releasedAt = Date.now();
+    await pulled;
+    // The adapter waits for the first chunk: not one byte of the head has been handed to the socket.
+    expect(sockets.map((socket) => socket.bytesWritten)).toEqual([0]);
+    released = true;
     late?.enqueue(new TextEncoder().encode('late'));
     late?.close();
     const res = await answered;
     let text = '';
     for await (const chunk of res) text += String(chunk);
     expect(text).toBe('late');
-    expect(headersAt).toBeGreaterThanOrEqual(releasedAt);
+    expect(headersAfterRelease).toBe(true);
   });
 });

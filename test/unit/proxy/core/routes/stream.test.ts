@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { nodeAesGcm } from '../../../../../src/proxy/adapters/node/aes-gcm';
+import { fromBase64Url, toBase64Url } from '../../../../../src/proxy/core/grant';
+import type { ProxyOptions } from '../../../../../src/proxy/core/options';
 import { PAGE, scripted } from '../../../../helpers/proxy';
 import { API, SIM_KEY, SIM_ORIGIN } from '../../../../helpers/simulator';
 
@@ -10,9 +13,11 @@ function sse() {
 
 describe('proxy routes: streams', () => {
   /** A proxy whose service hands out `streamUrl`; sends one message and returns the answer and the requests. */
-  async function sendFor(streamUrl: string, body: Record<string, unknown> = {}) {
-    const { call, start, requests } = scripted((request) =>
-      request.url.endsWith('/messages/stream') ? Response.json({ data: { stream_url: streamUrl } }) : sse(),
+  async function sendFor(streamUrl: string, body: Record<string, unknown> = {}, options: Partial<ProxyOptions> = {}) {
+    const { call, start, requests } = scripted(
+      (request) =>
+        request.url.endsWith('/messages/stream') ? Response.json({ data: { stream_url: streamUrl } }) : sse(),
+      options,
     );
     const mine = await start();
     const headers = { 'x-askbox-grant': mine.grant };
@@ -61,6 +66,26 @@ describe('proxy routes: streams', () => {
       expect(opened.headers.get('accept')).toBe('text/event-stream');
       expect(opened.headers.get('authorization'), url).toBe(key);
     }
+  });
+
+  it.each([
+    ['Web Crypto', {}],
+    ['node:crypto', { aesGcm: nodeAesGcm }],
+  ])('refuses a token sealed with %s with one bit changed: a 404 in the envelope', async (_, options) => {
+    const { response, call, headers, requests } = await sendFor('https://stream.up.test/tok', {}, options);
+    const [path, token] = (response.headers.get('location') ?? '').replace('/askbox', '').split('/stream/') as [
+      string,
+      string,
+    ];
+    const bytes = fromBase64Url(token)!;
+    for (const at of [0, 20, bytes.length - 1]) {
+      const flipped = toBase64Url(Uint8Array.from(bytes, (b, i) => (i === at ? b ^ 1 : b)));
+      const refused = await call('GET', `${path}/stream/${flipped}`, { headers });
+      expect(refused.status, `byte ${at}`).toBe(404);
+      expect(await refused.json()).toEqual({ message: 'This stream does not exist or has expired.' });
+    }
+    expect(requests.filter((request) => request.url.includes('/tok'))).toEqual([]);
+    expect((await call('GET', `${path}/stream/${token}`, { headers })).status).toBe(200);
   });
 
   it('is a 502 for a stream URL that is not http(s)', async () => {
