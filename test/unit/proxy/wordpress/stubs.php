@@ -38,7 +38,7 @@ function delete_option(string $name): bool { unset($GLOBALS['wp']['options'][$na
 function dbDelta($queries): array { $GLOBALS['wp']['dbdelta'][] = $queries; return []; }
 define('ARRAY_A', 'ARRAY_A');
 
-/** $wpdb over an array: insert appends a row, get_results gives them back newest first; queries are recorded. */
+/** $wpdb over an array: replace swaps a rating's row for a newer one (or appends it), get_results gives them back newest first; queries are recorded. */
 $GLOBALS['wpdb'] = new class {
     public string $prefix = 'wp_';
     public string $last_error = '';
@@ -46,7 +46,8 @@ $GLOBALS['wpdb'] = new class {
     public array $queries = [];
     public bool $fail = false;
     public function get_charset_collate(): string { return 'DEFAULT CHARACTER SET utf8mb4'; }
-    public function insert(string $table, array $data, array $format): int|false { $this->queries[] = ['insert', $table, $format]; if ($this->fail) { $this->last_error = 'disk full'; return false; } $this->rows[] = $data; return 1; }
+    /** REPLACE over the table's `one_rating` key: a row of the same visitor, conversation and reply goes first. */
+    public function replace(string $table, array $data, array $format): int|false { $this->queries[] = ['replace', $table, $format]; if ($this->fail) { $this->last_error = 'disk full'; return false; } $same = static fn ($row) => [$row['visitor_hash'], $row['conversation_id'], $row['message_id']] === [$data['visitor_hash'], $data['conversation_id'], $data['message_id']]; $before = count($this->rows); $this->rows = array_values(array_filter($this->rows, static fn ($row) => !$same($row))); $this->rows[] = $data; return 1 + $before - count($this->rows); }
     public function prepare(string $query, ...$args): string { return vsprintf($query, $args); }
     public function get_results(string $query, $output): array { $this->queries[] = $query; preg_match('/LIMIT (\d+)/', $query, $m); return array_slice(array_reverse($this->rows), 0, (int) $m[1]); }
     public function query(string $query): int { $this->queries[] = $query; return 0; }

@@ -131,21 +131,32 @@ describe('WordPress plugin (hooks stubbed)', () => {
 
   it('makes its ratings table on activation and on an update in place, and drops it on uninstall', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
-    expect(report.db_version).toBe('1');
-    // Activated twice, then one load with an old version; the next load finds the version current.
+    expect(report.db_version).toBe('2');
+    // Activated twice, then one load with an old version; the next load finds the version current; then one load
+    // from version 1.
     const made = report.dbdelta as string[];
-    expect(made).toHaveLength(3);
+    expect(made).toHaveLength(4);
     expect(made[0]).toMatch(
       /^CREATE TABLE wp_askbox_feedback \(\n {2}id bigint\(20\) unsigned NOT NULL AUTO_INCREMENT,/,
     );
     expect(made[0]).toContain('\n  PRIMARY KEY  (id),\n');
+    expect(made[0]).toContain('\n  UNIQUE KEY one_rating (visitor_hash,conversation_id,message_id),\n');
+    // Only the load from version 1 drops the older rows of one rating, which the unique key would refuse.
+    const queries = report.db_queries as string[];
+    expect(queries).toHaveLength(1);
+    expect(queries[0]).toMatch(
+      /^DELETE older FROM wp_askbox_feedback older JOIN wp_askbox_feedback newer ON .* newer\.id > older\.id$/,
+    );
     expect(report.uninstalled).toEqual(['DROP TABLE IF EXISTS wp_askbox_feedback', []]);
   });
 
-  it('stores each rating through the proxy’s onFeedback, the visitor as a salted hash, and fails closed', () => {
+  it('stores each rating through the proxy’s onFeedback, one row per visitor and reply, the visitor as a salted hash, and fails closed', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
     expect(report.feedback_callable).toBe('askbox_feedback_store');
-    expect(report.feedback_insert).toEqual(['insert', 'wp_askbox_feedback', ['%s', '%s', '%s', '%s', '%s', '%s']]);
+    expect(report.feedback_insert).toEqual(['replace', 'wp_askbox_feedback', ['%s', '%s', '%s', '%s', '%s', '%s']]);
+    // One rating per visitor and reply: the thumbs-down and then its comment are one row, another visitor's another.
+    expect(report.feedback_rows_of_last).toBe(1);
+    expect(report.feedback_rows_of_last_two_visitors).toBe(2);
     const row = report.feedback_last as Record<string, string>;
     expect(row).toMatchObject({ conversation_id: 'convLast', message_id: 'msgLast', rating: 'down' });
     expect(row.comment).toBe('Too <b>vague</b> & "long"');
