@@ -136,7 +136,7 @@ describe("the README's install and proxy recipes, run as written", () => {
   });
 
   // The pages chat at once (one browser, a context each): the proxies are separate processes.
-  it.concurrent.for(RECIPES)('%s: a page on another origin chats through it in Chromium', async (name, { expect }) => {
+  it.concurrent.for(RECIPES)('%s: a page on another origin chats through it in Chromium', async (name, test) => {
     const recipe = running.get(name) as RunningRecipe;
     const context = await browser.newContext({ viewport: { width: 1000, height: 760 } });
     const page = await context.newPage();
@@ -164,11 +164,12 @@ describe("the README's install and proxy recipes, run as written", () => {
     await page.locator(`${W.bot} button[aria-label="${CHAT_TEXT.rateDown}"]`).first().click();
     await page.getByLabel(CHAT_TEXT.comment).fill(COMMENT);
     await page.locator('askbox-widget .comment button[type="submit"]').click();
-    await expect.poll(() => rated, { timeout: 10_000 }).toEqual([200, 200]);
+    // expect.poll needs the test's own expect in a concurrent test.
+    await test.expect.poll(() => rated, { timeout: 10_000 }).toEqual([200, 200]);
     expect(errors, recipe.output.join('')).toEqual([]);
     await context.close();
     // Found where the README says ratings go: one rating (one visitor, one reply), its last line with the comment.
-    await expect.poll(() => loggedRatings(recipe.output).length, { timeout: 10_000 }).toBe(2);
+    await test.expect.poll(() => loggedRatings(recipe.output).length, { timeout: 10_000 }).toBe(2);
     const ratings = loggedRatings(recipe.output);
     expect(new Set(ratings.map((r) => `${r.conversationId} ${r.messageId} ${r.visitorId}`)).size).toBe(1);
     expect(ratings.at(-1)).toMatchObject({ rating: 'down', comment: COMMENT });
