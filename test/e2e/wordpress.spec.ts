@@ -192,6 +192,14 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
     const [conversation, reply] = (await latest.locator('td').allTextContents()).slice(3, 5);
     const rows = `global $wpdb; echo $wpdb->get_var($wpdb->prepare("SELECT COUNT(*) FROM wp_askbox_feedback WHERE conversation_id = %s AND message_id = %s", ${JSON.stringify(conversation)}, ${JSON.stringify(reply)}));`;
     expect(site.wpPhp(rows)).toBe('1');
+    // The two sends may arrive in either order: the rating alone, after its comment, keeps it; a changed one drops it.
+    const store = (rating: string) =>
+      `askbox_feedback_store(['conversationId' => 'conv2', 'messageId' => 'reply2', 'rating' => ${rating}, 'visitorId' => 'v2']);`;
+    const comment = `global $wpdb; echo json_encode($wpdb->get_col("SELECT comment FROM wp_askbox_feedback WHERE conversation_id = 'conv2'"));`;
+    expect(JSON.parse(site.wpPhp(`${store("'down', 'comment' => 'Late'")} ${store("'down'")} ${comment}`))).toEqual([
+      'Late',
+    ]);
+    expect(JSON.parse(site.wpPhp(`${store("'up'")} ${comment}`))).toEqual([null]);
     expect(site.errors()).toEqual([]);
   }, 60_000);
 

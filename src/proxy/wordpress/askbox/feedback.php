@@ -62,27 +62,33 @@ function askbox_feedback_upgrade(): void
 }
 
 /**
- * The proxy's `onFeedback`: one row per visitor, conversation and reply, with the time in UTC. A visitor rates a
- * reply once and may change their mind; the widget sends a thumbs-down at once and again with the comment, so a
- * later rating of the same reply replaces the row (REPLACE over the `one_rating` key: newest, so listed first), never
- * adds one. PRIVACY: the visitor id is kept only as an HMAC keyed with the site's salt, enough to tell one visitor's
- * ratings apart, not to follow them elsewhere. The proxy has checked every field (ids, rating, comment length); the
- * write is prepared all the same. A failed write throws, so the proxy answers 503 rather than a rating that was lost.
+ * The proxy's `onFeedback`: one row per visitor, conversation and reply (the `one_rating` key), with the time in UTC.
+ * A visitor rates a reply once and may change their mind: a later rating of the same reply updates the row, never
+ * adds one. The widget sends a thumbs-down at once and again with the comment, and the two may arrive in either order
+ * (PHP serves them in parallel), so a rating without a comment keeps the comment of the same rating; a changed rating
+ * drops it. PRIVACY: the visitor id is kept only as an HMAC keyed with the site's salt, enough to tell one visitor's
+ * ratings apart, not to follow them elsewhere. The proxy has checked every field (ids, rating, comment length, a
+ * comment never empty); the write is prepared all the same. A failed write throws, so the proxy answers 503 rather
+ * than a rating that was lost.
  *
  * @param array{conversationId: string, messageId: string, rating: string, comment?: string, visitorId: string} $event
  */
 function askbox_feedback_store(array $event): void
 {
     global $wpdb;
-    $row = [
-        'created_at' => gmdate('Y-m-d H:i:s'),
-        'conversation_id' => $event['conversationId'],
-        'message_id' => $event['messageId'],
-        'rating' => $event['rating'],
-        'comment' => $event['comment'] ?? null,
-        'visitor_hash' => hash_hmac('sha256', $event['visitorId'], wp_salt('auth')),
-    ];
-    if ($wpdb->replace(askbox_feedback_table(), $row, ['%s', '%s', '%s', '%s', '%s', '%s']) === false) {
+    $table = askbox_feedback_table();
+    // One statement, so that two sends of one rating cannot interleave; `comment` is set before `rating` changes.
+    $sql = $wpdb->prepare(
+        "INSERT INTO $table (created_at, conversation_id, message_id, rating, comment, visitor_hash) VALUES (%s, %s, %s, %s, NULLIF(%s, ''), %s)"
+        . ' ON DUPLICATE KEY UPDATE comment = IF(rating = VALUES(rating), COALESCE(VALUES(comment), comment), VALUES(comment)), rating = VALUES(rating), created_at = VALUES(created_at)',
+        gmdate('Y-m-d H:i:s'),
+        $event['conversationId'],
+        $event['messageId'],
+        $event['rating'],
+        $event['comment'] ?? '',
+        hash_hmac('sha256', $event['visitorId'], wp_salt('auth')),
+    );
+    if ($wpdb->query($sql) === false) {
         throw new RuntimeException('the feedback table refused the rating: ' . $wpdb->last_error);
     }
 }
@@ -104,7 +110,7 @@ function askbox_feedback_latest(): array
 {
     global $wpdb;
     $table = askbox_feedback_table();
-    $rows = $wpdb->get_results($wpdb->prepare("SELECT created_at, conversation_id, message_id, rating, comment, visitor_hash FROM $table ORDER BY id DESC LIMIT %d", ASKBOX_FEEDBACK_LISTED), ARRAY_A);
+    $rows = $wpdb->get_results($wpdb->prepare("SELECT created_at, conversation_id, message_id, rating, comment, visitor_hash FROM $table ORDER BY created_at DESC, id DESC LIMIT %d", ASKBOX_FEEDBACK_LISTED), ARRAY_A);
     return is_array($rows) ? $rows : [];
 }
 

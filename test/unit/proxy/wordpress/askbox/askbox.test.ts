@@ -153,7 +153,10 @@ describe('WordPress plugin (hooks stubbed)', () => {
   it('stores each rating through the proxy’s onFeedback, one row per visitor and reply, the visitor as a salted hash, and fails closed', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
     expect(report.feedback_callable).toBe('askbox_feedback_store');
-    expect(report.feedback_insert).toEqual(['replace', 'wp_askbox_feedback', ['%s', '%s', '%s', '%s', '%s', '%s']]);
+    // One statement, an upsert over the one_rating key: a rating alone keeps the comment of the same rating.
+    expect(report.feedback_sql).toMatch(
+      /^INSERT INTO wp_askbox_feedback \(.*\) VALUES \(.*\) ON DUPLICATE KEY UPDATE comment = IF\(rating = VALUES\(rating\), COALESCE\(VALUES\(comment\), comment\), VALUES\(comment\)\), rating = VALUES\(rating\), created_at = VALUES\(created_at\)$/,
+    );
     // One rating per visitor and reply: the thumbs-down and then its comment are one row, another visitor's another.
     expect(report.feedback_rows_of_last).toBe(1);
     expect(report.feedback_rows_of_last_two_visitors).toBe(2);
@@ -178,7 +181,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
 
   it('lists the latest 50 ratings, newest first and escaped, to managers only', () => {
     const report = JSON.parse(run()) as Record<string, string>;
-    expect(report.feedback_query).toMatch(/ORDER BY id DESC LIMIT 50$/);
+    expect(report.feedback_query).toMatch(/ORDER BY created_at DESC, id DESC LIMIT 50$/);
     const rows = report.settings_page!.split('<tr><td>').slice(1);
     expect(rows).toHaveLength(50);
     expect(rows[0]).toContain('<td>Not helpful</td><td>Too &lt;b&gt;vague&lt;/b&gt; &amp; &quot;long&quot;</td>');
