@@ -58,6 +58,11 @@ function proxyCall(method: string, url: URL): string | undefined {
   return call.includes('/askbox/v1/') ? call.replace(/stream\/[^/&]+/, 'stream/:token') : undefined;
 }
 
+/** PHP that hands the plugin's onFeedback one rating (`rating` is PHP: the rating and any more keys) of one reply. */
+function storeRating(rating: string): string {
+  return `askbox_feedback_store(['conversationId' => 'conv2', 'messageId' => 'reply2', 'rating' => ${rating}, 'visitorId' => 'v2']);`;
+}
+
 /**
  * A visitor (a fresh browser) opens the first post from the home page and asks; with a `comment`, rates the reply
  * thumbs-down with it. Answers what it saw.
@@ -193,13 +198,11 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
     const rows = `global $wpdb; echo $wpdb->get_var($wpdb->prepare("SELECT COUNT(*) FROM wp_askbox_feedback WHERE conversation_id = %s AND message_id = %s", ${JSON.stringify(conversation)}, ${JSON.stringify(reply)}));`;
     expect(site.wpPhp(rows)).toBe('1');
     // The two sends may arrive in either order: the rating alone, after its comment, keeps it; a changed one drops it.
-    const store = (rating: string) =>
-      `askbox_feedback_store(['conversationId' => 'conv2', 'messageId' => 'reply2', 'rating' => ${rating}, 'visitorId' => 'v2']);`;
     const comment = `global $wpdb; echo json_encode($wpdb->get_col("SELECT comment FROM wp_askbox_feedback WHERE conversation_id = 'conv2'"));`;
-    expect(JSON.parse(site.wpPhp(`${store("'down', 'comment' => 'Late'")} ${store("'down'")} ${comment}`))).toEqual([
-      'Late',
-    ]);
-    expect(JSON.parse(site.wpPhp(`${store("'up'")} ${comment}`))).toEqual([null]);
+    expect(
+      JSON.parse(site.wpPhp(`${storeRating("'down', 'comment' => 'Late'")} ${storeRating("'down'")} ${comment}`)),
+    ).toEqual(['Late']);
+    expect(JSON.parse(site.wpPhp(`${storeRating("'up'")} ${comment}`))).toEqual([null]);
     expect(site.errors()).toEqual([]);
   }, 60_000);
 
