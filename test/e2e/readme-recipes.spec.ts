@@ -173,10 +173,8 @@ describe("the README's install and proxy recipes, run as written", () => {
     await test.expect.poll(() => loggedRatings(recipe.output).length, { timeout: 10_000 }).toBe(2);
     const ratings = loggedRatings(recipe.output);
     expect(new Set(ratings.map((r) => `${r.conversationId} ${r.messageId} ${r.visitorId}`)).size).toBe(1);
-    expect(ratings.map((r) => [r.rating, r.comment]).sort()).toEqual([
-      ['down', COMMENT],
-      ['down', undefined],
-    ]);
+    expect(ratings.map((r) => r.rating)).toEqual(['down', 'down']);
+    expect(ratings.flatMap((r) => r.comment ?? [])).toEqual([COMMENT]);
     // Every method the widget uses reaches the proxy: a deletion without a grant is its 404, not the framework's.
     const deleted = await fetch(`${recipe.proxyUrl}/conversations/abcdefabcdef`, {
       method: 'DELETE',
