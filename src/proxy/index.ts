@@ -3,6 +3,7 @@
  * Web standards only — runs on Node 20+, Cloudflare Workers, Deno and Bun. For `node:http`, see `./node`.
  */
 export { createProxy, type ProxyHandler } from './core/proxy.js';
+export { logToConsole } from './core/console-log.js';
 export type { BucketCheck, LimitStore } from './core/limits.js';
 export { createMemoryStore } from './stores/memory.js';
 export {

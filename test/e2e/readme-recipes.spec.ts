@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readmeBlock, readmeSection } from '../helpers/readme';
 import {
+  loggedRatings,
   startNextRecipe,
   startNodeRecipe,
   startPhpRecipe,
@@ -17,6 +18,7 @@ import { startSandbox } from '../helpers/sandbox';
 import { createScratchProject, type ScratchProject } from '../helpers/scratch-project';
 import { makeWalkthroughSite, startSite, walkthroughVariables } from '../helpers/walkthrough';
 import { freePort } from '../helpers/ports';
+import { CHAT_TEXT } from '../../src/config/chat-text';
 import { ask, launchChromium, W } from './harness';
 
 /**
@@ -43,6 +45,10 @@ let site: Server;
 let siteOrigin = '';
 let browser: Browser;
 let metricsPort = 0;
+/** What each visitor writes under their thumbs-down. */
+const COMMENT = 'Not what I asked';
+/** The Node recipes, which print where they listen. */
+const NODE_RECIPES = [RECIPES[0], RECIPES[1], RECIPES[2], RECIPES[6]];
 const running = new Map<string, RunningRecipe>();
 
 /** The README's install line for your site's project, as arguments to npm with the tarball's path in place. */
@@ -75,7 +81,8 @@ beforeAll(async () => {
   // Each is kept as it comes up, and all are waited for, so that afterAll stops every one even when one fails.
   const keep = (name: string) => (recipe: RunningRecipe) => void running.set(name, recipe);
   const started = await Promise.allSettled([
-    startNodeRecipe(RECIPES[0], 'proxy.mjs', project.dir, env).then(keep(RECIPES[0])),
+    // No ASKBOX_SECRET: the proxy warns once that conversations will not survive a restart.
+    startNodeRecipe(RECIPES[0], 'proxy.mjs', project.dir, withoutSecret).then(keep(RECIPES[0])),
     startNodeRecipe(RECIPES[1], 'express.mjs', project.dir, env).then(keep(RECIPES[1])),
     startNodeRecipe(RECIPES[2], 'fastify.mjs', project.dir, env).then(keep(RECIPES[2])),
     startNextRecipe(project.tarball, project.dir, env).then(keep(RECIPES[3])),
@@ -129,7 +136,7 @@ describe("the README's install and proxy recipes, run as written", () => {
   });
 
   // The pages chat at once (one browser, a context each): the proxies are separate processes.
-  it.concurrent.each(RECIPES)('%s: a page on another origin chats through it in Chromium', async (name) => {
+  it.concurrent.for(RECIPES)('%s: a page on another origin chats through it in Chromium', async (name, test) => {
     const recipe = running.get(name) as RunningRecipe;
     const context = await browser.newContext({ viewport: { width: 1000, height: 760 } });
     const page = await context.newPage();
@@ -148,8 +155,26 @@ describe("the README's install and proxy recipes, run as written", () => {
     expect(await page.locator(W.alert).allTextContents(), recipe.output.join('')).toEqual([]);
     expect(await page.locator(W.bot).first().textContent()).toMatch(/plan/i);
     expect(proxied).toEqual(expect.arrayContaining([expect.stringMatching(/^POST .*\/conversations$/)]));
+    // A thumbs-down with a comment, as a visitor gives it: the widget sends the rating at once, then with the comment.
+    const rated: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().startsWith(recipe.proxyUrl) && response.url().includes('feedback'))
+        rated.push(response.status());
+    });
+    await page.locator(`${W.bot} button[aria-label="${CHAT_TEXT.rateDown}"]`).first().click();
+    await page.getByLabel(CHAT_TEXT.comment).fill(COMMENT);
+    await page.locator('askbox-widget .comment button[type="submit"]').click();
+    // expect.poll needs the test's own expect in a concurrent test.
+    await test.expect.poll(() => rated, { timeout: 10_000 }).toEqual([200, 200]);
     expect(errors, recipe.output.join('')).toEqual([]);
     await context.close();
+    // Found where the README says ratings go: one rating (one visitor, one reply), one of its lines with the comment
+    // (the two sends may arrive in either order).
+    await test.expect.poll(() => loggedRatings(recipe.output).length, { timeout: 10_000 }).toBe(2);
+    const ratings = loggedRatings(recipe.output);
+    expect(new Set(ratings.map((r) => `${r.conversationId} ${r.messageId} ${r.visitorId}`)).size).toBe(1);
+    expect(ratings.map((r) => r.rating)).toEqual(['down', 'down']);
+    expect(ratings.flatMap((r) => r.comment ?? [])).toEqual([COMMENT]);
     // Every method the widget uses reaches the proxy: a deletion without a grant is its 404, not the framework's.
     const deleted = await fetch(`${recipe.proxyUrl}/conversations/abcdefabcdef`, {
       method: 'DELETE',
@@ -157,6 +182,31 @@ describe("the README's install and proxy recipes, run as written", () => {
     });
     expect(deleted.status, recipe.output.join('')).toBe(404);
     expect(await deleted.json()).toEqual({ message: 'Conversation not found.' });
+  });
+
+  it.each(NODE_RECIPES)('%s: prints one line naming where it listens', (name) => {
+    const recipe = running.get(name) as RunningRecipe;
+    const output = recipe.output.join('');
+    const listening = output.match(/^Askbox proxy listening on .*$/gm) ?? [];
+    expect(listening, output).toEqual([
+      `Askbox proxy listening on http://localhost:${new URL(recipe.proxyUrl).port}/askbox`,
+    ]);
+  });
+
+  it('warns once when no secret is set, and only then', () => {
+    const warnings = (name: string) =>
+      running
+        .get(name)
+        ?.output.join('')
+        .match(/No secret set/g) ?? [];
+    expect(warnings(RECIPES[0])).toHaveLength(1);
+    for (const name of NODE_RECIPES.slice(1)) expect(warnings(name), name).toHaveLength(0);
+    // The PHP proxy makes a secret and keeps it: it says so once, when it makes it.
+    const made = running
+      .get(RECIPES[5])
+      ?.output.join('')
+      .match(/No secret is given \(ASKBOX_SECRET\): made one/g);
+    expect(made).toHaveLength(1);
   });
 
   it('counts those chats in the Prometheus scrape of the metrics recipe', async () => {

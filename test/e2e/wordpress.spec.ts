@@ -58,6 +58,11 @@ function proxyCall(method: string, url: URL): string | undefined {
   return call.includes('/askbox/v1/') ? call.replace(/stream\/[^/&]+/, 'stream/:token') : undefined;
 }
 
+/** PHP that hands the plugin's onFeedback one rating (`rating` is PHP: the rating and any more keys) of one reply. */
+function storeRating(rating: string): string {
+  return `askbox_feedback_store(['conversationId' => 'conv2', 'messageId' => 'reply2', 'rating' => ${rating}, 'visitorId' => 'v2']);`;
+}
+
 /**
  * A visitor (a fresh browser) opens the first post from the home page and asks; with a `comment`, rates the reply
  * thumbs-down with it. Answers what it saw.
@@ -219,8 +224,17 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
     ]);
     // Shown as text, not markup.
     expect(await admin.locator('table.askbox-feedback b').count()).toBe(0);
-    // The thumbs-down alone, sent first, is the row below.
-    expect(await admin.locator('table.askbox-feedback tbody tr').nth(1).locator('td').nth(2).textContent()).toBe('');
+    // One rating per visitor and reply: the thumbs-down was sent alone first, then again with the comment, and the
+    // second replaced the first's row.
+    const [conversation, reply] = (await latest.locator('td').allTextContents()).slice(3, 5);
+    const rows = `global $wpdb; echo $wpdb->get_var($wpdb->prepare("SELECT COUNT(*) FROM wp_askbox_feedback WHERE conversation_id = %s AND message_id = %s", ${JSON.stringify(conversation)}, ${JSON.stringify(reply)}));`;
+    expect(site.wpPhp(rows)).toBe('1');
+    // The two sends may arrive in either order: the rating alone, after its comment, keeps it; a changed one drops it.
+    const comment = `global $wpdb; echo json_encode($wpdb->get_col("SELECT comment FROM wp_askbox_feedback WHERE conversation_id = 'conv2'"));`;
+    expect(
+      JSON.parse(site.wpPhp(`${storeRating("'down', 'comment' => 'Late'")} ${storeRating("'down'")} ${comment}`)),
+    ).toEqual(['Late']);
+    expect(JSON.parse(site.wpPhp(`${storeRating("'up'")} ${comment}`))).toEqual([null]);
     expect(site.errors()).toEqual([]);
   }, 60_000);
 
@@ -247,7 +261,13 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
     // WordPress (here, the next PHP run) makes it.
     const dropped = `global $wpdb; $wpdb->query('DROP TABLE wp_askbox_feedback'); update_option('askbox_db_version', '0'); ${table}`;
     expect(JSON.parse(site.wpPhp(dropped))).toEqual([null, '0', true]);
-    expect(JSON.parse(site.wpPhp(table))).toEqual(['wp_askbox_feedback', '1', true]);
+    expect(JSON.parse(site.wpPhp(table))).toEqual(['wp_askbox_feedback', '2', true]);
+    // From version 1, whose table kept a thumbs-down and its comment as two rows: the newer stays, under the key.
+    const rating = `('2026-01-01 00:00:00', 'conv1', 'reply1', 'down', %s, '${'a'.repeat(64)}')`;
+    const version1 = `global $wpdb; $wpdb->query('ALTER TABLE wp_askbox_feedback DROP INDEX one_rating'); $wpdb->query("INSERT INTO wp_askbox_feedback (created_at, conversation_id, message_id, rating, comment, visitor_hash) VALUES ${rating.replace('%s', 'NULL')}, ${rating.replace('%s', "'Wrong'")}"); update_option('askbox_db_version', '1');`;
+    site.wpPhp(version1);
+    const kept = `global $wpdb; echo json_encode([$wpdb->get_col("SELECT comment FROM wp_askbox_feedback WHERE conversation_id = 'conv1'"), $wpdb->get_var("SHOW INDEX FROM wp_askbox_feedback WHERE Key_name = 'one_rating'") !== null]);`;
+    expect(JSON.parse(site.wpPhp(kept))).toEqual([['Wrong'], true]);
     // Plugins → Delete, as WordPress runs it (deletion is off on this site: DISALLOW_FILE_MODS).
     site.wpPhp(
       `require_once ABSPATH . 'wp-admin/includes/plugin.php'; deactivate_plugins('askbox/askbox.php'); uninstall_plugin('askbox/askbox.php');`,

@@ -126,9 +126,12 @@ export async function startWorkerRecipe(project: string, devVars: RecipeEnv) {
   // wrangler bundles `main` with what it imports (the proxy's chunk, @opentelemetry/api from the project's
   // node_modules); workerd resolves no bare import.
   const scriptPath = await bundleWorker(join(project, toml.main));
+  const output: string[] = [];
   const mf = new Miniflare({
     host: '127.0.0.1',
     port,
+    // The Worker's console, as `wrangler tail` shows it: one line each.
+    handleStructuredLogs: ({ message }: { message: string }) => void output.push(`${message}\n`),
     workers: [
       {
         name: toml.name,
@@ -142,7 +145,7 @@ export async function startWorkerRecipe(project: string, devVars: RecipeEnv) {
     ],
   });
   const url = await mf.ready;
-  const recipe: RunningRecipe = { proxyUrl: `${url.origin}/askbox`, output: [], close: () => mf.dispose() };
+  const recipe: RunningRecipe = { proxyUrl: `${url.origin}/askbox`, output, close: () => mf.dispose() };
   return healthy(recipe, 'Cloudflare Workers');
 }
 
@@ -169,4 +172,26 @@ export async function startPhpRecipe(project: string, env: RecipeEnv) {
     url,
   );
   return healthy(php, heading);
+}
+
+/** A visitor's rating as a proxy's default `onFeedback` logs it. */
+export interface LoggedRating {
+  conversationId: string;
+  messageId: string;
+  rating: 'up' | 'down';
+  comment?: string;
+  visitorId: string;
+}
+
+/**
+ * The ratings a recipe wrote where the README says they go: the `feedback` lines of its output, whatever a runtime
+ * puts before the JSON (PHP's error log its date and `[askbox]`).
+ */
+export function loggedRatings(output: readonly string[]): LoggedRating[] {
+  const opening = '{"level":"info","event":"feedback"';
+  return output
+    .join('')
+    .split('\n')
+    .flatMap((line) => (line.includes(opening) ? [line.slice(line.indexOf(opening))] : []))
+    .map((line) => JSON.parse((JSON.parse(line) as { message: string }).message) as LoggedRating);
 }

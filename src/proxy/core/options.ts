@@ -78,7 +78,7 @@ export interface FeedbackEvent {
   rating: 'up' | 'down';
   /** The visitor's words, at most 500 characters; absent when none. */
   comment?: string;
-  /** The visitor's stable id (from their grant), to tell a changed rating from a new one. */
+  /** The visitor's stable id (from their grant), to tell a changed rating (same ids) from another visitor's. */
   visitorId: string;
 }
 
@@ -151,7 +151,10 @@ export interface ProxyOptions {
   onLimit?: (event: LimitEvent) => void;
   /**
    * Receives each rating a visitor gives a reply (the service has no feedback endpoint, so nothing goes upstream).
-   * Default: an `info` log line of event `feedback`. A rejection is a 503 the widget may retry.
+   * Default: an `info` log line of event `feedback` (with `log: logToConsole`, on the console). A rejection is a 503
+   * the widget may retry. One visitor has one rating of a reply, which they may change: the widget sends a thumbs-down
+   * at once and again with the visitor's comment, and the two may arrive in either order: store by
+   * `conversationId`, `messageId` and `visitorId`, and keep a comment while the rating stays the same.
    */
   onFeedback?: (event: FeedbackEvent) => void | Promise<void>;
   /**
@@ -165,7 +168,10 @@ export interface ProxyOptions {
    * 503 and `Retry-After`, which the widget retries. Per process (per isolate on Workers).
    */
   maxStreams?: number;
-  /** Structured log lines, one per request plus warnings and errors. */
+  /**
+   * Structured log lines, one per request plus warnings, errors and (by default) ratings. Default: none at all, so
+   * pass one: `logToConsole` writes the warnings, errors and ratings to the console.
+   */
   log?: (entry: ProxyLogEntry) => void;
   fetch?: typeof fetch;
   /**

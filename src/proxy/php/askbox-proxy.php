@@ -521,8 +521,8 @@ function askbox_store_dir(array $o): string
  * every later request, so a grant one PHP worker signs verifies in every other one and after restarts.
  * SECURITY: the file is 0600 in the store's 0700 folder, outside the web root by default. It is written in full to a
  * temporary name, then hard-linked into place: link() never replaces a file, so of two workers making one at once the
- * first wins and both read it, and no worker ever reads half a secret. One that cannot be made or read is a
- * misconfiguration (503, one log line naming ASKBOX_SECRET), never a secret per request.
+ * first wins and both read it, and no worker ever reads half a secret. Making it is one error-log line. One that
+ * cannot be made or read is a misconfiguration (503, one log line naming ASKBOX_SECRET), never a secret per request.
  */
 function askbox_kept_secret(string $dir): string
 {
@@ -539,6 +539,8 @@ function askbox_kept_secret(string $dir): string
         $linked = $written && @link($temp, $file);
         @unlink($temp);
         if (!$linked && !is_file($file)) $fail('it cannot be written');
+        // Said once, by the worker whose link made the file: a site with several servers needs ASKBOX_SECRET set.
+        if ($linked) error_log("[askbox] No secret is given (ASKBOX_SECRET): made one and kept it in $file; set ASKBOX_SECRET, the same on every server, if there are several.");
     }
     if ((@fileperms($file) & 0077) !== 0) @chmod($file, 0600);
     $secret = @file_get_contents($file);

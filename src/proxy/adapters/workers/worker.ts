@@ -2,7 +2,7 @@ import { createDurableObjectStore, isDurableObjectNamespace } from '../../stores
 import { createProxy, type ProxyHandler } from '../../core/proxy.js';
 import type { LimitStore } from '../../core/limits.js';
 import { createMemoryStore } from '../../stores/memory.js';
-import type { ProxyLogEntry } from '../../core/options.js';
+import { logToConsole } from '../../core/console-log.js';
 import { optionsFromEnv, siteIdFromEnv, type AskboxWorkerEnv } from './worker-env.js';
 import { BASE_HEADERS, REFUSALS } from '../../../protocol/contract.js';
 
@@ -18,6 +18,7 @@ let built: { handler: ProxyHandler } | { error: string } | undefined;
 function proxyFor(env: AskboxWorkerEnv): { handler: ProxyHandler } | { error: string } {
   if (!built) {
     try {
+      // Warnings, errors and ratings to the Worker's log (`wrangler tail`, Workers Logs); Cloudflare logs requests.
       built = { handler: createProxy({ ...optionsFromEnv(env), store: storeFor(env), log: logToConsole }) };
     } catch (error) {
       // SECURITY: the messages of optionsFromEnv and createProxy name settings, never the key or a secret.
@@ -38,16 +39,6 @@ function storeFor(env: AskboxWorkerEnv): LimitStore {
   if (!isDurableObjectNamespace(env.ASKBOX_LIMITS))
     throw new Error('ASKBOX_LIMITS must be a Durable Object binding of the AskboxLimits class');
   return createDurableObjectStore(env.ASKBOX_LIMITS, siteIdFromEnv(env));
-}
-
-/**
- * Warnings, errors and visitors' ratings to the Worker's log (`wrangler tail`, Workers Logs); Cloudflare already
- * logs every request.
- */
-function logToConsole(entry: ProxyLogEntry): void {
-  if (entry.level === 'error') console.error(JSON.stringify(entry));
-  else if (entry.level === 'warn') console.warn(JSON.stringify(entry));
-  else if (entry.event === 'feedback') console.log(JSON.stringify(entry));
 }
 
 /**

@@ -8,8 +8,11 @@ if (!defined('ABSPATH')) {
     exit;
 }
 
-/** The table's schema version: a site updated in place (no activation) gets the table on its next request. */
-const ASKBOX_DB_VERSION = '1';
+/**
+ * The table's schema version: a site updated in place (no activation) gets the table on its next request. 2: one
+ * row per visitor, conversation and reply (the `one_rating` key).
+ */
+const ASKBOX_DB_VERSION = '2';
 /** How many ratings the settings page lists, newest first. */
 const ASKBOX_FEEDBACK_LISTED = 50;
 
@@ -21,7 +24,9 @@ function askbox_feedback_table(): string
 
 /**
  * Creates (or updates) the table with dbDelta and records the version. dbDelta's format is strict: one column per
- * line, two spaces after PRIMARY KEY.
+ * line, two spaces after PRIMARY KEY. A version 1 table may hold several rows for one visitor's rating of one reply
+ * (a thumbs-down, then the same again with its comment); only the newest is kept, or the unique key could not be
+ * added.
  */
 function askbox_feedback_install(): void
 {
@@ -30,6 +35,9 @@ function askbox_feedback_install(): void
         require_once ABSPATH . 'wp-admin/includes/upgrade.php';
     }
     $table = askbox_feedback_table();
+    if (get_option('askbox_db_version') === '1') {
+        $wpdb->query("DELETE older FROM $table older JOIN $table newer ON newer.visitor_hash = older.visitor_hash AND newer.conversation_id = older.conversation_id AND newer.message_id = older.message_id AND newer.id > older.id");
+    }
     dbDelta("CREATE TABLE $table (
   id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
   created_at datetime NOT NULL,
@@ -39,6 +47,7 @@ function askbox_feedback_install(): void
   comment text NULL,
   visitor_hash char(64) NOT NULL,
   PRIMARY KEY  (id),
+  UNIQUE KEY one_rating (visitor_hash,conversation_id,message_id),
   KEY created_at (created_at)
 ) {$wpdb->get_charset_collate()};");
     update_option('askbox_db_version', ASKBOX_DB_VERSION);
@@ -53,25 +62,33 @@ function askbox_feedback_upgrade(): void
 }
 
 /**
- * The proxy's `onFeedback`: one row per rating, with the time in UTC. PRIVACY: the visitor id is kept only as an
- * HMAC keyed with the site's salt, enough to tell one visitor's ratings apart, not to follow them elsewhere. The
- * proxy has checked every field (ids, rating, comment length); the insert is prepared all the same. A failed insert
- * throws, so the proxy answers 503 rather than a rating that was lost.
+ * The proxy's `onFeedback`: one row per visitor, conversation and reply (the `one_rating` key), with the time in UTC.
+ * A visitor rates a reply once and may change their mind: a later rating of the same reply updates the row, never
+ * adds one. The widget sends a thumbs-down at once and again with the comment, and the two may arrive in either order
+ * (PHP serves them in parallel), so a rating without a comment keeps the comment of the same rating; a changed rating
+ * drops it. PRIVACY: the visitor id is kept only as an HMAC keyed with the site's salt, enough to tell one visitor's
+ * ratings apart, not to follow them elsewhere. The proxy has checked every field (ids, rating, comment length, a
+ * comment never empty); the write is prepared all the same. A failed write throws, so the proxy answers 503 rather
+ * than a rating that was lost.
  *
  * @param array{conversationId: string, messageId: string, rating: string, comment?: string, visitorId: string} $event
  */
 function askbox_feedback_store(array $event): void
 {
     global $wpdb;
-    $row = [
-        'created_at' => gmdate('Y-m-d H:i:s'),
-        'conversation_id' => $event['conversationId'],
-        'message_id' => $event['messageId'],
-        'rating' => $event['rating'],
-        'comment' => $event['comment'] ?? null,
-        'visitor_hash' => hash_hmac('sha256', $event['visitorId'], wp_salt('auth')),
-    ];
-    if ($wpdb->insert(askbox_feedback_table(), $row, ['%s', '%s', '%s', '%s', '%s', '%s']) === false) {
+    $table = askbox_feedback_table();
+    // One statement, so that two sends of one rating cannot interleave; `comment` is set before `rating` changes.
+    $sql = $wpdb->prepare(
+        "INSERT INTO $table (created_at, conversation_id, message_id, rating, comment, visitor_hash) VALUES (%s, %s, %s, %s, NULLIF(%s, ''), %s)"
+        . ' ON DUPLICATE KEY UPDATE comment = IF(rating = VALUES(rating), COALESCE(VALUES(comment), comment), VALUES(comment)), rating = VALUES(rating), created_at = VALUES(created_at)',
+        gmdate('Y-m-d H:i:s'),
+        $event['conversationId'],
+        $event['messageId'],
+        $event['rating'],
+        $event['comment'] ?? '',
+        hash_hmac('sha256', $event['visitorId'], wp_salt('auth')),
+    );
+    if ($wpdb->query($sql) === false) {
         throw new RuntimeException('the feedback table refused the rating: ' . $wpdb->last_error);
     }
 }
@@ -93,7 +110,7 @@ function askbox_feedback_latest(): array
 {
     global $wpdb;
     $table = askbox_feedback_table();
-    $rows = $wpdb->get_results($wpdb->prepare("SELECT created_at, conversation_id, message_id, rating, comment, visitor_hash FROM $table ORDER BY id DESC LIMIT %d", ASKBOX_FEEDBACK_LISTED), ARRAY_A);
+    $rows = $wpdb->get_results($wpdb->prepare("SELECT created_at, conversation_id, message_id, rating, comment, visitor_hash FROM $table ORDER BY created_at DESC, id DESC LIMIT %d", ASKBOX_FEEDBACK_LISTED), ARRAY_A);
     return is_array($rows) ? $rows : [];
 }
 

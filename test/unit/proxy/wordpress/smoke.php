@@ -29,7 +29,12 @@ $report['db_version'] = get_option('askbox_db_version');
 update_option('askbox_db_version', '0');
 do_action('plugins_loaded');
 do_action('plugins_loaded');
+// From version 1, whose table may hold two rows for one rating: the older go before the unique key is added.
+update_option('askbox_db_version', '1');
+do_action('plugins_loaded');
 $report['dbdelta'] = $GLOBALS['wp']['dbdelta'];
+$report['db_queries'] = $GLOBALS['wpdb']->queries;
+$GLOBALS['wpdb']->queries = [];
 
 do_action('admin_menu');
 do_action('admin_init');
@@ -93,9 +98,18 @@ $report['feedback_callable'] = $onFeedback;
 for ($i = 1; $i <= 52; $i++) {
     $onFeedback(['conversationId' => "conv$i", 'messageId' => "msg$i", 'rating' => 'up', 'visitorId' => 'visitor-raw-id']);
 }
+// As the widget sends a thumbs-down with a comment: the rating at once, then again with the comment; the two may
+// arrive in either order, so the rating alone comes last here too.
+$onFeedback(['conversationId' => 'convLast', 'messageId' => 'msgLast', 'rating' => 'down', 'visitorId' => 'visitor-raw-id']);
 $onFeedback(['conversationId' => 'convLast', 'messageId' => 'msgLast', 'rating' => 'down', 'comment' => 'Too <b>vague</b> & "long"', 'visitorId' => 'visitor-raw-id']);
+$onFeedback(['conversationId' => 'convLast', 'messageId' => 'msgLast', 'rating' => 'down', 'visitorId' => 'visitor-raw-id']);
+$report['feedback_sql'] = end($GLOBALS['wpdb']->queries);
 $report['feedback_last'] = end($GLOBALS['wpdb']->rows);
-$report['feedback_insert'] = $GLOBALS['wpdb']->queries[0];
+$report['feedback_rows_of_last'] = count(array_filter($GLOBALS['wpdb']->rows, static fn ($row) => $row['message_id'] === 'msgLast'));
+// Another visitor's rating of the same reply is a row of its own.
+$onFeedback(['conversationId' => 'convLast', 'messageId' => 'msgLast', 'rating' => 'up', 'visitorId' => 'another-visitor']);
+$report['feedback_rows_of_last_two_visitors'] = count(array_filter($GLOBALS['wpdb']->rows, static fn ($row) => $row['message_id'] === 'msgLast'));
+array_pop($GLOBALS['wpdb']->rows); // so that the listing below starts with the commented rating
 $GLOBALS['wpdb']->fail = true;
 try {
     $onFeedback(['conversationId' => 'c', 'messageId' => 'm', 'rating' => 'up', 'visitorId' => 'v']);

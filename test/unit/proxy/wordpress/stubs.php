@@ -38,7 +38,7 @@ function delete_option(string $name): bool { unset($GLOBALS['wp']['options'][$na
 function dbDelta($queries): array { $GLOBALS['wp']['dbdelta'][] = $queries; return []; }
 define('ARRAY_A', 'ARRAY_A');
 
-/** $wpdb over an array: insert appends a row, get_results gives them back newest first; queries are recorded. */
+/** $wpdb over an array: the feedback upsert updates or appends a row, get_results gives them back newest first; queries are recorded. */
 $GLOBALS['wpdb'] = new class {
     public string $prefix = 'wp_';
     public string $last_error = '';
@@ -46,9 +46,31 @@ $GLOBALS['wpdb'] = new class {
     public array $queries = [];
     public bool $fail = false;
     public function get_charset_collate(): string { return 'DEFAULT CHARACTER SET utf8mb4'; }
-    public function insert(string $table, array $data, array $format): int|false { $this->queries[] = ['insert', $table, $format]; if ($this->fail) { $this->last_error = 'disk full'; return false; } $this->rows[] = $data; return 1; }
-    public function prepare(string $query, ...$args): string { return vsprintf($query, $args); }
+    /** The arguments of the last prepared statement, which `query` applies to the rows. */
+    public array $args = [];
+    public function prepare(string $query, ...$args): string { $this->args = $args; return vsprintf($query, $args); }
     public function get_results(string $query, $output): array { $this->queries[] = $query; preg_match('/LIMIT (\d+)/', $query, $m); return array_slice(array_reverse($this->rows), 0, (int) $m[1]); }
-    public function query(string $query): int { $this->queries[] = $query; return 0; }
+    /**
+     * Records the query; the feedback upsert (INSERT … ON DUPLICATE KEY UPDATE over `one_rating`) is applied as MariaDB
+     * would: the row of the same visitor, conversation and reply takes the new rating and time, and keeps its comment
+     * when the rating is the same and the new one has none.
+     */
+    public function query(string $query): int|false
+    {
+        $this->queries[] = $query;
+        if (!str_starts_with($query, 'INSERT INTO')) return 0;
+        if ($this->fail) { $this->last_error = 'disk full'; return false; }
+        [$created_at, $conversation_id, $message_id, $rating, $comment, $visitor_hash] = $this->args;
+        $row = compact('created_at', 'conversation_id', 'message_id', 'rating', 'comment', 'visitor_hash');
+        $row['comment'] = $comment === '' ? null : $comment;
+        foreach ($this->rows as $i => $old) {
+            if ([$old['visitor_hash'], $old['conversation_id'], $old['message_id']] !== [$visitor_hash, $conversation_id, $message_id]) continue;
+            if ($old['rating'] === $rating) $row['comment'] ??= $old['comment'];
+            $this->rows[$i] = $row;
+            return 2;
+        }
+        $this->rows[] = $row;
+        return 1;
+    }
     public function delete(string $table, array $where, array $format): int|false { $this->queries[] = ['delete', $table, $where, $format]; $before = count($this->rows); $this->rows = array_values(array_filter($this->rows, static fn ($row) => array_intersect_assoc($where, $row) !== $where)); return $before - count($this->rows); }
 };

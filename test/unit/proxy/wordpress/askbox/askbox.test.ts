@@ -138,21 +138,35 @@ describe('WordPress plugin (hooks stubbed)', () => {
 
   it('makes its ratings table on activation and on an update in place, and drops it on uninstall', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
-    expect(report.db_version).toBe('1');
-    // Activated twice, then one load with an old version; the next load finds the version current.
+    expect(report.db_version).toBe('2');
+    // Activated twice, then one load with an old version; the next load finds the version current; then one load
+    // from version 1.
     const made = report.dbdelta as string[];
-    expect(made).toHaveLength(3);
+    expect(made).toHaveLength(4);
     expect(made[0]).toMatch(
       /^CREATE TABLE wp_askbox_feedback \(\n {2}id bigint\(20\) unsigned NOT NULL AUTO_INCREMENT,/,
     );
     expect(made[0]).toContain('\n  PRIMARY KEY  (id),\n');
+    expect(made[0]).toContain('\n  UNIQUE KEY one_rating (visitor_hash,conversation_id,message_id),\n');
+    // Only the load from version 1 drops the older rows of one rating, which the unique key would refuse.
+    const queries = report.db_queries as string[];
+    expect(queries).toHaveLength(1);
+    expect(queries[0]).toMatch(
+      /^DELETE older FROM wp_askbox_feedback older JOIN wp_askbox_feedback newer ON .* newer\.id > older\.id$/,
+    );
     expect(report.uninstalled).toEqual(['DROP TABLE IF EXISTS wp_askbox_feedback', []]);
   });
 
-  it('stores each rating through the proxy’s onFeedback, the visitor as a salted hash, and fails closed', () => {
+  it('stores each rating through the proxy’s onFeedback, one row per visitor and reply, the visitor as a salted hash, and fails closed', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
     expect(report.feedback_callable).toBe('askbox_feedback_store');
-    expect(report.feedback_insert).toEqual(['insert', 'wp_askbox_feedback', ['%s', '%s', '%s', '%s', '%s', '%s']]);
+    // One statement, an upsert over the one_rating key: a rating alone keeps the comment of the same rating.
+    expect(report.feedback_sql).toMatch(
+      /^INSERT INTO wp_askbox_feedback \(.*\) VALUES \(.*\) ON DUPLICATE KEY UPDATE comment = IF\(rating = VALUES\(rating\), COALESCE\(VALUES\(comment\), comment\), VALUES\(comment\)\), rating = VALUES\(rating\), created_at = VALUES\(created_at\)$/,
+    );
+    // One rating per visitor and reply: the thumbs-down and then its comment are one row, another visitor's another.
+    expect(report.feedback_rows_of_last).toBe(1);
+    expect(report.feedback_rows_of_last_two_visitors).toBe(2);
     const row = report.feedback_last as Record<string, string>;
     expect(row).toMatchObject({ conversation_id: 'convLast', message_id: 'msgLast', rating: 'down' });
     expect(row.comment).toBe('Too <b>vague</b> & "long"');
@@ -174,7 +188,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
 
   it('lists the latest 50 ratings, newest first and escaped, to managers only', () => {
     const report = JSON.parse(run()) as Record<string, string>;
-    expect(report.feedback_query).toMatch(/ORDER BY id DESC LIMIT 50$/);
+    expect(report.feedback_query).toMatch(/ORDER BY created_at DESC, id DESC LIMIT 50$/);
     const rows = report.settings_page!.split('<tr><td>').slice(1);
     expect(rows).toHaveLength(50);
     expect(rows[0]).toContain('<td>Not helpful</td><td>Too &lt;b&gt;vague&lt;/b&gt; &amp; &quot;long&quot;</td>');
