@@ -17,7 +17,10 @@ export interface ContractConfig {
   streamOrigins: string[];
   documentIds: string[];
   streamTtlSeconds: number;
-  clientIp: { header: 'x-forwarded-for'; trustedHops: number };
+  /** Absent: the socket's address (on Workers, CF-Connecting-IP). */
+  clientIp?: { header: 'x-forwarded-for'; trustedHops: number };
+  /** Hosts served besides none (absent: loopback hosts only). */
+  allowedHosts?: string[];
   limits: {
     visitorMessages: { burst: number; perMinute: number };
     ipMessages: { burst: number; perMinute: number };

@@ -11,6 +11,7 @@ import {
   contractConfig,
   type ContractConfig,
 } from './config';
+import { defineGateContract } from './gate-contract';
 import { mintGrant, rawRequest, readGrant, readTimed } from './http';
 import { startUpstream } from './upstream';
 
@@ -887,4 +888,5 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
       });
     });
   });
+  defineGateContract(runtime);
 }

@@ -5,7 +5,7 @@ import { noteRefusal } from './refusal.js';
 import { safeHost } from './request-url.js';
 import { BASE_HEADERS, refuse } from './respond.js';
 import { CORS_MAX_AGE_SECONDS, ROUTE_METHODS } from '../../protocol/contract.js';
-import { isServedHost } from './hosts.js';
+import { isSerializedOrigin, isServedHost } from './hosts.js';
 import { route } from './router.js';
 
 /**
@@ -21,9 +21,16 @@ export async function gate(deps: ProxyDeps, call: Call): Promise<Response> {
   const { request, url } = call;
   if (!url.pathname.startsWith(`${config.base}/`)) return refuse('notFound');
   if (!isServedHost(url.host, config.hosts)) return refuse('wrongHost');
-  const origin = request.headers.get('origin');
+  // An empty Origin is no origin: no browser sends one, and workerd drops an empty header before the proxy runs,
+  // so every runtime reads it as absent (a request without Origin is not a page's, and needs no CORS).
+  const origin = request.headers.get('origin') || null;
   // Same host (and port) as the proxy's public address; an opaque origin ("null") is never same-host or listed.
-  const crossSite = origin !== null && safeHost(origin) !== (config.publicHost ?? url.host);
+  // SECURITY: only as a browser serializes it; `http://x@host`, `HTTP://HOST` or `http://host/` are no page's.
+  const sameHost =
+    origin !== null && isSerializedOrigin(origin) && safeHost(origin) === (config.publicHost ?? url.host);
+  const crossSite = origin !== null && !sameHost;
+  // SECURITY: a listed origin is matched as the exact string a browser sends; no scheme, port, case or suffix
+  // variant of it is the same site.
   if (crossSite && !config.origins.has(origin)) return refuse('originRefused');
   // A page on another origin may read only the response headers listed here; the widget needs Retry-After.
   const cors: Record<string, string> = crossSite

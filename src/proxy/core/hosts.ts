@@ -69,6 +69,14 @@ export function isServedHost(host: string, allowed: ReadonlySet<string>): boolea
   return isLoopbackHost(hostname);
 }
 
+/**
+ * Whether an Origin header is an origin as a browser serializes it (`scheme://host[:port]`: lowercase, no default
+ * port, no path or userinfo). Only a hand-made request sends anything else, and it is no page's origin.
+ */
+export function isSerializedOrigin(origin: string): boolean {
+  return URL.canParse(origin) && new URL(origin).origin === origin;
+}
+
 /** Where reply streams may be fetched from: the service's origin, the configured stream origins. */
 export interface StreamHosts {
   upstreamOrigin: string;

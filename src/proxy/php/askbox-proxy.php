@@ -562,12 +562,14 @@ function askbox_dispatch(array $c, string $method, string $path): int
     $base = $c['base'];
     if (!str_starts_with($path, $base . '/')) return askbox_refuse('notFound');
     // SECURITY: DNS rebinding reaches a proxy under the attacker's own host name; only the site's hosts are served.
-    if (!askbox_served_host($c, strtolower((string) ($_SERVER['HTTP_HOST'] ?? '')))) return askbox_refuse('wrongHost');
+    $host = askbox_request_host();
+    if (!askbox_served_host($c, $host)) return askbox_refuse('wrongHost');
     if (askbox_header_twin($c)) return askbox_refuse('headerTwin');
-    $origin = $_SERVER['HTTP_ORIGIN'] ?? null;
-    $self = $c['publicHost'] ?? (string) ($_SERVER['HTTP_HOST'] ?? '');
-    $parts = $origin === null ? null : parse_url($origin);
-    $cross = $origin !== null && (!is_array($parts) || !isset($parts['host']) || askbox_host($parts) !== $self);
+    // An empty Origin is no origin, as on every runtime (workerd drops an empty header).
+    $origin = ($_SERVER['HTTP_ORIGIN'] ?? '') === '' ? null : (string) $_SERVER['HTTP_ORIGIN'];
+    $cross = $origin !== null && !askbox_same_host_origin($origin, $c['publicHost'] ?? $host);
+    // SECURITY: a listed origin is matched as the exact string a browser sends; no scheme, port, case or suffix
+    // variant of it is the same site.
     if ($cross && !in_array($origin, $c['origins'], true)) return askbox_refuse('originRefused');
     $GLOBALS['askbox_cors'] = $cross ? ['Access-Control-Allow-Origin' => $origin, 'Access-Control-Expose-Headers' => 'retry-after'] : [];
     if ($method === 'OPTIONS') {
@@ -1226,8 +1228,10 @@ function askbox_client_ip(array $c): string
     $value = trim((string) ($_SERVER['HTTP_' . strtoupper(str_replace('-', '_', (string) ($source['header'] ?? '')))] ?? ''));
     if ($value === '') return $socket;
     if (($source['header'] ?? '') === 'cf-connecting-ip') return $value;
+    // SECURITY: each trusted proxy appends the address it saw; whatever lies further left the client wrote itself.
     $hops = array_map('trim', explode(',', $value));
-    return $hops[count($hops) - max(1, (int) ($source['trustedHops'] ?? 1))] ?? $socket;
+    $hop = $hops[count($hops) - max(1, (int) ($source['trustedHops'] ?? 1))] ?? '';
+    return $hop !== '' ? $hop : $socket;
 }
 
 /**
@@ -1515,6 +1519,26 @@ function askbox_host(array $parts): string
     $port = $parts['port'] ?? null;
     $default = ($scheme === 'https' && $port === 443) || ($scheme === 'http' && $port === 80);
     return strtolower((string) ($parts['host'] ?? '')) . ($port !== null && !$default ? ":$port" : '');
+}
+
+/** The Host header as URL parsing reads it: lowercase, without the default port of the connection's scheme. */
+function askbox_request_host(): string
+{
+    $host = strtolower((string) ($_SERVER['HTTP_HOST'] ?? ''));
+    $default = !empty($_SERVER['HTTPS']) && $_SERVER['HTTPS'] !== 'off' ? '443' : '80';
+    return (string) preg_replace('/:0*' . $default . '$/', '', $host);
+}
+
+/**
+ * Whether an Origin header names a page on `$self` (host[:port]): an origin as a browser serializes it (lowercase,
+ * no default port, no path or userinfo) on that host, whatever its scheme (behind a TLS-terminating proxy the
+ * proxy cannot know its own). SECURITY: `http://x@host` or `HTTP://HOST` is no page's origin, only a hand-made one.
+ */
+function askbox_same_host_origin(string $origin, string $self): bool
+{
+    $parts = parse_url($origin);
+    if (!is_array($parts) || !isset($parts['scheme'], $parts['host']) || !in_array($parts['scheme'], ['http', 'https'], true)) return false;
+    return askbox_origin($parts) === $origin && askbox_host($parts) === $self;
 }
 
 /**

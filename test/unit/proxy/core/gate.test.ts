@@ -94,11 +94,21 @@ describe('CORS origins, exactly', () => {
     ['https://evilpartner.example', 403],
     ['https://www.partner.example', 403],
     ['https://partner.exampl', 403],
+    // Browsers serialize origins in lowercase, without a default port or a path: anything else is no page's.
+    ['HTTPS://PARTNER.EXAMPLE', 403],
+    ['https://partner.example:443', 403],
+    ['https://partner.example/', 403],
+    ['https://partner.example.', 403],
     ['http://proxy.example', 200],
     // Same host: the scheme is not compared, since behind a TLS-terminating proxy the request itself is http.
     ['https://proxy.example', 200],
     ['http://proxy.example:8080', 403],
     ['http://proxy.example.evil', 403],
+    ['HTTP://PROXY.EXAMPLE', 403],
+    ['http://proxy.example/', 403],
+    ['http://evil.test@proxy.example', 403],
+    // No browser sends an empty Origin, and workerd drops one: it is read as none.
+    ['', 200],
   ])('%s → %i', async (origin, status) => {
     expect(await statusFor(origin)).toBe(status);
   });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../../../demo/simulator/index';
 import { createProxy } from '../../../../src/proxy/core/proxy';
-import { allowedStreamUrl, isPrivateHost, isServedHost, type StreamHosts } from '../../../../src/proxy/core/hosts';
+import {
+  allowedStreamUrl,
+  isPrivateHost,
+  isSerializedOrigin,
+  isServedHost,
+  type StreamHosts,
+} from '../../../../src/proxy/core/hosts';
 import { SECRET } from '../../../helpers/proxy';
 
 /**
@@ -100,6 +106,8 @@ describe('served hosts', () => {
     ['www.shop.example', false],
     ['shop.example.evil', false],
     ['evilshop.example', false],
+    ['shop.example.', false],
+    ['shop.example.:8443', false],
     ['localhost', false],
     ['127.0.0.1', false],
   ])('with a list, %s is served: %s', (host, expected) => {
@@ -126,6 +134,25 @@ describe('served hosts', () => {
       expect(withHosts([bad]), bad).toThrow(/allowedHosts/);
     for (const good of ['shop.example', 'shop.example:8443', '[::1]:8080', '10.0.0.5', 'a-b.example'])
       expect(withHosts([good]), good).not.toThrow();
+  });
+});
+
+describe('Origin headers as a browser serializes them', () => {
+  it.each([
+    ['https://shop.example', true],
+    ['http://127.0.0.1:8080', true],
+    ['http://[::1]:8080', true],
+    ['https://shop.example:443', false],
+    ['http://shop.example:80', false],
+    ['HTTPS://SHOP.EXAMPLE', false],
+    ['https://Shop.example', false],
+    ['https://shop.example/', false],
+    ['https://x@shop.example', false],
+    ['http://2130706433', false],
+    ['null', false],
+    ['', false],
+  ])('%s is one: %s', (origin, expected) => {
+    expect(isSerializedOrigin(origin)).toBe(expected);
   });
 });
 
