@@ -26,7 +26,9 @@ describe('mount()', () => {
     const handle = mount({ ...minimal, colour: 'red', text: { launcher: 'Hilfe', sendd: 'x' } } as never);
     const root = await rendered();
     expect(root?.querySelector('.launcher')?.getAttribute('aria-label')).toBe('Hilfe');
-    expect(warn.mock.calls).toEqual([['[askbox] mount() ignored unknown options: colour, text.sendd (did you mean text.send?)']]);
+    expect(warn.mock.calls).toEqual([
+      ['[askbox] mount() ignored unknown options: colour, text.sendd (did you mean text.send?)'],
+    ]);
     handle.destroy();
     expect(document.body.querySelector(HOST_TAG)).toBeNull();
   });
