@@ -2,7 +2,8 @@
  * A Stryker reporter that writes what a run will cost before it tests a mutant (`npm run mutate:plan`): the dry run's
  * time per test file, and per source file its mutants by plan (run, static, without coverage, already decided) with
  * the tests' net time Stryker estimates for them. Stryker's own reporters say this only at the end, hours later.
- * With `STRYKER_PLAN_ONLY=1` it ends the run once the plan is written (Stryker's exit handler stops its workers).
+ * With `STRYKER_PLAN_ONLY=1` it ends the run once the plan is written (Stryker's exit handler stops its workers; its
+ * sandbox stays in .stryker-tmp/, which git ignores).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
