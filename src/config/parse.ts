@@ -101,11 +101,11 @@ const SINGLE_TEXT = /^text[A-Z]/;
  */
 export function parseConfig(input: Input, env: ConfigEnv = {}): ParseResult {
   const result = readConfig(input, env, localeText);
-  const text = unknownTextKeys(input);
+  const textKeys = unknownTextKeys(input);
   return {
     ...result,
-    unknown: [...result.unknown, ...text.unknown],
-    closest: new Map([...result.closest, ...text.closest]),
+    unknown: [...result.unknown, ...textKeys.unknown],
+    closest: new Map([...result.closest, ...textKeys.closest]),
   };
 }
 

@@ -28,6 +28,9 @@ interface Seen {
   body: unknown;
 }
 
+/** What a runtime answered, but for how long a refusal says to wait: whether it says so. */
+const withoutWait = (seen: Seen[]) => seen.map(({ retryAfter, ...rest }) => ({ ...rest, waits: retryAfter !== null }));
+
 /**
  * The contract suite passes explicit limits and timeouts, so drift in the defaults would go unseen there. Here every
  * runtime runs on its own defaults (only the site's identity is set) and one script of requests must get identical
@@ -126,8 +129,6 @@ describe('Node, workerd and PHP proxies on their defaults', () => {
     });
     // The runtimes play the script one after another, and a conversation bucket's Retry-After counts down in whole
     // seconds over a minute: a later runtime may say one second less. Everything else must be the same.
-    const withoutWait = (seen: Seen[]) =>
-      seen.map(({ retryAfter, ...rest }) => ({ ...rest, waits: retryAfter !== null }));
     for (const runtime of ['workerd', 'php'] as const) {
       expect(withoutWait(answers[runtime]), runtime).toEqual(withoutWait(answers.node));
       answers[runtime].forEach(({ retryAfter }, index) => {

@@ -22,22 +22,24 @@ describe("the PHP proxy's limit store", () => {
   });
 });
 
+/** PHP that lists each action's bucket keys for `visitor` (a PHP expression). */
+const php = (visitor: string) =>
+  Object.keys(LIMIT_BUCKETS)
+    .map((action) => `'${action}' => array_column(askbox_limit_checks($l, '${action}', '203.0.113.9', ${visitor}), 0)`)
+    .join(', ');
+
+/** The bucket keys `action` takes for the given subjects, by the contract's table. */
+const keys = (action: keyof typeof LIMIT_BUCKETS, subjects: string[]) =>
+  LIMIT_BUCKETS[action]
+    .filter(({ subject }) => subjects.includes(subject))
+    .map(({ limit }) => BUCKET_KEYS[limit].replace('{ip}', '203.0.113.9').replace('{visitor}', 'v1'));
+
 describe("the PHP proxy's buckets per action", () => {
   it('are the LIMIT_BUCKETS table, without the visitor buckets when there is no visitor', () => {
-    const php = (visitor: string) =>
-      Object.keys(LIMIT_BUCKETS)
-        .map(
-          (action) => `'${action}' => array_column(askbox_limit_checks($l, '${action}', '203.0.113.9', ${visitor}), 0)`,
-        )
-        .join(', ');
     const seen = runPhpOnStore(
       `$l = ASKBOX_CONTRACT['defaultLimits'];
       echo json_encode(['with' => [${php("'v1'")}], 'without' => [${php('null')}]]);`,
     );
-    const keys = (action: keyof typeof LIMIT_BUCKETS, subjects: string[]) =>
-      LIMIT_BUCKETS[action]
-        .filter(({ subject }) => subjects.includes(subject))
-        .map(({ limit }) => BUCKET_KEYS[limit].replace('{ip}', '203.0.113.9').replace('{visitor}', 'v1'));
     const actions = Object.keys(LIMIT_BUCKETS) as (keyof typeof LIMIT_BUCKETS)[];
     expect(seen).toEqual({
       with: Object.fromEntries(actions.map((action) => [action, keys(action, ['ip', 'visitor'])])),
