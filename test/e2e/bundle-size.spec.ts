@@ -30,9 +30,9 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
  * open state held once in the widget model, statements instead of assignments inside expressions) +187 B, measured
  * on main before and after merging them (11,658 → 11,845 B). Typos named as written, with the closest known attribute
  * by edit distance, even next to invalid settings (issue 34 item 14): +290 B (11,658 → 11,948 B, measured before and
- * after on its branch).
+ * after on its branch); with items 1–3 beside it, 10 B more than the two apart: 12,145 B.
  */
-export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187 + 290;
+export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187 + 290 + 10;
 /**
  * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what later issues were allowed:
  * - issue 22 item 5, proof of work: 482 B (fetching the challenge, the WebCrypto solver, sending the proof and the

@@ -146,8 +146,9 @@ describe('the packed package', () => {
       'createMemoryStore',
       'createProxy',
       'createRedisStore',
+      'logToConsole',
     ]);
-    expect(loaded.node).toEqual(['nodeFetch', 'toNodeListener']);
+    expect(loaded.node).toEqual(['nodeAesGcm', 'nodeFetch', 'toNodeListener']);
     expect(loaded.worker).toEqual([
       'AskboxLimits',
       'createDurableObjectStore',
