@@ -2,12 +2,6 @@ import { STORE_SIZES } from '../../protocol/contract.js';
 import { takeFrom, type BucketState, type LimitStore } from '../core/limits.js';
 
 /**
- * The default store: buckets in this process's memory. Right for one instance; several instances behind a load
- * balancer need a shared store (`createRedisStore`), or each would grant the full limit.
- * Bounded by the contract's eviction rule (STORE_SIZES): beyond `maxBuckets`, expired buckets go first, then those
- * that expire soonest (a forgotten bucket is full, the lenient side, and these forgive the least).
- */
-/**
  * Drops expired buckets, then the soonest to expire until `max` minus a 1% margin are left: the sort is paid once
  * per hundredth of the bound, not on every new bucket of a flood.
  */
@@ -19,6 +13,12 @@ function evict(states: Map<string, BucketState>, max: number, now: number): void
   for (const [key] of soonest.slice(0, excess + Math.floor(max / 100))) states.delete(key);
 }
 
+/**
+ * The default store: buckets in this process's memory. Right for one instance; several instances behind a load
+ * balancer need a shared store (`createRedisStore`), or each would grant the full limit.
+ * Bounded by the contract's eviction rule (STORE_SIZES): beyond `maxBuckets`, expired buckets go first, then those
+ * that expire soonest (a forgotten bucket is full, the lenient side, and these forgive the least).
+ */
 export function createMemoryStore(maxBuckets: number = STORE_SIZES.buckets): LimitStore {
   const states = new Map<string, BucketState>();
   const claims = new Map<string, number>();
