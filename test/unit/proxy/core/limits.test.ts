@@ -223,4 +223,27 @@ describe('limit store: memory only', () => {
     await store.take([bucket('c', 1, 1)], T0 + 60_000);
     expect(await store.take([slow], T0 + 60_000)).toBeGreaterThan(0);
   });
+
+  /** Buckets `b1`…`b<count>` of one token, each taken at T0, `bN` expiring N minutes later. */
+  async function fill(store: ReturnType<typeof createMemoryStore>, count: number) {
+    for (let n = 1; n <= count; n++) expect(await store.take([bucket(`b${n}`, 1, 1 / n)], T0)).toBe(0);
+  }
+
+  it('past its bound, forgets one hundredth of it more, so that a flood sorts once per hundredth', async () => {
+    const store = createMemoryStore(100);
+    await fill(store, 100);
+    // One over the bound: the soonest to expire goes, and one more (1 % of 100): b1 and b2, not b3.
+    await store.take([bucket('new', 1, 0.001)], T0);
+    expect(await store.take([bucket('b3', 1, 1 / 3)], T0)).toBeGreaterThan(0);
+    expect(await store.take([bucket('b2', 1, 1 / 2)], T0)).toBe(0);
+    expect(await store.take([bucket('b1', 1, 1)], T0)).toBe(0);
+  });
+
+  it('forgets nothing but the expired when dropping them brings it back within its bound', async () => {
+    const store = createMemoryStore(100);
+    await fill(store, 100);
+    // A minute on, b1 has expired (to the millisecond): it goes, which leaves 100, and b2 (half full) stays empty.
+    await store.take([bucket('new', 1, 0.001)], T0 + 60_000);
+    expect(await store.take([bucket('b2', 1, 1 / 2)], T0 + 60_000)).toBeGreaterThan(0);
+  });
 });
