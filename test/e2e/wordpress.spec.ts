@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } f
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { startUpstream } from '../contract/upstream';
 import { freshBuild } from '../helpers/build';
-import { startWordPress } from '../helpers/wordpress';
+import { startWordPress, upstreamMuPlugin } from '../helpers/wordpress';
 import {
   activatePlugin,
   installWordPress,
@@ -34,7 +34,7 @@ let admin: Page;
 beforeAll(async () => {
   freshBuild('dist/wordpress/askbox/askbox.php');
   upstream = await startUpstream(KEY, { defaults: { delayMs: 20, chunkSize: 6 } });
-  site = await startWordPress(upstream);
+  site = await startWordPress({ 'askbox-simulator.php': upstreamMuPlugin(upstream) });
   browser = await launchChromium();
   admin = await (await browser.newContext()).newPage();
   // WordPress's installer makes its tables and calls itself: slow on a busy machine, not stuck.

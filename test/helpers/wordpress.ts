@@ -56,23 +56,28 @@ require_once ABSPATH . 'wp-settings.php';
 }
 
 /**
- * The site's must-use plugin, what a site owner testing against the simulator would add: the proxy's upstream (the
- * plugin's `askbox_proxy_options` filter), and permalinks without .htaccess (the router rewrites, as nginx does).
+ * A must-use plugin pointing the plugin's proxy at `upstream`, a simulator streaming from a host of its own (the
+ * plugin's `askbox_proxy_options` filter).
  */
-function muPlugin(upstream: WordPressUpstream): string {
+export function upstreamMuPlugin(upstream: WordPressUpstream): string {
   return `<?php
 add_filter('askbox_proxy_options', static fn (array $options) => ['upstream' => ${JSON.stringify(upstream.url)}, 'streamOrigins' => [${JSON.stringify(upstream.streamOrigin)}]] + $options);
-add_filter('got_url_rewrite', '__return_true');
 `;
 }
+
+/** The test site's own must-use plugin: permalinks without .htaccess (the router rewrites, as nginx does). */
+const PERMALINKS_PLUGIN = `<?php
+add_filter('got_url_rewrite', '__return_true');
+`;
 
 /**
  * Debian's WordPress, not yet installed, under PHP's built-in server on a free port, over a MariaDB server of its
  * own. Debian's copy reads its configuration from /etc/wordpress, so the site is a copy of /usr/share/wordpress
  * (hard links where the file system allows: instant) with a wp-config.php of its own. The Askbox plugin is copied
- * into wp-content/plugins, as its readme says, but not activated.
+ * into wp-content/plugins, as its readme says, but not activated; `muPlugins` (file name → code) go into
+ * wp-content/mu-plugins, as the site's owner would put them there.
  */
-export async function startWordPress(upstream: WordPressUpstream) {
+export async function startWordPress(muPlugins: Record<string, string>) {
   requirePhp();
   if (!existsSync(join(DEBIAN_WORDPRESS, 'wp-settings.php')))
     throw new Error('WordPress is missing: run .ci/run, or apt-get install wordpress');
@@ -87,7 +92,8 @@ export async function startWordPress(upstream: WordPressUpstream) {
   unlinkSync(join(root, 'wp-config.php'));
   writeFileSync(join(root, 'wp-config.php'), wpConfig(db.host));
   mkdirSync(join(root, 'wp-content/mu-plugins'));
-  writeFileSync(join(root, 'wp-content/mu-plugins/askbox-simulator.php'), muPlugin(upstream));
+  for (const [name, code] of Object.entries({ ...muPlugins, 'askbox-test-permalinks.php': PERMALINKS_PLUGIN }))
+    writeFileSync(join(root, 'wp-content/mu-plugins', name), code);
   cpSync(PLUGIN, join(root, 'wp-content/plugins/askbox'), { recursive: true });
   writeFileSync(join(dir, 'router.php'), ROUTER);
 
