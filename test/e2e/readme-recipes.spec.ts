@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,13 +8,20 @@ import {
   loggedRatings,
   startNextRecipe,
   startNodeRecipe,
+  phpTrial,
   startPhpRecipe,
   startWorkerRecipe,
   type RunningRecipe,
 } from '../helpers/recipes';
 import { startSandbox } from '../helpers/sandbox';
 import { createScratchProject, type ScratchProject } from '../helpers/scratch-project';
-import { makeWalkthroughSite, startSite, walkthroughVariables } from '../helpers/walkthrough';
+import {
+  startWalkthroughSite,
+  walkthroughPorts,
+  walkthroughVariables,
+  type WalkthroughSite,
+} from '../helpers/walkthrough';
+import { startWordPressRecipe } from '../helpers/wordpress-recipe';
 import { freePort } from '../helpers/ports';
 import { CHAT_TEXT } from '../../src/config/chat-text';
 import { ask, launchChromium, W } from './harness';
@@ -25,8 +30,9 @@ import { ask, launchChromium, W } from './harness';
  * Every install step and proxy recipe of the README, run as written: the package packed and installed into a fresh
  * project, each recipe's block saved as a file and started with only the README's variables set, against
  * `npm run simulator`; then the walkthrough's page (its step 5 run as written: the installed package's files copied
- * next to an index.html), served from another origin with each recipe's address in its tag, chats through it in
- * Chromium. Editing a recipe or a walkthrough step so that it stops working fails here.
+ * next to an index.html, served by the README's `serve.mjs`), copied with each recipe's address in its tag, chats
+ * through it from another origin in Chromium; and WordPress, given the README's must-use plugin, chats through the
+ * simulator too. Editing a recipe or a walkthrough step so that it stops working fails here.
  */
 
 const RECIPES = [
@@ -41,7 +47,7 @@ const RECIPES = [
 
 let project: ScratchProject;
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-let site: Server;
+let site: WalkthroughSite;
 let siteOrigin = '';
 let browser: Browser;
 let metricsPort = 0;
@@ -50,6 +56,8 @@ const COMMENT = 'Not what I asked';
 /** The Node recipes, which print where they listen. */
 const NODE_RECIPES = [RECIPES[0], RECIPES[1], RECIPES[2], RECIPES[6]];
 const running = new Map<string, RunningRecipe>();
+/** The port a running server's URL names. */
+const portOf = (url: string) => Number(new URL(url).port);
 
 /** The README's install line for your site's project, as arguments to npm with the tarball's path in place. */
 function installCommand(tarball: string): string[] {
@@ -68,8 +76,8 @@ beforeAll(async () => {
     Promise.resolve().then(() => createScratchProject(installCommand)),
     startSandbox(),
   ]);
-  site = await startSite(makeWalkthroughSite(project.dir));
-  siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startWalkthroughSite(project.dir);
+  siteOrigin = site.origin;
   const env = {
     CODY_API_KEY: sandbox.apiKey,
     CODY_API_URL: sandbox.apiUrl,
@@ -88,8 +96,9 @@ beforeAll(async () => {
     startNextRecipe(project.tarball, project.dir, env).then(keep(RECIPES[3])),
     // As `.dev.vars` over the toml's [vars]: the secrets and what differs on this machine.
     startWorkerRecipe(project.dir, { ...env, ASKBOX_BOT_IDS: sandbox.botId }).then(keep(RECIPES[4])),
-    // No ASKBOX_SECRET: the PHP proxy keeps one of its own in its store folder.
-    startPhpRecipe(project.dir, withoutSecret).then(keep(RECIPES[5])),
+    // Its variables are the README's own, on its command line (no ASKBOX_SECRET: the PHP proxy keeps one of its own
+    // in its store folder); only the ports differ.
+    startPhpRecipe(project.dir, { simulator: portOf(sandbox.apiUrl), page: portOf(siteOrigin) }).then(keep(RECIPES[5])),
     freePort()
       .then((port) => {
         metricsPort = port;
@@ -101,13 +110,14 @@ beforeAll(async () => {
   browser = await launchChromium();
 }, 180_000);
 
+// Removing the scratch project (Next.js's node_modules among it) alone takes 15 s on a busy 2-core machine.
 afterAll(async () => {
   await browser?.close();
   await Promise.all([...running.values()].map((recipe) => recipe.close()));
   await sandbox?.stop();
-  site?.close();
+  await site?.close();
   if (project) rmSync(dirname(project.dir), { recursive: true, force: true });
-}, 30_000);
+}, 60_000);
 
 describe("the README's install and proxy recipes, run as written", () => {
   it('installs from the packed tarball, says the npm release is to come, and says what the tests cannot run', () => {
@@ -130,6 +140,39 @@ describe("the README's install and proxy recipes, run as written", () => {
     expect(url.replace(':8788', '')).toBe(sandbox.apiUrl.replace(/:\d+/, ''));
   });
 
+  it("gives the walkthrough's simulator, proxy and page and the PHP recipe's php -S a port each", () => {
+    const ports = walkthroughPorts();
+    const all = [ports.simulator, ports.proxy, ports.page, phpTrial().port];
+    expect(
+      all.every((each) => Number.isInteger(each) && each > 0),
+      String(all),
+    ).toBe(true);
+    expect(new Set(all).size, String(all)).toBe(all.length);
+    // The Node recipe listens where step 5's tag looks for it.
+    expect(readmeBlock(RECIPES[0], 'js')).toContain(`process.env.PORT ?? ${ports.proxy}`);
+    // The PHP recipe is tried with the walkthrough's simulator and page.
+    expect(phpTrial().variables).toEqual(walkthroughVariables());
+  });
+
+  it("serves step 5's page with Node as written; on a phone its viewport line makes it the screen's width", async () => {
+    expect(site.output.join('')).toContain(`Your page: ${siteOrigin}`);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(siteOrigin);
+    // Without the viewport line a phone lays the page out 980 pixels wide and shows it shrunk.
+    expect(await page.evaluate(() => window.innerWidth)).toBe(390);
+    const launcher = await page.locator(W.launcher).boundingBox();
+    expect(launcher).not.toBeNull();
+    const { x = -1, y = -1, width = 0, height = 0 } = launcher ?? {};
+    expect([x >= 0, y >= 0, x + width <= 390, y + height <= 844], JSON.stringify(launcher)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    await context.close();
+  });
+
   it('runs the Next.js route file in Next.js itself, not in a stand-in', () => {
     const output = running.get(RECIPES[3])?.output.join('') ?? '';
     expect(output).toMatch(/Next\.js 16\.\d+\.\d+/);
@@ -142,13 +185,16 @@ describe("the README's install and proxy recipes, run as written", () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    // The walkthrough's page has no favicon: the browser's 404 for it is no error of the widget's.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(message.text());
+    });
     const proxied: string[] = [];
     page.on('request', (request) => {
       if (request.url().startsWith(recipe.proxyUrl))
         proxied.push(`${request.method()} ${new URL(request.url()).pathname}`);
     });
-    await page.goto(`${siteOrigin}/?proxy=${encodeURIComponent(recipe.proxyUrl)}&bot=${sandbox.botId}`);
+    await page.goto(site.pageFor(name, { botId: sandbox.botId, proxyUrl: recipe.proxyUrl }));
     await ask(page, 'What do the plans cost?');
     // A reply, or the notice a refusing proxy leads to ("This chat isn't available right now."): no long wait.
     await page.locator(`${W.bot}, ${W.alert}`).first().waitFor({ timeout: 20_000 });
@@ -183,6 +229,27 @@ describe("the README's install and proxy recipes, run as written", () => {
     expect(deleted.status, recipe.output.join('')).toBe(404);
     expect(await deleted.json()).toEqual({ message: 'Conversation not found.' });
   });
+
+  it("WordPress, with the README's must-use plugin, chats through the simulator on its home page", async () => {
+    const wordpress = await startWordPressRecipe(browser, sandbox);
+    try {
+      const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
+      const proxied: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('askbox/v1/')) proxied.push(request.method());
+      });
+      await page.goto(wordpress.url);
+      await ask(page, 'What do the plans cost?');
+      await page.locator(`${W.bot}, ${W.alert}`).first().waitFor({ timeout: 20_000 });
+      expect(await page.locator(W.alert).allTextContents(), wordpress.logTail()).toEqual([]);
+      expect(await page.locator(W.bot).first().textContent()).toMatch(/plan/i);
+      expect(proxied).toContain('POST');
+      await page.context().close();
+      expect(wordpress.errors()).toEqual([]);
+    } finally {
+      await wordpress.close();
+    }
+  }, 240_000);
 
   it.each(NODE_RECIPES)('%s: prints one line naming where it listens', (name) => {
     const recipe = running.get(name) as RunningRecipe;

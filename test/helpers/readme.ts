@@ -44,3 +44,12 @@ export function readmeBlock(heading: string, lang: string): string {
   if (blocks.length !== 1) throw new Error(`README.md "${heading}" has ${blocks.length} \`${lang}\` blocks, not 1`);
   return (blocks[0] as ReadmeBlock).code;
 }
+
+/**
+ * The variables a README command line sets before its command (`NAME=value NAME=value node proxy.mjs`), by name.
+ */
+export function commandVariables(command: string): Record<string, string> {
+  return Object.fromEntries(
+    [...command.matchAll(/\b([A-Z_]+)=(\S+)/g)].map(([, name = '', value = '']) => [name, value]),
+  );
+}

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,7 +7,9 @@ import { bundleWorker } from './worker-bundle';
 import { parse } from 'smol-toml';
 import { PHP_PROXY, requirePhp } from './php';
 import { freePort } from './ports';
-import { readmeBlock, readmeSection } from './readme';
+import { startProcess, type OwnerCommand } from './process';
+import { commandVariables, readmeBlock, readmeSection } from './readme';
+import { walkthroughPorts, type WalkthroughPorts } from './walkthrough';
 
 const run = promisify(execFile);
 
@@ -21,26 +23,9 @@ export interface RunningRecipe {
 /** The variables of the README's table that a site owner sets; PORT is added per recipe. */
 export type RecipeEnv = Record<string, string>;
 
-/** A process started as an owner would start it (its own process group, so everything it started stops with it). */
-function start(command: string, args: string[], cwd: string, env: RecipeEnv, proxyUrl: string): RunningRecipe {
-  const child = spawn(command, args, {
-    cwd,
-    detached: true,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    proxyUrl,
-    output,
-    async close() {
-      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
-      await exited;
-    },
-  };
+/** A proxy started as an owner would start it, found by the widget at `proxyUrl`. */
+function start(owner: OwnerCommand, proxyUrl: string): RunningRecipe {
+  return { proxyUrl, ...startProcess(owner) };
 }
 
 /** Waits until the proxy's `GET health` answers 200 (a configured proxy), or fails with what it printed. */
@@ -65,7 +50,8 @@ export async function startNodeRecipe(heading: string, file: string, project: st
   writeFileSync(join(project, file), readmeBlock(heading, 'js'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/askbox`;
-  return healthy(start(process.execPath, [file], project, { ...env, PORT: String(port) }, url), heading);
+  const owner = { command: process.execPath, args: [file], cwd: project, env: { ...env, PORT: String(port) } };
+  return healthy(start(owner, url), heading);
 }
 
 /** The versions a new Next.js app gets (`create-next-app`'s dependencies); next 16 accepts Node 20.9 and later. */
@@ -90,10 +76,12 @@ export async function startNextRecipe(tarball: string, project: string, env: Rec
   const port = await freePort();
   const starting = Date.now();
   const next = start(
-    join(app, 'node_modules/.bin/next'),
-    ['dev', '--port', String(port), '--hostname', '127.0.0.1'],
-    app,
-    { ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    {
+      command: join(app, 'node_modules/.bin/next'),
+      args: ['dev', '--port', String(port), '--hostname', '127.0.0.1'],
+      cwd: app,
+      env: { ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    },
     `http://127.0.0.1:${port}/askbox`,
   );
   const up = await healthy(next, heading);
@@ -149,29 +137,53 @@ export async function startWorkerRecipe(project: string, devVars: RecipeEnv) {
   return healthy(recipe, 'Cloudflare Workers');
 }
 
-/**
- * The PHP recipe: the README's entry script as `askbox.php` in a web root next to a copy of askbox-proxy.php, under
- * `php -S` (several workers, as php-fpm has). Its store folder is the default, askbox-data beside the web root.
- */
-export async function startPhpRecipe(project: string, env: RecipeEnv) {
-  requirePhp();
+/** The PHP recipe's way to try it: the command that serves the web root, and the address its page's tag names. */
+export function phpTrial() {
   const heading = 'PHP (shared hosting)';
+  const command = readmeBlock(heading, 'sh');
+  const port = Number(/php -S localhost:(\d+)\s*$/.exec(command)?.[1]);
   const entry = /`(\w+\.php)` in your web root/.exec(readmeSection(heading))?.[1];
-  if (!entry) throw new Error(`README.md "${heading}" no longer names its entry script`);
+  const proxyUrl = new RegExp(`data-proxy-url="(http://localhost:${port}/${entry})"`).exec(readmeSection(heading))?.[1];
+  if (!port || !entry || !proxyUrl)
+    throw new Error(`README.md "${heading}" no longer names its entry script, its php -S port and the tag's address`);
+  return { heading, command, port, entry, proxyUrl, variables: commandVariables(command) };
+}
+
+/** `text` with each documented port (`:8788`) replaced by the one this run listens on. */
+function onPorts(text: string, ports: ReadonlyMap<number, number>): string {
+  return text.replace(/:(\d+)\b/g, (written, port: string) => {
+    const moved = ports.get(Number(port));
+    return moved === undefined ? written : `:${moved}`;
+  });
+}
+
+/**
+ * The PHP recipe as the README says to try it: its entry script as `askbox.php` in a web root next to a copy of
+ * askbox-proxy.php, and its command run there (`sh`), with the walkthrough's simulator and page on `ports` and
+ * php -S on a free port instead of their documented ones. Several workers, as php-fpm has. Its store folder is the
+ * default, askbox-data beside the web root.
+ */
+export async function startPhpRecipe(project: string, ports: Pick<WalkthroughPorts, 'simulator' | 'page'>) {
+  requirePhp();
+  const trial = phpTrial();
   const root = join(project, 'public');
   mkdirSync(root, { recursive: true });
-  writeFileSync(join(root, entry), readmeBlock(heading, 'php'));
+  writeFileSync(join(root, trial.entry), readmeBlock(trial.heading, 'php'));
   copyFileSync(PHP_PROXY, join(root, 'askbox-proxy.php'));
+  const documented = walkthroughPorts();
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}/${entry}`;
-  const php = start(
-    'php',
-    ['-S', `127.0.0.1:${port}`, '-t', root],
-    project,
-    { ...env, PHP_CLI_SERVER_WORKERS: '4' },
-    url,
-  );
-  return healthy(php, heading);
+  const moved = new Map([
+    [documented.simulator, ports.simulator],
+    [documented.page, ports.page],
+    [trial.port, port],
+  ]);
+  const owner = {
+    command: 'sh',
+    args: ['-ec', onPorts(trial.command, moved)],
+    cwd: root,
+    env: { PHP_CLI_SERVER_WORKERS: '4' },
+  };
+  return healthy(start(owner, onPorts(trial.proxyUrl, moved)), trial.heading);
 }
 
 /** A visitor's rating as a proxy's default `onFeedback` logs it. */

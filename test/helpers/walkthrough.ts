@@ -1,59 +1,90 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { extname, join, normalize } from 'node:path';
-import { readmeBlocks } from './readme';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from './ports';
+import { commandVariables, readmeBlock, readmeBlocks } from './readme';
+import { startProcess } from './process';
 
 const HEADING = 'From zero to a chat on your own page';
 
 /** The variables step 4 of the README's walkthrough starts the proxy with (`NAME=value` before `node`). */
 export function walkthroughVariables(): Record<string, string> {
-  const step4 = readmeBlocks(HEADING, 'sh')[0]?.code ?? '';
-  return Object.fromEntries(
-    [...step4.matchAll(/\b([A-Z_]+)=(\S+)/g)].map(([, name = '', value = '']) => [name, value]),
-  );
+  return commandVariables(readmeBlocks(HEADING, 'sh')[0]?.code ?? '');
+}
+
+/** The ports the walkthrough's three terminals listen on, as its steps name them. */
+export interface WalkthroughPorts {
+  simulator: number;
+  proxy: number;
+  page: number;
+}
+
+/** The port a URL names (NaN when it is no URL or names none). */
+function portOf(url = ''): number {
+  return Number(URL.canParse(url) ? new URL(url).port || NaN : NaN);
+}
+
+/** The walkthrough's ports: the simulator's and the page's from step 4's variables, the proxy's from step 5's tag. */
+export function walkthroughPorts(): WalkthroughPorts {
+  const variables = walkthroughVariables();
+  const proxyUrl = /data-proxy-url="([^"]+)"/.exec(readmeBlocks(HEADING, 'sh')[1]?.code ?? '')?.[1] ?? '';
+  return {
+    simulator: portOf(variables.CODY_API_URL),
+    proxy: portOf(proxyUrl),
+    page: portOf(variables.ASKBOX_ALLOWED_ORIGINS),
+  };
+}
+
+/** Step 5's page, served by step 5's own command. */
+export interface WalkthroughSite {
+  origin: string;
+  /**
+   * A copy of step 5's index.html next to it, its tag naming another bot and proxy (one page per recipe, as an owner
+   * would edit the tag to try each); answers the copy's address.
+   */
+  pageFor(name: string, tag: { botId: string; proxyUrl: string }): string;
+  output: string[];
+  close(): Promise<void>;
 }
 
 /**
- * Step 5 of the walkthrough, run as written in `project` (`sh`), but for its last line: the static server on a fixed
- * port, which the test replaces with its own on a free one. Answers the folder it made.
+ * Step 5 of the walkthrough run as written in `project`: its server saved under the name its last line runs with
+ * `node`, then its shell block (`sh -e`), which makes site/ and serves it. PORT moves the server from its documented
+ * port to a free one, as the server itself allows. Resolves once the page answers.
  */
-export function makeWalkthroughSite(project: string): string {
+export async function startWalkthroughSite(project: string): Promise<WalkthroughSite> {
   const step5 = readmeBlocks(HEADING, 'sh')[1]?.code ?? '';
-  const lines = step5.trimEnd().split('\n');
-  if (!/^python3 -m http\.server \d+ -d site$/.test(lines.at(-1) ?? ''))
-    throw new Error(`README.md "${HEADING}" step 5 no longer ends by serving site/:\n${step5}`);
-  execFileSync('sh', ['-ec', lines.slice(0, -1).join('\n')], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
-  return join(project, 'site');
-}
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.json': 'application/json',
-};
-
-/**
- * The walkthrough's site folder on a loopback port, as `python3 -m http.server` serves it, except that its
- * `index.html` gets the `bot` and `proxy` of the query in its tag, so that one page tries every recipe.
- */
-export function startSite(site: string): Promise<Server> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://site.test');
-    const path = normalize(join(site, url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname)));
-    if (!path.startsWith(`${site}/`) || !existsSync(path) || !statSync(path).isFile())
-      return void res.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end();
-    let body = readFileSync(path);
-    if (path.endsWith('index.html')) {
-      const attribute = (name: string) => (url.searchParams.get(name) ?? '').replace(/"/g, '');
-      body = Buffer.from(
-        body
-          .toString()
-          .replace(/data-bot-id="[^"]*"/, `data-bot-id="${attribute('bot')}"`)
-          .replace(/data-proxy-url="[^"]*"/, `data-proxy-url="${attribute('proxy')}"`),
-      );
+  const server = /^node (\S+\.mjs)$/.exec(step5.trimEnd().split('\n').at(-1) ?? '')?.[1];
+  if (!server)
+    throw new Error(`README.md "${HEADING}" step 5 no longer serves site/ with \`node <file>.mjs\`:\n${step5}`);
+  writeFileSync(join(project, server), readmeBlock(HEADING, 'js'));
+  const port = await freePort();
+  const origin = `http://localhost:${port}`;
+  const running = startProcess({ command: 'sh', args: ['-ec', step5], cwd: project, env: { PORT: String(port) } });
+  const deadline = Date.now() + 20_000;
+  while (
+    !(await fetch(origin).then(
+      (response) => response.ok,
+      () => false,
+    ))
+  ) {
+    if (Date.now() > deadline) {
+      await running.close();
+      throw new Error(`step 5's page did not come up on ${origin}:\n${running.output.join('')}`);
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const site = join(project, 'site');
+  return {
+    origin,
+    output: running.output,
+    close: running.close,
+    pageFor(name, tag) {
+      const file = `${name.toLowerCase().replace(/\W+/g, '-')}.html`;
+      const page = readFileSync(join(site, 'index.html'), 'utf8')
+        .replace(/data-bot-id="[^"]*"/, `data-bot-id="${tag.botId}"`)
+        .replace(/data-proxy-url="[^"]*"/, `data-proxy-url="${tag.proxyUrl}"`);
+      writeFileSync(join(site, file), page);
+      return `${origin}/${file}`;
+    },
+  };
 }
