@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { joinPhp, PHP_PARTS, PHP_PARTS_DIR, PHP_PROXY } from '../../scripts/build-php';
+import { contractData, withBlock } from '../../scripts/php-contract';
 import { LIMIT_MESSAGE, LIMIT_NOUNS, REFUSALS, VALIDATION } from '../../src/protocol/contract';
-import { runPhp } from '../helpers/php';
-import { contractData, PHP_PROXY, phpContractBlock, withBlock } from '../helpers/php-contract';
+import { requirePhp, runPhp } from '../helpers/php';
 
 const PROXY_DIR = fileURLToPath(new URL('../../src/proxy/', import.meta.url));
 const WORDPRESS = fileURLToPath(new URL('../../src/proxy/wordpress/askbox/askbox.php', import.meta.url));
@@ -15,12 +17,31 @@ const WORDS = [
   ...[LIMIT_MESSAGE, ...Object.values(VALIDATION)].flatMap((template) => template.split(/\{\w+\}/)),
 ].filter((words) => words.trim().length > 12);
 
-describe('one wire contract (src/protocol/contract.ts)', () => {
-  it('is copied into askbox-proxy.php as generated, unchanged (npm run contract:php regenerates it)', () => {
-    const php = readFileSync(PHP_PROXY, 'utf8');
-    expect(withBlock(php, phpContractBlock())).toBe(php);
+/** `php -l`'s verdict on a file: null when it parses, else what PHP said. */
+function phpLint(file: string): string | null {
+  requirePhp();
+  const lint = spawnSync('php', ['-l', file], { encoding: 'utf8' });
+  return lint.status === 0 ? null : `${lint.stdout}${lint.stderr}`;
+}
+
+describe('the PHP proxy, joined from its parts (npm run build:php)', () => {
+  it('is shipped exactly as scripts/build-php.ts joins it, with the contract generated in', () => {
+    expect(readFileSync(PHP_PROXY, 'utf8')).toBe(joinPhp());
   });
 
+  it('joins every part there is, each once', () => {
+    const parts = readdirSync(PHP_PARTS_DIR).filter((name) => name.endsWith('.php'));
+    expect([...PHP_PARTS].sort()).toEqual(parts.sort());
+  });
+
+  it('parses (php -l), joined and part by part', () => {
+    const files = [PHP_PROXY, ...PHP_PARTS.map((name) => `${PHP_PARTS_DIR}${name}`)];
+    expect(files.map((file) => ({ file, lint: phpLint(file) })).filter(({ lint }) => lint !== null)).toEqual([]);
+    // Fourteen runs of php, one file each (PHP 8.2 lints only the first file it is given): seconds on a busy machine.
+  }, 30_000);
+});
+
+describe('one wire contract (src/protocol/contract.ts)', () => {
   it('reads in PHP as the same data', () => {
     expect(runPhp('echo json_encode(ASKBOX_CONTRACT);')).toEqual(contractData());
   });
