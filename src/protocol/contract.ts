@@ -1,6 +1,6 @@
 /**
  * The wire contract of Askbox's token proxy, written once. The TypeScript proxy and the Workers entry import it; the
- * PHP proxy carries a generated copy (`npm run contract:php`, checked by test/contract/contract-php.test.ts), and the
+ * PHP proxy carries a generated copy (`npm run build:php`, checked by test/contract/contract-php.test.ts), and the
  * WordPress plugin checks its settings against the widget rules in that copy. Plain data only (no functions, no
  * RegExp objects), so it serialises to JSON and PHP unchanged. The freezes are marked pure so that the widget, which
  * reads only WIDGET_RULES, bundles nothing else of it.

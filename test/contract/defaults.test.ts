@@ -15,7 +15,7 @@ import {
 import { createProxy } from '../../src/proxy/core/proxy';
 import { toNodeListener } from '../../src/proxy/adapters/node/node';
 import { limitMessage, refusalBody } from '../helpers/messages';
-import { withBlock } from '../helpers/php-contract';
+import { withBlock } from '../../scripts/php-contract';
 import { startPhpProxy } from '../helpers/php';
 import { startWorker } from '../helpers/workerd';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, PARTNER, type ContractConfig } from './config';

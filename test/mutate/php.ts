@@ -1,15 +1,16 @@
-// Mutation testing for the PHP proxy (`npm run mutate`; alone: `tsx test/mutate/php.ts`). No mutation tool runs on
-// PHP here, so each mutant below is a one-step weakening of a security rule in askbox-proxy.php, written by hand: it
-// is applied to a copy, and the PHP test files run against that copy (ASKBOX_PHP_PROXY). A mutant the tests do not
-// fail "survived": a rule that can be weakened without any test noticing. Exits non-zero when one survives.
-// MUTANT=<words of a rule> runs only the mutants whose rule contains them.
+// Mutation testing for the PHP proxy (`npm run mutate`; alone: `npm run mutate:php`). No mutation tool runs on PHP
+// here, so each mutant below is a one-step weakening of a security rule of the PHP proxy, written by hand. Mutants
+// apply to the proxy as scripts/build-php.ts joins it from src/proxy/php/parts/ (the file the PHP tests load, with the
+// generated contract in it, where the id pattern lives): each to a copy, and the PHP test files run against that copy
+// (ASKBOX_PHP_PROXY). A mutant the tests do not fail "survived": a rule that can be weakened without any test
+// noticing. Exits non-zero when one survives. MUTANT=<words of a rule> runs only the mutants whose rule contains them.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { joinPhp } from '../../scripts/build-php';
 
-const SOURCE = fileURLToPath(new URL('../../src/proxy/php/askbox-proxy.php', import.meta.url));
 const TESTS = [
   'test/contract/php.test.ts',
   'test/contract/php-store.test.ts',
@@ -57,8 +58,8 @@ const MUTANTS: Mutant[] = [
   },
   {
     rule: 'same-host check ignores the port',
-    from: "$cross = $origin !== null && (!is_array($parts) || !isset($parts['host']) || askbox_host($parts) !== $self);",
-    to: "$cross = $origin !== null && (!is_array($parts) || !isset($parts['host']) || strtolower($parts['host']) !== preg_replace('/:\\d+$/', '', $self));",
+    from: 'return askbox_origin($parts) === $origin && askbox_host($parts) === $self;',
+    to: "return askbox_origin($parts) === $origin && strtolower($parts['host']) === preg_replace('/:\\d+$/', '', $self);",
   },
   {
     rule: 'Retry-After rounded down',
@@ -72,8 +73,8 @@ const MUTANTS: Mutant[] = [
   },
   {
     rule: 'X-Forwarded-For read from the wrong end',
-    from: "return $hops[count($hops) - max(1, (int) ($source['trustedHops'] ?? 1))] ?? $socket;",
-    to: "return $hops[max(1, (int) ($source['trustedHops'] ?? 1)) - 1] ?? $socket;",
+    from: "$hop = $hops[count($hops) - max(1, (int) ($source['trustedHops'] ?? 1))] ?? '';",
+    to: "$hop = $hops[max(1, (int) ($source['trustedHops'] ?? 1)) - 1] ?? '';",
   },
   {
     rule: 'forwarded query keys: one more (keyword)',
@@ -140,8 +141,8 @@ const MUTANTS: Mutant[] = [
   },
   {
     rule: 'no per-IP daily cap',
-    from: "$daily('ipMessagesPerDay'), ",
-    to: '',
+    from: "if ($subject === 'visitor' && $visitor === null) continue;",
+    to: "if (($subject === 'visitor' && $visitor === null) || $name === 'ipMessagesPerDay') continue;",
   },
   {
     rule: 'store fails open',
@@ -186,13 +187,15 @@ function passes(file: string): boolean {
 }
 
 function main(): void {
-  const original = readFileSync(SOURCE, 'utf8');
-  // A mutant is killed only if the unmutated proxy passes the very same run.
-  if (!passes(SOURCE)) throw new Error('The PHP tests fail on the unmutated proxy: fix them first.');
+  const original = joinPhp();
   const only = process.env.MUTANT;
   const dir = mkdtempSync(join(tmpdir(), 'askbox-php-mutants-'));
   const rows: { rule: string; result: string }[] = [];
   try {
+    // A mutant is killed only if the unmutated proxy passes the very same run.
+    const unmutated = join(dir, 'unmutated.php');
+    writeFileSync(unmutated, original);
+    if (!passes(unmutated)) throw new Error('The PHP tests fail on the unmutated proxy: fix them first.');
     MUTANTS.forEach((mutant, i) => {
       if (only && !mutant.rule.includes(only)) return;
       const count = original.split(mutant.from).length - 1;

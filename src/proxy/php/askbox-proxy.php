@@ -23,11 +23,17 @@
  * limit store, an SQLite file; default `askbox-data` beside the web root, or ASKBOX_STORE_DIR), `requestPath` (the
  * path to route, when a framework has already taken the URL apart) and `linkBase` (the public URL prefix of the
  * stream links it hands out).
+ *
+ * This file is joined from src/proxy/php/parts/ by `npm run build:php` (scripts/build-php.ts) in the Askbox
+ * repository: a change is made there, in the part it concerns, and this file made again.
  */
 
 declare(strict_types=1);
 
-// <askbox-contract> Generated from src/protocol/contract.ts by `npm run contract:php`: do not edit.
+// The wire contract: ASKBOX_CONTRACT, written between the two marker lines from src/protocol/contract.ts when
+// `npm run build:php` joins the parts, then the names the code reads it by.
+
+// <askbox-contract> Generated from src/protocol/contract.ts by `npm run build:php`: do not edit.
 const ASKBOX_CONTRACT = [
     'baseHeaders' => [
         'cache-control' => 'no-store',
@@ -383,6 +389,9 @@ const ASKBOX_STORE_WAIT_MS = ASKBOX_CONTRACT['defaultTimeouts']['storeMs'];
 const ASKBOX_STORE_RETRY_SECONDS = ASKBOX_CONTRACT['busyRetrySeconds'];
 const ASKBOX_BASE_HEADERS = ASKBOX_CONTRACT['baseHeaders'];
 
+// The entry: askbox_proxy_handle() and the settings it takes, checked and completed with the JavaScript proxy's
+// defaults (origins, the store folder, the kept secret, lifetimes).
+
 /** Handles the current request; never throws, never answers a hostile request with a 5xx, never prints the key. */
 function askbox_proxy_handle(array $options): void
 {
@@ -556,6 +565,15 @@ function askbox_seconds(array $o, string $name, int $default, int $min, int $max
     return $value;
 }
 
+/** A lifetime option: whole seconds within the contract's range, or its default when unset. */
+function askbox_ttl(array $o, string $name): int
+{
+    $ttl = ASKBOX_CONTRACT['ttls'][$name];
+    return askbox_seconds($o, $name, $ttl['default'], $ttl['min'], $ttl['max']);
+}
+
+// Routing: the host, origin and CORS checks, the preflight and the authorize hook, then the route a request names.
+
 /** Origin checks, preflight, the authorize hook, then the route. Returns the status sent. */
 function askbox_dispatch(array $c, string $method, string $path): int
 {
@@ -607,6 +625,8 @@ function askbox_route(array $c, string $method, array $segments): int
     }
     return askbox_refuse('methodNotAllowed', ['Allow' => implode(', ', ASKBOX_CONTRACT['routes']['messages']['methods'])]);
 }
+
+// The routes: create a conversation, send (for a stream), list messages, delete, feedback, and the reply stream.
 
 function askbox_create(array $c): int
 {
@@ -822,6 +842,8 @@ function askbox_stream(array $c, string $token): int
     return 200;
 }
 
+// Upstream I/O: calls to the Cody API with the key, within deadlines and size caps, and their answers passed on.
+
 /** One upstream JSON call with the key: its status, headers and body, or 'timeout' / 'unreachable'. */
 function askbox_upstream(array $c, string $method, string $path, ?array $body, int $deadlineMs): array|string
 {
@@ -898,6 +920,9 @@ function askbox_forward(array|string $answer): int
     echo $answer['body'];
     return $answer['status'];
 }
+
+// The abuse limits and their store: token buckets in one SQLite database shared by every PHP worker, and the
+// stream tokens already spent.
 
 /** Takes one token from every bucket of the action, or answers 429 with Retry-After; null when it may proceed. */
 function askbox_limit(array $c, string $action, ?string $visitor): ?int
@@ -1111,6 +1136,8 @@ function askbox_spend(PDO $db, string $token, int $expires, int $now): bool
     });
 }
 
+// Proof of work: ALTCHA v2 challenges, made and checked as altcha-lib does.
+
 /**
  * Proof of work (issue 22, item 5): ALTCHA v2 challenges, PBKDF2/SHA-256, exactly as altcha-lib makes and checks
  * them, so the widget's solver and the contract suite hold every runtime to one format.
@@ -1219,6 +1246,8 @@ function askbox_pow_check(array $c, mixed $proof): ?int
     return askbox_spend(askbox_db($c), $claim, $expires * 1000, $now) ? null : askbox_refuse('proofRequired');
 }
 
+// Reading the request: the client's IP, and a JSON body within its type, time, size and depth limits.
+
 /** The client's IP: REMOTE_ADDR, or a header only when configured (anyone can send one). */
 function askbox_client_ip(array $c): string
 {
@@ -1295,6 +1324,9 @@ function askbox_json_depth(string $text): int
     return $deepest;
 }
 
+// Grants and sealing: the visitor's signed grant to a conversation, the sealed stream token, and what both are
+// made of (the clock in milliseconds, base64url).
+
 function askbox_grant_header(): ?string
 {
     $value = $_SERVER['HTTP_X_ASKBOX_GRANT'] ?? null;
@@ -1356,6 +1388,26 @@ function askbox_unseal(array $c, string $token): ?array
     return null;
 }
 
+function askbox_now_ms(): int
+{
+    return (int) floor(microtime(true) * 1000);
+}
+
+function askbox_b64url(string $bytes): string
+{
+    return rtrim(strtr(base64_encode($bytes), '+/', '-_'), '=');
+}
+
+function askbox_b64url_decode(string $text): ?string
+{
+    if (!preg_match('/^[A-Za-z0-9_-]{1,4096}$/', $text) || strlen($text) % 4 === 1) return null;
+    $bytes = base64_decode(strtr($text, '-_', '+/'), true);
+    return $bytes === false ? null : $bytes;
+}
+
+// Responses: the contract's refusals and validation messages in the service's envelope, the security and CORS
+// headers, and the structured log line.
+
 /** The service's 422 for several fields: the first message, "(and N more error[s])", every field's message. */
 function askbox_invalid_all(array $errors): int
 {
@@ -1385,13 +1437,6 @@ function askbox_say(string $rule, string $field, ?int $max = null): string
     return str_replace(['{attribute}', '{max}'], [str_replace('_', ' ', $field), (string) $max], ASKBOX_CONTRACT['validation'][$rule]);
 }
 
-/** A lifetime option: whole seconds within the contract's range, or its default when unset. */
-function askbox_ttl(array $o, string $name): int
-{
-    $ttl = ASKBOX_CONTRACT['ttls'][$name];
-    return askbox_seconds($o, $name, $ttl['default'], $ttl['min'], $ttl['max']);
-}
-
 /** Sends a status, the security and CORS headers, and a JSON body when there is one. Returns the status. */
 function askbox_send(int $status, mixed $body, array $headers = []): int
 {
@@ -1415,6 +1460,8 @@ function askbox_log(array $c, array $entry): void
     // Feedback is the site's data: without a `log` or `onFeedback` callable, the error log is where it can be read.
     elseif ($entry['level'] !== 'info' || $entry['event'] === 'feedback') error_log('[askbox] ' . json_encode($entry, JSON_UNESCAPED_SLASHES));
 }
+
+// Metrics: the request's one JSON line, named as the Node and Workers proxies name their OpenTelemetry instruments.
 
 /**
  * The request's metrics line (`metricsLog`), named as the Node and Workers proxies name their OpenTelemetry
@@ -1489,22 +1536,7 @@ function askbox_metric_since(): float
     return round(microtime(true) - (float) ($_SERVER['REQUEST_TIME_FLOAT'] ?? microtime(true)), 6);
 }
 
-function askbox_now_ms(): int
-{
-    return (int) floor(microtime(true) * 1000);
-}
-
-function askbox_b64url(string $bytes): string
-{
-    return rtrim(strtr(base64_encode($bytes), '+/', '-_'), '=');
-}
-
-function askbox_b64url_decode(string $text): ?string
-{
-    if (!preg_match('/^[A-Za-z0-9_-]{1,4096}$/', $text) || strlen($text) % 4 === 1) return null;
-    $bytes = base64_decode(strtr($text, '-_', '+/'), true);
-    return $bytes === false ? null : $bytes;
-}
+// Hosts and URLs: origins, the hosts the proxy serves, private networks, and the stream URLs it may fetch.
 
 /** scheme://host[:port] of parsed URL parts. */
 function askbox_origin(array $parts): string

@@ -1,15 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import * as contract from '../../src/protocol/contract';
+import * as contract from '../src/protocol/contract';
 
 /**
- * The PHP proxy's copy of the wire contract (src/protocol/contract.ts): a generated constant between two marker
- * lines of askbox-proxy.php, so the proxy stays one file a site owner can drop in. `npm run contract:php` rewrites
- * it; test/contract/contract-php.test.ts fails when the file's copy differs from a fresh one.
+ * The PHP proxy's copy of the wire contract (src/protocol/contract.ts): the constant `ASKBOX_CONTRACT`, written
+ * between two marker lines of the joined askbox-proxy.php by `npm run build:php` (scripts/build-php.ts), so the
+ * proxy stays one file a site owner can drop in. test/contract/contract-php.test.ts fails when the file's copy
+ * differs from a fresh one.
  */
 
-export const PHP_PROXY = fileURLToPath(new URL('../../src/proxy/php/askbox-proxy.php', import.meta.url));
-const BEGIN = '// <askbox-contract> Generated from src/protocol/contract.ts by `npm run contract:php`: do not edit.';
+const BEGIN = '// <askbox-contract> Generated from src/protocol/contract.ts by `npm run build:php`: do not edit.';
 const END = '// </askbox-contract>';
 
 /** A JSON value as a PHP literal: lists as `[a, b]`, objects as `['key' => value]`. */
@@ -40,14 +38,10 @@ export function phpContractBlock(): string {
   return `${BEGIN}\nconst ASKBOX_CONTRACT = ${toPhp(contractData())};\n${END}`;
 }
 
-/** The PHP proxy's text with its block replaced by `block`. */
+/** PHP text with the block between its marker lines (markers included) replaced by `block`. */
 export function withBlock(php: string, block: string): string {
   const start = php.indexOf(BEGIN);
   const end = php.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`askbox-proxy.php has no ${END.slice(5)} block`);
+  if (start === -1 || end < start) throw new Error(`The PHP text has no ${END.slice(5)} block`);
   return php.slice(0, start) + block + php.slice(end + END.length);
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(PHP_PROXY, withBlock(readFileSync(PHP_PROXY, 'utf8'), phpContractBlock()));
 }
