@@ -5,8 +5,9 @@ import { useWidget } from './context.js';
 import { HandoffLink } from './HandoffLink.js';
 
 /**
- * The optional comment after a thumbs-down (at most `FIELDS.feedbackCommentMax` characters), with Send and Skip.
- * Focus moves into it as it opens, and back to the thumbs-down button as it closes.
+ * The optional comment after a thumbs-down (at most `FIELDS.feedbackCommentMax` characters), with Send and Skip;
+ * the thumbs-down is sent once, as it closes (see `createFeedback`). Focus moves into it as it opens, and back to
+ * the thumbs-down button as it closes.
  */
 export function FeedbackComment({ message }: { message: ChatMessage }) {
   const { model, chatText } = useWidget();
@@ -21,8 +22,7 @@ export function FeedbackComment({ message }: { message: ChatMessage }) {
   const done = (event: Event, comment?: string) => {
     const article = (event.currentTarget as Element).closest('.msg');
     article?.querySelector<HTMLElement>('.rate--down')?.focus();
-    if (comment === undefined) return feedback.skip();
-    void feedback.rate(message.id, 'down', comment).then((sent) => {
+    void feedback.finish(message.id, comment).then((sent) => {
       model.say(sent ? chatText.rated : chatText.feedbackFailed);
     });
   };
