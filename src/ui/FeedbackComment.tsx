@@ -4,6 +4,24 @@ import type { ChatMessage } from '../state/messages.js';
 import { useWidget } from './context.js';
 import { HandoffLink } from './HandoffLink.js';
 
+/** Room kept between the comment box and the log's edge it is scrolled to. */
+const EDGE = 8;
+
+/**
+ * Focuses `field` with its whole comment box inside the log's visible box. The browser's own scrolling on focus
+ * shows the field only partly, or not at all (WebKit, Firefox): only the log is scrolled, by as little as needed.
+ */
+function reveal(field: HTMLInputElement) {
+  field.focus({ preventScroll: true });
+  const box = field.form?.getBoundingClientRect();
+  const log = field.closest('.log');
+  if (!box || !log) return;
+  const top = log.getBoundingClientRect().top + log.clientTop;
+  const bottom = top + log.clientHeight;
+  if (box.bottom > bottom - EDGE) log.scrollTop += Math.min(box.bottom - bottom + EDGE, box.top - top - EDGE);
+  else if (box.top < top + EDGE) log.scrollTop -= top + EDGE - box.top;
+}
+
 /**
  * The optional comment after a thumbs-down (at most `FIELDS.feedbackCommentMax` characters), with Send and Skip;
  * the thumbs-down is sent once, as it closes (see `createFeedback`). Focus moves into it as it opens, and back to
@@ -15,7 +33,7 @@ export function FeedbackComment({ message }: { message: ChatMessage }) {
   const open = feedback.commenting.value === message.id;
   const field = useRef<HTMLInputElement>(null);
   useLayoutEffect(() => {
-    if (open) field.current?.focus();
+    if (open && field.current) reveal(field.current);
   }, [open]);
   if (!open) return null;
   const id = `askbox-comment-${message.id}`;

@@ -2,7 +2,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TEXT } from '../../src/config/chat-text';
 import type { ProxyLogEntry } from '../../src/proxy/core/options';
-import { ask, settle, startE2E, W } from './harness';
+import { ask, deepActive, settle, startE2E, W } from './harness';
+
+const LONG = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of a long answer, with enough words to wrap.`);
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 /** The proxy's `feedback` lines: where a rating goes by default (see README, "Where ratings go"). */
@@ -11,7 +13,10 @@ const logged: { comment?: string }[] = [];
 beforeAll(async () => {
   e2e = await startE2E(
     {
-      replies: [{ match: 'plans', text: 'We have **two** plans.' }],
+      replies: [
+        { match: 'long', text: LONG.join('\n\n') },
+        { match: 'plans', text: 'We have **two** plans.' },
+      ],
     },
     {
       log: (entry: ProxyLogEntry) => {
@@ -86,5 +91,48 @@ describe('a thumbs-down and its comment, through the proxy and the simulator (Ch
     await opened.page.goto(`${e2e.url}/plain.html`);
     await expect.poll(() => logged.length, { timeout: 10_000 }).toBe(1);
     expect(logged).toEqual([expect.objectContaining({ rating: 'down' })]);
+  });
+});
+
+/** The comment field's box against the log's visible (client) box, and the reply's top against the log's. */
+function commentPlacement(page: Page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('askbox-widget')?.shadowRoot;
+    const log = root?.querySelector('.log');
+    const field = root?.querySelector('.comment input');
+    const reply = field?.closest('.msg');
+    if (!log || !field || !reply) return null;
+    const top = log.getBoundingClientRect().top + log.clientTop;
+    const box = field.getBoundingClientRect();
+    return {
+      above: Math.round(top - box.top),
+      below: Math.round(box.bottom - (top + log.clientHeight)),
+      height: Math.round(box.height),
+      replyTop: Math.round(reply.getBoundingClientRect().top - top),
+    };
+  });
+}
+
+describe('the comment box of a long reply (Chromium)', () => {
+  it('opens focused and wholly inside the log, which does not jump back to the reply’s top', async () => {
+    const { page } = await answered('A long one, please');
+    await page.locator(W.bot, { hasText: 'Paragraph 40' }).waitFor();
+    // The visitor reads down to the reply's end, where its rating is.
+    await page.locator('askbox-widget .log').hover();
+    await page.mouse.wheel(0, 10_000);
+    await expect
+      .poll(() => page.evaluate(() => document.querySelector('askbox-widget')?.shadowRoot?.querySelector('.jump')))
+      .toBeNull();
+    await page.locator(DOWN).click();
+    await expect.poll(() => deepActive(page)).toBe('input.input');
+    // Over the frames after it opened, when the log follows its grown content.
+    for (let frame = 0; frame < 10; frame++) {
+      const placed = await commentPlacement(page);
+      expect(placed?.height).toBeGreaterThan(0);
+      expect(placed?.above, JSON.stringify(placed)).toBeLessThanOrEqual(0);
+      expect(placed?.below, JSON.stringify(placed)).toBeLessThanOrEqual(0);
+      expect(placed?.replyTop).toBeLessThan(0);
+      await page.evaluate(() => new Promise(requestAnimationFrame));
+    }
   });
 });
