@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { FIELDS } from '../protocol/contract.js';
 import type { ChatMessage } from '../state/messages.js';
+import { useConfirmation } from './confirmation.js';
 import { useWidget } from './context.js';
 import { HandoffLink } from './HandoffLink.js';
 
@@ -24,23 +25,33 @@ function reveal(field: HTMLInputElement) {
 
 /**
  * The optional comment after a thumbs-down (at most `FIELDS.feedbackCommentMax` characters), with Send and Skip;
- * the thumbs-down is sent once, as it closes (see `createFeedback`). Focus moves into it as it opens, and back to
- * the thumbs-down button as it closes.
+ * the thumbs-down is sent once, as it closes (see `createFeedback`). Where the box was, "Thanks for your feedback."
+ * then shows for a moment.
  */
 export function FeedbackComment({ message }: { message: ChatMessage }) {
   const { model, chatText } = useWidget();
-  const { feedback } = model;
-  const open = feedback.commenting.value === message.id;
+  const thanks = useConfirmation();
+  if (model.feedback.commenting.value === message.id) return <CommentForm message={message} onSent={thanks.show} />;
+  return thanks.shown ? (
+    <p class="comment__thanks" aria-hidden="true">
+      {chatText.rated}
+    </p>
+  ) : null;
+}
+
+/** The comment box itself. Focus moves into it as it opens, and back to the thumbs-down button as it closes. */
+function CommentForm({ message, onSent }: { message: ChatMessage; onSent: () => void }) {
+  const { model, chatText } = useWidget();
   const field = useRef<HTMLInputElement>(null);
   useLayoutEffect(() => {
-    if (open && field.current) reveal(field.current);
-  }, [open]);
-  if (!open) return null;
+    if (field.current) reveal(field.current);
+  }, []);
   const id = `askbox-comment-${message.id}`;
   const done = (event: Event, comment?: string) => {
     const article = (event.currentTarget as Element).closest('.msg');
     article?.querySelector<HTMLElement>('.rate--down')?.focus();
-    void feedback.finish(message.id, comment).then((sent) => {
+    void model.feedback.finish(message.id, comment).then((sent) => {
+      if (sent) onSent();
       model.say(sent ? chatText.rated : chatText.feedbackFailed);
     });
   };

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TEXT } from '../../src/config/chat-text';
+import { DEFAULT_TEXT } from '../../src/config/schema';
 import type { ProxyLogEntry } from '../../src/proxy/core/options';
 import { ask, deepActive, settle, startE2E, W } from './harness';
 
@@ -134,5 +135,94 @@ describe('the comment box of a long reply (Chromium)', () => {
       expect(placed?.replyTop).toBeLessThan(0);
       await page.evaluate(() => new Promise(requestAnimationFrame));
     }
+  });
+});
+
+/**
+ * Every text the panel's live regions took, in order, from now on (`window.spoken`): a region whose text changed,
+ * and one added with its text already in it (which some screen readers read too).
+ */
+function recordLiveRegions(page: Page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('askbox-widget')!.shadowRoot!;
+    const LIVE = '[aria-live], [role="status"], [role="alert"]';
+    const spoken: string[] = [];
+    (window as unknown as { spoken: string[] }).spoken = spoken;
+    // One change of a region may come as several records (a text node out, another in): a text counts once.
+    const last = new Map<Element, string>();
+    const heard = (region: Element | null | undefined) => {
+      const text = region?.textContent ?? '';
+      if (!region || region.getAttribute('aria-live') === 'off' || !text || last.get(region) === text) return;
+      last.set(region, text);
+      spoken.push(text);
+    };
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const target = record.target instanceof Element ? record.target : record.target.parentElement;
+        heard(target?.closest(LIVE));
+        for (const added of record.addedNodes)
+          if (added instanceof Element)
+            for (const region of [added, ...added.querySelectorAll(LIVE)]) if (region.matches(LIVE)) heard(region);
+      }
+    }).observe(root, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** The confirmation's box, whether it is inside the panel, and the controls it overlaps. */
+function confirmationBox(page: Page, selector: string) {
+  return page.evaluate((css) => {
+    const root = document.querySelector('askbox-widget')!.shadowRoot!;
+    const note = root.querySelector(css);
+    const panel = root.querySelector('.panel')!.getBoundingClientRect();
+    if (!note) return null;
+    const box = note.getBoundingClientRect();
+    const overlaps = (other: DOMRect) =>
+      box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom;
+    return {
+      text: note.textContent,
+      width: box.width,
+      height: box.height,
+      inPanel: box.left >= panel.left && box.right <= panel.right && box.top >= panel.top && box.bottom <= panel.bottom,
+      overlapping: [...root.querySelectorAll('button, input, a, textarea')]
+        .filter((control) => overlaps(control.getBoundingClientRect()))
+        .map((control) => control.getAttribute('aria-label') ?? control.textContent),
+    };
+  }, selector);
+}
+
+describe('visible confirmations, announced once (Chromium)', () => {
+  it('a comment sent shows "Thanks for your feedback." where its box was', async () => {
+    const { page } = await answered();
+    await page.locator(DOWN).click();
+    await page.getByLabel(CHAT_TEXT.comment).fill('Too short');
+    await recordLiveRegions(page);
+    await page.locator('askbox-widget .comment button[type="submit"]').click();
+    await page.locator('askbox-widget .comment__thanks').waitFor();
+    expect(await confirmationBox(page, '.comment__thanks')).toEqual({
+      text: CHAT_TEXT.rated,
+      width: expect.any(Number),
+      height: expect.any(Number),
+      inPanel: true,
+      overlapping: [],
+    });
+    expect((await confirmationBox(page, '.comment__thanks'))?.height).toBeGreaterThan(0);
+    await settle(page);
+    const spoken = await page.evaluate(() => (window as unknown as { spoken: string[] }).spoken);
+    expect(spoken.filter((text) => text.includes(CHAT_TEXT.rated))).toHaveLength(1);
+  });
+
+  it('"Copy conversation" shows "Copied" beside the menu', async () => {
+    const { page } = await answered();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await recordLiveRegions(page);
+    await page.locator('askbox-widget button[aria-haspopup="menu"]').click();
+    await page.locator(`askbox-widget [role="menuitem"]:text-is("${CHAT_TEXT.copyConversation}")`).click();
+    await page.locator('askbox-widget .head__note').waitFor();
+    const box = await confirmationBox(page, '.head__note');
+    expect(box).toMatchObject({ text: DEFAULT_TEXT.copied, inPanel: true, overlapping: [] });
+    expect(box?.width).toBeGreaterThan(0);
+    await settle(page);
+    const spoken = await page.evaluate(() => (window as unknown as { spoken: string[] }).spoken);
+    expect(spoken.filter((text) => text.includes(DEFAULT_TEXT.copied))).toHaveLength(1);
   });
 });

@@ -69,7 +69,7 @@ describe('feedback on a reply', () => {
     expect(down().getAttribute('aria-pressed')).toBe('false');
 
     // Thumbs down opens the comment, focused, and waits for it; Send posts the rating once, with the comment;
-    // focus returns.
+    // focus returns, and "Thanks for your feedback." shows where the box was, said once by the live region.
     fireEvent.click(down());
     const field = await ui().findByRole('textbox', { name: CHAT_TEXT.comment });
     await waitFor(() => expect(root().activeElement).toBe(field));
@@ -91,7 +91,15 @@ describe('feedback on a reply', () => {
     expect(events.at(-1)).toMatchObject({ rating: 'down', comment: 'Out of date' });
     expect(ui().queryByRole('textbox', { name: CHAT_TEXT.comment })).toBeNull();
     expect(root().activeElement).toBe(down());
-    await waitFor(() => expect(said(CHAT_TEXT.rated)).toBe(true));
+    await waitFor(() => expect(root().querySelector('.comment__thanks')).not.toBeNull());
+    const thanks = root().querySelector('.comment__thanks')!;
+    expect(thanks.textContent).toBe(CHAT_TEXT.rated);
+    expect(thanks.getAttribute('aria-hidden')).toBe('true');
+    expect(
+      ui()
+        .getAllByRole('status')
+        .filter((s) => s.textContent === CHAT_TEXT.rated),
+    ).toHaveLength(1);
   });
 
   it('sends a thumbs-down that waits for its comment once, with keepalive, as the panel closes', async () => {
