@@ -98,6 +98,8 @@ async function visitorChats(comment?: string) {
   await page.reload();
   await page.locator(W.panel).waitFor();
   await expect.poll(() => page.locator(W.bot).count(), { timeout: 10_000 }).toBe(1);
+  // Read before rating it: a comment sent shows its thanks under the reply for a moment.
+  const restored = (await page.locator(W.bot).textContent()) ?? '';
   const rated: number[] = [];
   if (comment !== undefined) {
     page.on('response', (response) => {
@@ -115,7 +117,7 @@ async function visitorChats(comment?: string) {
     html,
     panel,
     answer,
-    restored: (await page.locator(W.bot).textContent()) ?? '',
+    restored,
     streamedParts: seen.size,
     calls,
     pageErrors,
