@@ -57,8 +57,11 @@ export interface ChatClient {
   ): AsyncIterable<StreamEvent>;
   /** Deletes the conversation, with its messages, at the service (`DELETE /conversations/{id}`, its grant only). */
   deleteConversation(conversation: ConversationRef): Promise<void>;
-  /** Hands a rating of a reply to the proxy's `POST /feedback` (the site's `onFeedback`; nothing goes upstream). */
-  sendFeedback(conversation: ConversationRef, feedback: Feedback): Promise<void>;
+  /**
+   * Hands a rating of a reply to the proxy's `POST /feedback` (the site's `onFeedback`; nothing goes upstream).
+   * `keepalive`: the request outlives the page (sent as the visitor leaves it).
+   */
+  sendFeedback(conversation: ConversationRef, feedback: Feedback, options?: { keepalive?: boolean }): Promise<void>;
 }
 
 /** A visitor's rating of one reply, with their comment on a thumbs-down. */
@@ -193,9 +196,10 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       parseDeleted(await json(path, { method: 'DELETE' }, conversation.grant));
     },
 
-    async sendFeedback(conversation, { messageId, rating, comment }) {
+    async sendFeedback(conversation, { messageId, rating, comment }, { keepalive = false } = {}) {
       const body = { conversation_id: conversation.id, message_id: messageId, rating, ...(comment && { comment }) };
-      const answer = await json('/feedback', { method: 'POST', body: JSON.stringify(body) }, conversation.grant);
+      const init = { method: 'POST', body: JSON.stringify(body), keepalive };
+      const answer = await json('/feedback', init, conversation.grant);
       parseFeedbackTaken(answer, messageId);
     },
 

@@ -33,6 +33,24 @@ function followConnection(view: Window | null, online: Signal<boolean>): () => v
   };
 }
 
+/**
+ * Sends a thumbs-down still waiting for its comment as the visitor leaves the page (`pagehide`, also on going into the
+ * back/forward cache), with `keepalive`, so that it is not lost with the page; returns the stop function.
+ */
+function flushOnLeave(view: Window | null, model: ChatModelInstance): () => void {
+  const leave = () => model.feedback.flush();
+  view?.addEventListener('pagehide', leave);
+  return () => view?.removeEventListener('pagehide', leave);
+}
+
+/** What the chat follows in the panel's window: the connection, and the visitor leaving; returns the stop function. */
+function watchWindow(view: Window | null, { online, model }: { online: Signal<boolean>; model: ChatModelInstance }) {
+  const stops = [followConnection(view, online), flushOnLeave(view, model)];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
 /** `createChat`'s type: what the chat file hands to the launcher. */
 export type CreateChat = typeof createChat;
 
@@ -106,7 +124,7 @@ export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Cha
       const stopUnread = effect(() => {
         if (model.announcement.value) launcher.addUnread();
       });
-      const stopConnection = followConnection(launcher.root.ownerDocument.defaultView, online);
+      const stopWatching = watchWindow(launcher.root.ownerDocument.defaultView, { online, model });
       // Closed from inside (Escape, the close button), focus goes back to the launcher or where it came from.
       const close = () => {
         model.close();
@@ -138,7 +156,7 @@ export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Cha
         launcher.slot,
       );
       hide = () => {
-        stopConnection();
+        stopWatching();
         launcher.root.removeEventListener('keydown', onEscape);
         stop();
         stopUnread();

@@ -10,7 +10,11 @@ export interface WidgetEvents {
   error: { kind: ChatError['kind']; message: string };
   /** The service's message limit is reached (402): sending waits; `message` is the service's text, for the owner. */
   quota: { message: string };
-  /** The visitor rated a reply (again with `comment` when they add one after a thumbs-down). */
+  /**
+   * The visitor rated a reply: once per rating, as it is sent. A thumbs-up fires at once; a thumbs-down fires when
+   * its comment is sent (with `comment`) or skipped, or as the visitor leaves with the comment box open. A Retry of
+   * a failed send does not fire it again.
+   */
   feedback: { messageId: string; conversationId: string; rating: 'up' | 'down'; comment: string | undefined };
   /** The visitor asked for a person: `via` is how they are reached. */
   handoff: { conversationId: string | undefined; via: 'email' | 'url' };

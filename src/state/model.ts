@@ -63,10 +63,11 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     watchStall: stall.watch,
     state,
   });
-  const switching = createSwitching({ session, conversations, undo, runs, opener, history, emit, state, panel });
-  const { send, retry } = createAsking({ state, session, history, undo, emit, ask });
   const conversation = () => session.current();
   const feedback = createFeedback({ client, storage: deps.storage, config, emit, conversation });
+  const leave = feedback.flush;
+  const switching = createSwitching({ session, conversations, undo, runs, opener, history, emit, state, panel, leave });
+  const { send, retry } = createAsking({ state, session, history, undo, emit, ask });
   const discard = () => {
     conversations.drop(conversation()?.id ?? '');
     feedback.forget(state.messages.value);

@@ -20,6 +20,11 @@ interface SwitchingDeps {
   emit: Emit;
   state: ModelState;
   panel: PanelView;
+  /**
+   * Called as the visitor leaves what the panel shows (it closes, or another conversation takes its place): a
+   * thumbs-down still waiting for its comment is sent then (see `feedback.flush`).
+   */
+  leave: () => void;
 }
 
 /**
@@ -38,8 +43,10 @@ export function createSwitching({
   emit,
   state,
   panel,
+  leave,
 }: SwitchingDeps) {
   function clear(keep: boolean, next?: ConversationRef) {
+    leave();
     undo.keep(keep ? state.messages.value : []);
     runs.invalidate();
     if (next) session.save(next);
@@ -82,6 +89,7 @@ export function createSwitching({
 
   function close() {
     if (!panel.isOpen.value) return;
+    leave();
     panel.setOpen(false);
     emit('close', undefined);
   }

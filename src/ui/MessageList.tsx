@@ -46,11 +46,15 @@ function latestReply(content: Element): Element | undefined {
  */
 function keepInView(log: HTMLElement, content: Element, follow: Follow): Follow {
   const reply = latestReply(content);
-  if (!reply || (follow === 'bottom' && log.scrollHeight - log.clientHeight <= startOf(log, reply))) {
+  const start = reply ? startOf(log, reply) : 0;
+  // At the bottom, the reader already below the reply's start (they read down to its end, where something opened,
+  // such as a rating's comment box) stays at the bottom: taking them back to its start would lose their place.
+  const past = log.scrollTop > start;
+  if (!reply || (follow === 'bottom' && (past || log.scrollHeight - log.clientHeight <= start))) {
     log.scrollTop = log.scrollHeight;
     return 'bottom';
   }
-  log.scrollTop = startOf(log, reply);
+  log.scrollTop = start;
   return 'start';
 }
 

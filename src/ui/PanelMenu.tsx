@@ -1,4 +1,5 @@
 import { toMarkdown } from '../state/transcript.js';
+import { useConfirmation } from './confirmation.js';
 import { Menu, type MenuItem } from './Menu.js';
 import { useWidget } from './context.js';
 import { transcriptLabels, useHandoffLink } from './HandoffLink.js';
@@ -8,8 +9,9 @@ import { MoreIcon } from './icons.js';
 const UNSAFE_NAME = /[\\/:*?"<>|]+/g;
 
 /**
- * The header's menu: the visitor's conversations (see Conversations), the conversation copied or downloaded as Markdown, a way to a person when the site gives one,
- * and deleting the conversation for good (confirmed in the panel first, see DeleteConfirm).
+ * The header's menu: the visitor's conversations (see Conversations), the conversation copied or downloaded as
+ * Markdown, a way to a person when the site gives one, and deleting the conversation for good (confirmed in the panel
+ * first, see DeleteConfirm). A copy shows "Copied" beside the menu's button for a moment (see useConfirmation).
  */
 export function PanelMenu() {
   const context = useWidget();
@@ -17,13 +19,16 @@ export function PanelMenu() {
   const empty = model.messages.value.length === 0 || model.busy.value;
   const transcript = () => toMarkdown(model.messages.value, transcriptLabels(context));
   const handoff = useHandoffLink();
+  const copied = useConfirmation();
   const items: MenuItem[] = [
     { label: chatText.conversations, onSelect: () => model.conversations.show(true) },
     {
       label: chatText.copyConversation,
       disabled: empty,
       onSelect: async () => {
-        if (await copy(transcript())) model.say(config.text.copied);
+        if (!(await copy(transcript()))) return;
+        copied.show();
+        model.say(config.text.copied);
       },
     },
     {
@@ -43,5 +48,14 @@ export function PanelMenu() {
       model.removal.ask();
     },
   });
-  return <Menu label={chatText.menu} icon={<MoreIcon />} items={items} />;
+  return (
+    <>
+      {copied.shown && (
+        <span class="head__note" aria-hidden="true">
+          {config.text.copied}
+        </span>
+      )}
+      <Menu label={chatText.menu} icon={<MoreIcon />} items={items} />
+    </>
+  );
 }

@@ -13,11 +13,12 @@ const RATINGS: readonly Value[] = ['up', 'down'];
 export function RateButtons({ message }: { message: ChatMessage }) {
   const { model, config, chatText } = useWidget();
   const { feedback } = model;
-  const chosen = feedback.ratingOf(message.id);
+  const chosen = feedback.ratings.value[message.id];
   const failed = feedback.sending.value[message.id] === 'failed';
   const rate = async (rating: Value) => {
-    const sent = await feedback.rate(message.id, rating);
-    model.say(sent ? chatText.rated : chatText.feedbackFailed);
+    const outcome = await feedback.rate(message.id, rating);
+    // A thumbs-down waits for its comment, which says how it went (see FeedbackComment).
+    if (outcome !== 'held') model.say(outcome === 'sent' ? chatText.rated : chatText.feedbackFailed);
   };
   return (
     <span class="rate">

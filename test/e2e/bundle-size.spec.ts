@@ -60,9 +60,13 @@ export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187 + 290 + 10;
  *   measured on main before and after merging them;
  * - issue 34 items 13 and 14, setup mistakes named: 858 B, measured before and after on its branch: the launcher 290 B
  *   (above) and the chat file 568 B (44,209 → 44,777 B: the edit distance and the naming of unknown text keys as
- *   written, which the chat file carries too, and the detection of an answer that is not the proxy's).
+ *   written, which the chat file carries too, and the detection of an answer that is not the proxy's);
+ * - issue 33 and issue 34 items 2 and 8: one rating one record (a thumbs-down held for its comment, sent once or
+ *   with keepalive as the visitor leaves), the comment box kept in view, and visible confirmations of a copy and a
+ *   comment: +588 B measured on main before and after (chat file 45,598 → 46,189 B, launcher 12,145 → 12,142 B),
+ *   of which the 429 B left under the budget took 429 B: +159 B, the budget now the measured 58,331 B.
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858;
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858 + 159;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 

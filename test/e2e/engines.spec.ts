@@ -6,7 +6,8 @@ import { launchFirefox, launchWebKit, requireEngines, until, type Engine } from 
 /**
  * The core walk in the engines of Firefox and Safari, as in Chromium: boot without a page error, open by keyboard,
  * send and stream a markdown reply, keep it across a reload, close with Escape back to the launcher, the strict-CSP
- * page, and a phone-sized window. Keyboard only: the same keys in every engine, no driver-specific clicks.
+ * page, a phone-sized window, a long reply's thumbs-down with a comment, and copying the conversation. Keyboard only:
+ * the same keys in every engine, no driver-specific clicks (a control is given focus by script, then pressed).
  */
 
 /** Every page records its errors first (WebKit's driver has no console API), with the page's nonce. */
@@ -23,6 +24,19 @@ const FOCUSED = `(() => {
   return el ? el.tagName + (el.getAttribute('aria-label') ? ' ' + el.getAttribute('aria-label') : '') : '';
 })()`;
 const REPLY = `${ROOT}?.querySelector('.msg--bot:not(.msg--welcome):not(.msg--streaming) strong')?.textContent`;
+const LONG = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of a long answer, with enough words to wrap.`);
+/** `selector`'s box against the log's visible (client) box: how far it is above and below it, and its height. */
+const inLog = (selector: string) => `(() => {
+  const log = ${inWidget('.log')}, el = ${inWidget(selector)};
+  const top = log.getBoundingClientRect().top + log.clientTop, box = el.getBoundingClientRect();
+  return { above: top - box.top, below: box.bottom - top - log.clientHeight, height: box.height };
+})()`;
+/** `selector`'s box: its size, and whether it lies inside the panel. */
+const inPanel = (selector: string) => `(() => {
+  const panel = ${inWidget('.panel')}.getBoundingClientRect(), box = ${inWidget(selector)}.getBoundingClientRect();
+  return { width: box.width, height: box.height, inside: box.left >= panel.left && box.right <= panel.right
+    && box.top >= panel.top && box.bottom <= panel.bottom };
+})()`;
 
 let server: DemoServer;
 
@@ -32,7 +46,12 @@ beforeAll(async () => {
   server = await startDemoServer({
     port: 0,
     headScript: RECORDER,
-    scenario: { replies: [{ match: 'returns', text: 'Returns are free for **30 days**.', chunkSize: 6, delayMs: 30 }] },
+    scenario: {
+      replies: [
+        { match: 'returns', text: 'Returns are free for **30 days**.', chunkSize: 6, delayMs: 30 },
+        { match: 'long', text: LONG.join('\n\n') },
+      ],
+    },
   });
 });
 afterAll(() => server?.close());
@@ -92,6 +111,64 @@ describe.each([
     await openByKeyboard();
     await ask('And returns?');
     expect(await engine.read('window.cspViolations')).toEqual([]);
+    expect(await engine.read('window.__errors')).toEqual([]);
+  }, 90_000);
+
+  /** Gives `selector` focus by script, then presses Enter on it, as a keyboard visitor who reached it would. */
+  async function press(selector: string) {
+    await until(engine, inWidget(selector));
+    await engine.read(`(${inWidget(selector)}.focus(), true)`);
+    await engine.press('Enter');
+  }
+
+  /** Waits two animation frames in the page: what follows a layout (the log keeping its place) has run. */
+  async function frames() {
+    await engine.read(
+      `(window.__frames = 0, requestAnimationFrame(() => requestAnimationFrame(() => (window.__frames = 2))), true)`,
+    );
+    await until(engine, 'window.__frames === 2');
+  }
+
+  it('rates a long reply down with a comment: the box in view and focused, then a visible thanks', async () => {
+    await fresh('/');
+    await openByKeyboard();
+    await engine.type('A long one, please');
+    await engine.press('Enter');
+    await until(engine, `${ROOT}?.querySelector('.msg--bot:not(.msg--welcome):not(.msg--streaming) .rate--down')`);
+    // Read down to the end of the reply, where its rating is; thumbs-down opens the comment box.
+    await press('.jump');
+    await press('.msg--bot:last-of-type .rate--down');
+    await until(engine, `${FOCUSED} === 'INPUT'`);
+    await frames();
+    const field = await engine.read<{ above: number; below: number; height: number }>(inLog('.comment input'));
+    expect(field.height).toBeGreaterThan(0);
+    expect(field.above, JSON.stringify(field)).toBeLessThanOrEqual(0);
+    expect(field.below, JSON.stringify(field)).toBeLessThanOrEqual(0);
+    await engine.type('Too long');
+    await engine.press('Enter');
+    await until(engine, inWidget('.comment__thanks'));
+    expect(await engine.read(inPanel('.comment__thanks'))).toMatchObject({ inside: true });
+    expect(await engine.read<number>(`${inWidget('.comment__thanks')}.getBoundingClientRect().height`)).toBeGreaterThan(
+      0,
+    );
+    expect(await engine.read<string>(FOCUSED)).toBe('BUTTON Not helpful');
+    expect(await engine.read('window.__errors')).toEqual([]);
+  }, 90_000);
+
+  it('copies the conversation from the menu, and shows "Copied" in the panel', async () => {
+    await fresh('/');
+    await openByKeyboard();
+    await ask('How do returns work?');
+    await press('button[aria-haspopup="menu"]');
+    const focusedItem = `${ROOT}.activeElement?.getAttribute('role') === 'menuitem' && ${ROOT}.activeElement.textContent`;
+    await until(engine, focusedItem);
+    await engine.press('ArrowDown');
+    expect(await engine.read(focusedItem)).toBe('Copy conversation');
+    await engine.press('Enter');
+    await until(engine, inWidget('.head__note'));
+    const note = await engine.read<{ width: number; height: number; inside: boolean }>(inPanel('.head__note'));
+    expect(note.inside).toBe(true);
+    expect(note.width * note.height).toBeGreaterThan(0);
     expect(await engine.read('window.__errors')).toEqual([]);
   }, 90_000);
 

@@ -201,7 +201,7 @@ describe("the README's install and proxy recipes, run as written", () => {
     expect(await page.locator(W.alert).allTextContents(), recipe.output.join('')).toEqual([]);
     expect(await page.locator(W.bot).first().textContent()).toMatch(/plan/i);
     expect(proxied).toEqual(expect.arrayContaining([expect.stringMatching(/^POST .*\/conversations$/)]));
-    // A thumbs-down with a comment, as a visitor gives it: the widget sends the rating at once, then with the comment.
+    // A thumbs-down with a comment, as a visitor gives it: the widget sends the rating once, with the comment.
     const rated: number[] = [];
     page.on('response', (response) => {
       if (response.url().startsWith(recipe.proxyUrl) && response.url().includes('feedback'))
@@ -211,16 +211,21 @@ describe("the README's install and proxy recipes, run as written", () => {
     await page.getByLabel(CHAT_TEXT.comment).fill(COMMENT);
     await page.locator('askbox-widget .comment button[type="submit"]').click();
     // expect.poll needs the test's own expect in a concurrent test.
-    await test.expect.poll(() => rated, { timeout: 10_000 }).toEqual([200, 200]);
+    await test.expect.poll(() => rated, { timeout: 10_000 }).toEqual([200]);
     expect(errors, recipe.output.join('')).toEqual([]);
     await context.close();
-    // Found where the README says ratings go: one rating (one visitor, one reply), one of its lines with the comment
-    // (the two sends may arrive in either order).
-    await test.expect.poll(() => loggedRatings(recipe.output).length, { timeout: 10_000 }).toBe(2);
+    // Found where the README says ratings go: one rating (one visitor, one reply) is one line, with the comment.
+    await test.expect.poll(() => loggedRatings(recipe.output).length, { timeout: 10_000 }).toBe(1);
     const ratings = loggedRatings(recipe.output);
-    expect(new Set(ratings.map((r) => `${r.conversationId} ${r.messageId} ${r.visitorId}`)).size).toBe(1);
-    expect(ratings.map((r) => r.rating)).toEqual(['down', 'down']);
-    expect(ratings.flatMap((r) => r.comment ?? [])).toEqual([COMMENT]);
+    expect(ratings).toEqual([
+      expect.objectContaining({
+        conversationId: expect.any(String),
+        messageId: expect.any(String),
+        visitorId: expect.any(String),
+        rating: 'down',
+        comment: COMMENT,
+      }),
+    ]);
     // Every method the widget uses reaches the proxy: a deletion without a grant is its 404, not the framework's.
     const deleted = await fetch(`${recipe.proxyUrl}/conversations/abcdefabcdef`, {
       method: 'DELETE',

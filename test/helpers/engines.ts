@@ -10,7 +10,7 @@ const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDrive
 const MINIBROWSER = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
 /** The keys a walk presses. */
-type WalkKey = 'Enter' | 'Escape' | 'Tab';
+type WalkKey = 'Enter' | 'Escape' | 'Tab' | 'ArrowDown';
 
 /**
  * One browser engine as a keyboard-only visitor drives it: load a page, press keys, type into what has focus, and
@@ -54,7 +54,12 @@ export async function launchFirefox(): Promise<Engine> {
   };
 }
 
-const SELENIUM_KEYS: Record<WalkKey, string> = { Enter: Key.ENTER, Escape: Key.ESCAPE, Tab: Key.TAB };
+const SELENIUM_KEYS: Record<WalkKey, string> = {
+  Enter: Key.ENTER,
+  Escape: Key.ESCAPE,
+  Tab: Key.TAB,
+  ArrowDown: Key.ARROW_DOWN,
+};
 
 /**
  * WebKitGTK's MiniBrowser in automation mode, under a private Xvfb display, through WebKitWebDriver. Its window has

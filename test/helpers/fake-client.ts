@@ -41,7 +41,13 @@ export function createFakeClient() {
     createRefusals: [] as ChatError[],
     /** Conversations deleted, and feedback sent, in order. */
     deleted: [] as string[],
-    feedback: [] as { conversation: string; messageId: string; rating: string; comment?: string | undefined }[],
+    feedback: [] as {
+      conversation: string;
+      messageId: string;
+      rating: string;
+      comment?: string | undefined;
+      keepalive?: boolean;
+    }[],
     /** While set, the next deletions and feedback sends throw it. */
     actionError: undefined as ChatError | undefined,
     /** While set, history and stored-reply reads wait for it: the test decides when the network answers. */
@@ -95,9 +101,13 @@ export function createFakeClient() {
       if (state.actionError) throw state.actionError;
       state.deleted.push(conversation.id);
     },
-    sendFeedback: async (conversation, feedback) => {
+    sendFeedback: async (conversation, feedback, options) => {
       if (state.actionError) throw state.actionError;
-      state.feedback.push({ conversation: conversation.id, ...feedback });
+      state.feedback.push({
+        conversation: conversation.id,
+        ...feedback,
+        ...(options?.keepalive && { keepalive: true }),
+      });
     },
     async *streamReply({ conversation, content }, signal) {
       state.calls.push('stream');

@@ -152,8 +152,8 @@ export interface ProxyOptions {
   /**
    * Receives each rating a visitor gives a reply (the service has no feedback endpoint, so nothing goes upstream).
    * Default: an `info` log line of event `feedback` (with `log: logToConsole`, on the console). A rejection is a 503
-   * the widget may retry. One visitor has one rating of a reply, which they may change: the widget sends a thumbs-down
-   * at once and again with the visitor's comment, and the two may arrive in either order: store by
+   * the widget may retry. One rating is one call: the widget sends a thumbs-down once, with the visitor's comment if
+   * they write one. One visitor has one rating of a reply, which they may change or a Retry may send again: store by
    * `conversationId`, `messageId` and `visitorId`, and keep a comment while the rating stays the same.
    */
   onFeedback?: (event: FeedbackEvent) => void | Promise<void>;

@@ -66,6 +66,20 @@ describe('sending feedback through the proxy', () => {
     expect(plain.calls[0]?.body).toEqual({ conversation_id: 'conv00000001', message_id: 'reply0000001', rating: 'up' });
   });
 
+  it('sends it with `keepalive` only when asked: a rating sent as the visitor leaves outlives the page', async () => {
+    const kept: (boolean | undefined)[] = [];
+    const client = createChatClient({
+      proxyUrl: '/askbox',
+      fetch: async (_url, init) => {
+        kept.push(init?.keepalive);
+        return Response.json({ data: { message_id: 'reply0000001' } });
+      },
+    });
+    await client.sendFeedback(conversation, { messageId: 'reply0000001', rating: 'down' }, { keepalive: true });
+    await client.sendFeedback(conversation, { messageId: 'reply0000001', rating: 'up' });
+    expect(kept).toEqual([true, false]);
+  });
+
   it.each([
     ['a receipt for another reply', 200, { data: { message_id: 'reply0000002' } }, 'http'],
     ['no receipt', 200, {}, 'http'],

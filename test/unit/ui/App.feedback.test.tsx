@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ChatError } from '../../../src/api/errors';
 import { CHAT_TEXT } from '../../../src/config/chat-text';
 import { parseConfig } from '../../../src/config/parse';
+import { DEFAULT_TEXT } from '../../../src/config/schema';
 import type { WidgetHandle } from '../../../src/mount/handle';
 import { createChat } from '../../../src/mount/chat';
 import { startWidget } from '../../../src/mount/widget';
@@ -67,20 +68,70 @@ describe('feedback on a reply', () => {
     expect(up().getAttribute('aria-pressed')).toBe('true');
     expect(down().getAttribute('aria-pressed')).toBe('false');
 
-    // Thumbs down opens the comment, focused; Send posts it again with the comment; focus returns.
+    // Thumbs down opens the comment, focused, and waits for it; Send posts the rating once, with the comment;
+    // focus returns, and "Thanks for your feedback." shows where the box was, said once by the live region.
     fireEvent.click(down());
     const field = await ui().findByRole('textbox', { name: CHAT_TEXT.comment });
     await waitFor(() => expect(root().activeElement).toBe(field));
     expect(field.getAttribute('maxlength')).toBe(String(FIELDS.feedbackCommentMax));
     expect(down().getAttribute('aria-pressed')).toBe('true');
     expect(up().getAttribute('aria-pressed')).toBe('false');
+    expect(fake.state.feedback).toHaveLength(1);
+    expect(events).toHaveLength(1);
     fireEvent.input(field, { target: { value: '  Out of date  ' } });
     fireEvent.click(ui().getByRole('button', { name: CHAT_TEXT.sendComment }));
-    await waitFor(() => expect(fake.state.feedback).toHaveLength(3));
-    expect(fake.state.feedback[2]).toMatchObject({ rating: 'down', comment: 'Out of date' });
+    await waitFor(() => expect(fake.state.feedback).toHaveLength(2));
+    expect(fake.state.feedback[1]).toEqual({
+      conversation: 'conv00000001',
+      messageId: 'reply0000001',
+      rating: 'down',
+      comment: 'Out of date',
+    });
+    expect(events).toHaveLength(2);
     expect(events.at(-1)).toMatchObject({ rating: 'down', comment: 'Out of date' });
     expect(ui().queryByRole('textbox', { name: CHAT_TEXT.comment })).toBeNull();
     expect(root().activeElement).toBe(down());
+    await waitFor(() => expect(root().querySelector('.comment__thanks')).not.toBeNull());
+    const thanks = root().querySelector('.comment__thanks')!;
+    expect(thanks.textContent).toBe(CHAT_TEXT.rated);
+    expect(thanks.getAttribute('aria-hidden')).toBe('true');
+    expect(
+      ui()
+        .getAllByRole('status')
+        .filter((s) => s.textContent === CHAT_TEXT.rated),
+    ).toHaveLength(1);
+  });
+
+  it('sends a thumbs-down that waits for its comment once, with keepalive, as the panel closes', async () => {
+    const { fake, events } = await setup();
+    fireEvent.click(down());
+    await ui().findByRole('textbox', { name: CHAT_TEXT.comment });
+    handle!.close();
+    await waitFor(() => expect(fake.state.feedback).toHaveLength(1));
+    expect(fake.state.feedback[0]).toMatchObject({ rating: 'down', comment: undefined, keepalive: true });
+    expect(events).toEqual([expect.objectContaining({ rating: 'down' })]);
+    handle!.open();
+    expect(ui().queryByRole('textbox', { name: CHAT_TEXT.comment })).toBeNull();
+  });
+
+  it('sends it as the visitor starts a new conversation, leaves the page, or the widget goes', async () => {
+    const leave = [
+      () => fireEvent.click(ui().getByRole('button', { name: DEFAULT_TEXT.newConversation })),
+      () => window.dispatchEvent(new PageTransitionEvent('pagehide')),
+      () => handle!.destroy(),
+    ];
+    for (const [index, act] of leave.entries()) {
+      const { fake } = await setup();
+      fireEvent.click(down());
+      await ui().findByRole('textbox', { name: CHAT_TEXT.comment });
+      act();
+      await waitFor(() => expect(fake.state.feedback, String(index)).toHaveLength(1));
+      expect(fake.state.feedback[0]).toMatchObject({ rating: 'down', keepalive: true });
+      handle!.destroy();
+      document.body.replaceChildren();
+      // Nothing waits any more: the widget going sends nothing again.
+      expect(fake.state.feedback).toHaveLength(1);
+    }
   });
 
   it('Skip and Escape close the comment without sending one, the panel staying open', async () => {
@@ -93,7 +144,9 @@ describe('feedback on a reply', () => {
     fireEvent.keyDown(field, { key: 'Escape', bubbles: true });
     await waitFor(() => expect(ui().queryByRole('textbox', { name: CHAT_TEXT.comment })).toBeNull());
     expect(ui().getByRole('dialog')).toBeTruthy();
-    expect(fake.state.feedback.every((f) => f.comment === undefined)).toBe(true);
+    // Each skip sent its thumbs-down once, without a comment.
+    await waitFor(() => expect(fake.state.feedback).toHaveLength(2));
+    expect(fake.state.feedback.every((f) => f.rating === 'down' && f.comment === undefined)).toBe(true);
   });
 
   it('keeps the rating after a failed send, says so, and Retry sends it', async () => {

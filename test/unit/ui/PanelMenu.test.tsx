@@ -104,13 +104,19 @@ describe('the header menu', () => {
       /^# Help\n\n\*\*You\*\* · .+\n\nThe question\n\n\*\*Assistant\*\* · .+\n\nThe \*\*answer\*\*/,
     );
     expect(copied).toContain('Sources:\n\n- [Guide \\[v2\\]](<https://example.com/guide>)');
+    // Said once, by the panel's one live region; shown beside the menu's button, hidden from screen readers.
     await waitFor(() =>
       expect(
         ui()
           .getAllByRole('status')
-          .some((s) => s.textContent === 'Copied'),
-      ).toBe(true),
+          .filter((s) => s.textContent === 'Copied'),
+      ).toHaveLength(1),
     );
+    await waitFor(() => expect(root().querySelector('.head__note')).not.toBeNull());
+    const note = root().querySelector('.head__note')!;
+    expect(note.textContent).toBe('Copied');
+    expect(note.getAttribute('aria-hidden')).toBe('true');
+    expect(note.nextElementSibling?.contains(menuButton())).toBe(true);
     expect(storage.get('conversation:yiu456ytyUjk@/askbox')).toBeDefined();
   });
 

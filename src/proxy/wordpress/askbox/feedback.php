@@ -25,8 +25,8 @@ function askbox_feedback_table(): string
 /**
  * Creates (or updates) the table with dbDelta and records the version. dbDelta's format is strict: one column per
  * line, two spaces after PRIMARY KEY. A version 1 table may hold several rows for one visitor's rating of one reply
- * (a thumbs-down, then the same again with its comment); only the newest is kept, or the unique key could not be
- * added.
+ * (earlier widgets sent a thumbs-down, then the same again with its comment); only the newest is kept, or the
+ * unique key could not be added.
  */
 function askbox_feedback_install(): void
 {
@@ -64,9 +64,9 @@ function askbox_feedback_upgrade(): void
 /**
  * The proxy's `onFeedback`: one row per visitor, conversation and reply (the `one_rating` key), with the time in UTC.
  * A visitor rates a reply once and may change their mind: a later rating of the same reply updates the row, never
- * adds one. The widget sends a thumbs-down at once and again with the comment, and the two may arrive in either order
- * (PHP serves them in parallel), so a rating without a comment keeps the comment of the same rating; a changed rating
- * drops it. PRIVACY: the visitor id is kept only as an HMAC keyed with the site's salt, enough to tell one visitor's
+ * adds one. The widget sends a rating once, a thumbs-down with its comment; the same rating may come again without
+ * it (a Retry, or a widget of an earlier version that sent a thumbs-down twice, the two in either order), so a rating
+ * without a comment keeps the comment of the same rating; a changed rating drops it. PRIVACY: the visitor id is kept only as an HMAC keyed with the site's salt, enough to tell one visitor's
  * ratings apart, not to follow them elsewhere. The proxy has checked every field (ids, rating, comment length, a
  * comment never empty); the write is prepared all the same. A failed write throws, so the proxy answers 503 rather
  * than a rating that was lost.
