@@ -7,7 +7,15 @@ import temml from 'temml';
  */
 export function typeset(tex: string, display: boolean): string | undefined {
   try {
-    return temml.renderToString(tex, { displayMode: display, throwOnError: true, trust: false, annotate: false });
+    const mathml = temml.renderToString(tex, {
+      displayMode: display,
+      throwOnError: true,
+      trust: false,
+      annotate: false,
+    });
+    // Its style attributes (`display: block math`, `\color`) would be parsed before the sanitizer drops them, which
+    // a strict CSP (no 'unsafe-inline' style attributes) reports as a violation: dropped here first.
+    return mathml.replace(/ style="[^"]*"/g, '');
   } catch {
     return undefined;
   }

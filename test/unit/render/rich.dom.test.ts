@@ -38,6 +38,7 @@ describe('which add-ons a reply needs', () => {
     ['prices', 'It costs $5 and $10 a month.', []],
     ['a price after a dollar word', 'Pay $a and $5 later.', []],
     ['a space before the closing dollar', 'Between $x and $ y.', []],
+    ['a digit right after the closing dollar', 'Buy $x$5 later.', []],
     ['both', '```py\nprint(1)\n```\n\nand $y$', ['code', 'math']],
   ])('%s', (_title, markdown, expected) => {
     expect(needs(markdown)).toEqual(expected);
