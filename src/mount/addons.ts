@@ -3,7 +3,7 @@ import { ADDON_EVENT, type AddonDetail } from '../addons/event.js';
 import type { AddonKind, Addons, LoadedRenderers } from '../render/rich.js';
 
 /** An add-on file as the build pins it: its name next to the chat file, and its Subresource Integrity. */
-export interface AddonFile {
+interface AddonFile {
   file: string;
   integrity: string;
 }
