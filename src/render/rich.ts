@@ -47,15 +47,19 @@ function isMath({ kind, tex = '', next }: Partial<Record<'kind' | 'tex' | 'next'
   return kind === 'block' || (!/(?:\s|&nbsp;)$/.test(tex) && next === '');
 }
 
+/**
+ * Whether a block holds math by pandoc's rule (`isMath`'s, as one test, so that the chat file need not carry the
+ * add-on's parsing): a display span, or an inline one whose TeX ends in a non-space with no digit after it.
+ */
+const HOLDS_MATH = /* @__PURE__ */ new RegExp(
+  `<pre ${MATH_ATTRIBUTE}="block">|<code ${MATH_ATTRIBUTE}="inline">[^<]*[^\\s<](?<!&nbsp;)</code>(?!\\d)`,
+);
+
 /** Which add-ons a block of the markdown renderer's HTML needs: a fenced code block, math by pandoc's rule. */
 export function neededAddons(html: string): AddonKind[] {
   const kinds: AddonKind[] = [];
   if (html.includes('<pre><code')) kinds.push('code');
-  for (const match of html.matchAll(MATH)) {
-    if (!isMath(match.groups ?? {})) continue;
-    kinds.push('math');
-    break;
-  }
+  if (HOLDS_MATH.test(html)) kinds.push('math');
   return kinds;
 }
 

@@ -110,7 +110,9 @@ describe('bundle budget', () => {
     const chat = readFileSync(`${DIST}${chatFiles[0] as string}`, 'utf8');
     for (const kind of Object.keys(ADDON_BUDGETS)) {
       const file = readdirSync(DIST).find((name) => name.startsWith(`askbox-${kind}.`)) as string;
-      const integrity = `sha256-${createHash('sha256').update(readFileSync(`${DIST}${file}`)).digest('base64')}`;
+      const integrity = `sha256-${createHash('sha256')
+        .update(readFileSync(`${DIST}${file}`))
+        .digest('base64')}`;
       expect(chat).toContain(file);
       expect(chat).toContain(integrity);
     }
