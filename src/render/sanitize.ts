@@ -97,10 +97,10 @@ function createPurifier({ view, labels, rich }: PurifierOptions) {
 }
 
 /**
- * Creates a sanitiser with the strict reply allowlist, one per widget. Its DOMPurify instance is its own, so the
- * hook and config never touch a host app's DOMPurify, and vice versa; it is created, and its config parsed, on the
- * first call (passing the config to every call would parse it again each time, and a streaming reply is sanitised
- * once per animation frame). Results are kept by input: a reply sanitised block by block while it streams costs
+ * Creates a sanitiser with the strict reply allowlist (and, for the add-ons' output, the rich one), one per widget.
+ * Its DOMPurify instances are its own, so the hooks and config never touch a host app's DOMPurify, and vice versa;
+ * each is created, and its config parsed, on its first call (passing the config to every call would parse it again
+ * each time, and a streaming reply is sanitised once per animation frame). Results are kept by input: a reply sanitised block by block while it streams costs
  * lookups, not parses, when it is committed as a message.
  * Code blocks and tables scroll sideways when wide, so they are made keyboard-reachable and named by `labels`
  * (a table keeps its own role, a code block becomes a named region).
@@ -115,8 +115,8 @@ export function createSanitizer(
   const purifiers: { plain?: ReturnType<typeof createDOMPurify>; rich?: ReturnType<typeof createDOMPurify> } = {};
   const memo = new Map<string, SafeHtml>();
   const purify = (html: string, rich: boolean) => {
-    // Stryker disable next-line LogicalOperator: a new instance per call sanitises alike, only slower.
     const kind = rich ? 'rich' : 'plain';
+    // Stryker disable next-line LogicalOperator: a new instance per call sanitises alike, only slower.
     const purifier = purifiers[kind] ?? createPurifier({ view, labels, rich });
     purifiers[kind] = purifier;
     return purifier.isSupported ? purifier.sanitize(html) : html.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
