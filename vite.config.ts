@@ -49,42 +49,90 @@ const CLASSIC_JSX: UserConfig['oxc'] = {
   jsxInject: "import { h, Fragment } from 'preact'",
 };
 
+/** The add-on files, built before the chat file, which loads them by the name and sha384 they are built with. */
+const ADDONS = { code: 'src/embed-code.ts', math: 'src/embed-math.ts' };
+
 /**
- * Pins the chat file in the launcher: the `chat` environment's build hands the file's name and sha384 to the `embed`
- * environment's in memory, as the constants `__ASKBOX_CHAT_FILE__` and `__ASKBOX_CHAT_INTEGRITY__` (src/env.d.ts)
- * that the launcher loads it by, added to Rolldown's `transform.define` as Vite adds its own `define`. The hash is
- * taken of the chunk as written (minified, with its banner). One instance serves both environments
- * (`sharedDuringBuild`), and the `embed` mode's `buildApp` builds the chat file first.
+ * A chunk's Subresource Integrity, taken of the chunk as written (minified, with its banner): sha384 for the chat
+ * file, sha256 for the add-ons, whose pins the chat file carries (sha256 is as binding for a file we build, and its
+ * two pins are 42 B smaller gzipped: the chat file may grow by 1 KB for the add-ons).
  */
-function chatFilePin(): Plugin {
-  let pin: Record<string, string> | undefined;
+const integrityOf = (code: string, algorithm = 'sha384') =>
+  `${algorithm}-${createHash(algorithm).update(code).digest('base64')}`;
+
+/** The one script an environment builds: each of the chat file and the add-ons is a single file. */
+function onlyChunk(bundle: Rolldown.OutputBundle, name: string): Rolldown.OutputChunk {
+  const [chunk, ...more] = Object.values(bundle).filter((output) => output.type === 'chunk');
+  if (!chunk || more.length > 0) throw new Error(`the ${name} environment must build into one script`);
+  return chunk;
+}
+
+/** `define` added to an environment's Rolldown `transform.define`, as Vite adds its own. */
+function withDefine(options: Rolldown.InputOptions, define: Record<string, string>): Rolldown.InputOptions {
+  return { ...options, transform: { ...options.transform, define: { ...options.transform?.define, ...define } } };
+}
+
+/**
+ * Pins the files each script loads, by name and sha384, in memory from one environment's build to the next's: the
+ * add-ons in the chat file (`__ASKBOX_ADDONS__`), the chat file in the launcher (`__ASKBOX_CHAT_FILE__` and
+ * `__ASKBOX_CHAT_INTEGRITY__`), the constants of src/env.d.ts. One instance serves every environment
+ * (`sharedDuringBuild`), and the `embed` mode's `buildApp` builds them in that order.
+ */
+function filePins(): Plugin {
+  const addons: Record<string, { file: string; integrity: string }> = {};
+  let chat: Record<string, string> | undefined;
   return {
-    name: 'askbox-chat-file-pin',
+    name: 'askbox-file-pins',
     sharedDuringBuild: true,
     generateBundle(_options, bundle) {
-      if (this.environment.name !== 'chat') return;
-      const [chat, ...more] = Object.values(bundle).filter((output) => output.type === 'chunk');
-      if (!chat || more.length > 0) throw new Error('src/embed-chat.ts must build into one script');
-      const integrity = `sha384-${createHash('sha384').update(chat.code).digest('base64')}`;
-      pin = {
-        __ASKBOX_CHAT_FILE__: JSON.stringify(chat.fileName),
-        __ASKBOX_CHAT_INTEGRITY__: JSON.stringify(integrity),
-      };
+      const name = this.environment.name;
+      if (name in ADDONS) {
+        const chunk = onlyChunk(bundle, name);
+        addons[name] = { file: chunk.fileName, integrity: integrityOf(chunk.code, 'sha256') };
+      } else if (name === 'chat') {
+        const chunk = onlyChunk(bundle, name);
+        chat = {
+          __ASKBOX_CHAT_FILE__: JSON.stringify(chunk.fileName),
+          __ASKBOX_CHAT_INTEGRITY__: JSON.stringify(integrityOf(chunk.code)),
+        };
+      }
     },
     options(options) {
-      if (this.environment.name !== 'embed') return undefined;
-      if (!pin) throw new Error('the launcher pins the chat file, so the chat environment builds first');
-      return { ...options, transform: { ...options.transform, define: { ...options.transform?.define, ...pin } } };
+      const name = this.environment.name;
+      if (name === 'chat') {
+        if (Object.keys(addons).length !== Object.keys(ADDONS).length)
+          throw new Error('the chat file pins the add-ons, so they build first');
+        return withDefine(options, { __ASKBOX_ADDONS__: JSON.stringify(addons) });
+      }
+      if (name !== 'embed') return undefined;
+      if (!chat) throw new Error('the launcher pins the chat file, so the chat environment builds first');
+      return withDefine(options, chat);
+    },
+  };
+}
+
+/** An add-on's environment: a classic script of its own, named by its hash like the chat file. */
+function addonEnvironment(kind: keyof typeof ADDONS, emptyOutDir: boolean) {
+  return {
+    consumer: 'client' as const,
+    build: {
+      emptyOutDir,
+      target: 'es2022',
+      rolldownOptions: {
+        input: ADDONS[kind],
+        output: { ...SCRIPT_OUTPUT, entryFileNames: `askbox-${kind}.[hash].js` },
+      },
     },
   };
 }
 
 /**
  * One config, three builds selected by `--mode`, each of which runs on its own (`npm run build` runs all three):
- * - `embed`: what a site hosts for the script tag, as three environments built in this order:
+ * - `embed`: what a site hosts for the script tag, as five environments built in this order:
+ *   - `code`, `math`: dist/askbox-code.<hash>.js (highlight.js and its languages) and dist/askbox-math.<hash>.js
+ *              (Temml), the add-ons the chat file loads, pinned, when a reply holds code or math (below);
  *   - `chat`:  dist/askbox-chat.<hash>.js, everything behind the launcher (Preact, signals, DOMPurify, markdown, the
- *              model, the panel and its CSS) as one classic script that hands `createChat` to the launcher; it
- *              starts from an empty dist/, so no older chat file stays beside the new one;
+ *              model, the panel and its CSS) as one classic script that hands `createChat` to the launcher;
  *   - `embed`: dist/askbox.js, the launcher, which loads that file by the name and sha384 it is handed (above), and
  *              the locale packs;
  *   - `debug`: dist/askbox-debug.js, the self-diagnosis overlay, a script of its own that askbox.js loads from next
@@ -96,13 +144,16 @@ function chatFilePin(): Plugin {
 const builds: Record<string, () => UserConfig> = {
   embed: () => ({
     oxc: CLASSIC_JSX,
-    plugins: [chatFilePin(), localePacks()],
+    plugins: [filePins(), localePacks()],
     // `consumer: 'client'` each: an environment not named `client` is otherwise built as for a server (unminified).
     environments: {
+      // The first starts from an empty dist/, so no older chat or add-on file stays beside the new one.
+      code: addonEnvironment('code', true),
+      math: addonEnvironment('math', false),
       chat: {
         consumer: 'client',
         build: {
-          emptyOutDir: true,
+          emptyOutDir: false,
           target: 'es2022',
           rolldownOptions: {
             input: 'src/embed-chat.ts',
@@ -137,9 +188,10 @@ const builds: Record<string, () => UserConfig> = {
     },
     builder: {
       async buildApp(builder) {
-        const { chat, embed, debug } = builder.environments;
-        if (!chat || !embed || !debug) throw new Error('the embed mode builds the chat, embed and debug environments');
-        for (const environment of [chat, embed, debug]) await builder.build(environment);
+        const { code, math, chat, embed, debug } = builder.environments;
+        if (!code || !math || !chat || !embed || !debug)
+          throw new Error('the embed mode builds the code, math, chat, embed and debug environments');
+        for (const environment of [code, math, chat, embed, debug]) await builder.build(environment);
       },
     },
   }),

@@ -3,15 +3,22 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
+/** dist/'s one `askbox-<kind>.<hash>.js`: the chat file, or an add-on it pins. */
+function hashedFile(dist: string, kind: string): string {
+  const found = readdirSync(dist).filter((name) => new RegExp(`^askbox-${kind}\\.[\\w-]+\\.js$`).test(name));
+  if (found.length !== 1) throw new Error(`dist/ must hold exactly one askbox-${kind}.<hash>.js, not ${found.length}`);
+  return found[0] as string;
+}
+
 /**
- * The files a site hosts together, under dist/: the launcher, the chat file it pins, the self-diagnosis overlay and
- * the locale packs. (The ESM build, the proxy and the types are for bundlers and servers, not for a script tag.)
+ * The files a site hosts together, under dist/: the launcher, the chat file it pins, the code and math add-ons the
+ * chat file pins, the self-diagnosis overlay and the locale packs. (The ESM build, the proxy and the types are for
+ * bundlers and servers, not for a script tag.)
  */
 export function shippedFiles(dist = 'dist'): string[] {
-  const chat = readdirSync(dist).filter((name) => /^askbox-chat\.[\w-]+\.js$/.test(name));
-  if (chat.length !== 1) throw new Error(`dist/ must hold exactly one askbox-chat.<hash>.js, not ${chat.length}`);
   const locales = readdirSync(join(dist, 'askbox-locales')).map((name) => `askbox-locales/${name}`);
-  return ['askbox.js', chat[0] as string, 'askbox-debug.js', ...locales.sort()];
+  const hashed = ['chat', 'code', 'math'].map((kind) => hashedFile(dist, kind));
+  return ['askbox.js', ...hashed, 'askbox-debug.js', ...locales.sort()];
 }
 
 /** One shipped file's entry in dist/manifest.json. */

@@ -1,20 +1,25 @@
 import { unknownTextKeys } from './config/chat-text.js';
 import { attributeOf, describeUnknown } from './config/unknown.js';
 import { CHAT_EVENT } from './mount/chat-loader.js';
+import { createAddons } from './mount/addons.js';
 import { createChat, type CreateChat } from './mount/chat.js';
 
+/** Where this file was loaded from: its add-ons sit next to it (none found under loaders that hide it). */
+const base = (document.currentScript as HTMLScriptElement | null)?.src;
+
 /**
- * `createChat`, after one warning naming the text keys (`data-text-*` attributes, `data-text` keys) that no UI
+ * `createChat` with the add-ons next to this file, after one warning naming the text keys (`data-text-*` attributes, `data-text` keys) that no UI
  * string has, as the site owner wrote them, each with the one it is likely a typo of: the launcher leaves them to this
  * file, which knows its own strings' keys.
  */
-const create: CreateChat = (config, ...rest) => {
+const create: CreateChat = (config, emit, home) => {
   const unknown = unknownTextKeys(config.input);
   const prefix = config.attributePrefix;
   const named = (key: string) => (prefix === undefined ? key : attributeOf(key, prefix));
   if (unknown.unknown.length > 0)
     console.warn(`[askbox] Askbox has no UI strings for these text keys: ${describeUnknown(unknown, named)}`);
-  return createChat(config, ...rest);
+  const addons = base ? createAddons({ files: __ASKBOX_ADDONS__, base, nonce: config.styleNonce }) : undefined;
+  return createChat(config, emit, { ...home, addons });
 };
 
 /**

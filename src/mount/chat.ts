@@ -5,6 +5,7 @@ import { localize, toChatText } from '../config/chat-text.js';
 import { parseHandoff } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { ChatModel, type ChatModelInstance } from '../state/model.js';
+import type { Addons } from '../render/rich.js';
 import { createSanitizer } from '../render/sanitize.js';
 import { createTimeFormat } from '../render/time.js';
 import type { Emit } from '../state/events.js';
@@ -13,7 +14,7 @@ import type { KeyValueStore } from '../state/storage.js';
 import css from '../styles/panel.css?inline';
 import conversationsCss from '../styles/conversations.css?inline';
 import { App } from '../ui/App.js';
-import { Widget } from '../ui/context.js';
+import { Widget, type WidgetContext } from '../ui/context.js';
 import { copyText } from './clipboard.js';
 import { downloadText } from './download.js';
 import type { Launcher } from './launcher.js';
@@ -51,12 +52,45 @@ function watchWindow(view: Window | null, { online, model }: { online: Signal<bo
   };
 }
 
+interface WidgetContextDeps {
+  model: ChatModelInstance;
+  config: WidgetConfig;
+  /** Where the panel is drawn: the clipboard and downloads work from there. */
+  slot: HTMLElement;
+  addons: Addons | undefined;
+}
+
+/** What every component of the widget shares (ui/context.ts). */
+function createWidgetContext({ model, config, slot, addons }: WidgetContextDeps): WidgetContext {
+  return {
+    model,
+    config,
+    sanitize: createSanitizer(window, config.text),
+    addons,
+    copy: (text: string) => copyText(slot, text),
+    formatTime: createTimeFormat(config.locale),
+    chatText: toChatText(config.pack, config.input),
+    handoff: parseHandoff(config.input),
+    download: (name: string, text: string) => downloadText(slot, name, text),
+  };
+}
+
+/** Adds the add-ons' stylesheet (the code's token colours) next to the panel's when they arrive; returns the stop. */
+function followAddonStyles(addons: Addons | undefined, addStyles: (css: string) => void): () => void {
+  return effect(() => {
+    const sheet = addons?.css.value;
+    if (sheet) addStyles(sheet);
+  });
+}
+
 /** `createChat`'s type: what the chat file hands to the launcher. */
 export type CreateChat = typeof createChat;
 
-/** Replacements for the network the chat uses by default (tests pass fakes). */
+/** Replacements for the network the chat uses by default (tests pass fakes), and what it may load later. */
 export interface ChatDeps {
   client?: ChatClient;
+  /** The highlighter and math add-ons next to the chat file (embed-chat.ts); without, code and math stay plain. */
+  addons?: Addons | undefined;
 }
 
 /** What the launcher gives the chat it creates: where it keeps the conversation, and the panel's open state. */
@@ -124,6 +158,7 @@ export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Cha
       const stopUnread = effect(() => {
         if (model.announcement.value) launcher.addUnread();
       });
+      const stopAddonStyles = followAddonStyles(home.addons, addStyles);
       const stopWatching = watchWindow(launcher.root.ownerDocument.defaultView, { online, model });
       // Closed from inside (Escape, the close button), focus goes back to the launcher or where it came from.
       const close = () => {
@@ -139,24 +174,14 @@ export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Cha
       render(
         h(
           Widget.Provider,
-          {
-            value: {
-              model,
-              config,
-              sanitize: createSanitizer(window, config.text),
-              copy: (text: string) => copyText(launcher.slot, text),
-              formatTime: createTimeFormat(config.locale),
-              chatText: toChatText(config.pack, config.input),
-              handoff: parseHandoff(config.input),
-              download: (name: string, text: string) => downloadText(launcher.slot, name, text),
-            },
-          },
+          { value: createWidgetContext({ model, config, slot: launcher.slot, addons: home.addons }) },
           h(App, { close }),
         ),
         launcher.slot,
       );
       hide = () => {
         stopWatching();
+        stopAddonStyles();
         launcher.root.removeEventListener('keydown', onEscape);
         stop();
         stopUnread();

@@ -42,6 +42,11 @@ const TAGS: Partial<Record<number, string>> = {
   [smd.EQUATION_INLINE]: 'code',
 };
 
+/** The attribute that marks a `$…$` or `$$…$$` span in the HTML blocks, as `inline` or `block`. */
+export const MATH_ATTRIBUTE = 'data-math';
+/** The attribute that carries a fenced code block's language (its info string) on its `<code>`. */
+export const LANGUAGE_ATTRIBUTE = 'data-lang';
+
 /**
  * A streaming-markdown renderer that builds plain elements in a detached root. It never creates images, inputs,
  * classes or styles; links keep their URL for the sanitizer to judge.
@@ -69,6 +74,9 @@ function createRenderer(root: HTMLElement): smd.Any_Renderer {
       }
       const node = parent.appendChild(doc.createElement(tag ?? 'span'));
       if (type === smd.CHECKBOX) node.textContent = '☐ ';
+      // Marks for the add-ons (render/rich.ts); the sanitizer drops every data attribute.
+      if (type === smd.EQUATION_BLOCK || type === smd.EQUATION_INLINE)
+        node.setAttribute(MATH_ATTRIBUTE, type === smd.EQUATION_BLOCK ? 'block' : 'inline');
       nodes.push(node);
     },
     end_token() {
@@ -81,6 +89,7 @@ function createRenderer(root: HTMLElement): smd.Any_Renderer {
       const node = top();
       if (type === smd.HREF || type === smd.SRC) node.setAttribute('href', value);
       else if (type === smd.START) node.setAttribute('start', value);
+      else if (type === smd.LANG) node.setAttribute(LANGUAGE_ATTRIBUTE, value);
       else if (type === smd.CHECKED) node.textContent = '☑ ';
     },
   };

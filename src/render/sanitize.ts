@@ -1,4 +1,5 @@
 import createDOMPurify, { type Config } from 'dompurify';
+import { isRichClass, RICH_ATTRIBUTES, RICH_TAGS } from './rich-allowlist.js';
 
 /** HTML that has been through `sanitize()`: the only kind `ui/Markdown.tsx` will set as inner HTML. */
 export type SafeHtml = string & { readonly __brand: 'SafeHtml' };
@@ -46,19 +47,60 @@ const CONFIG: Config = {
   ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z0-9.+-]+(?:[^a-z0-9.+\-:]|$))/i,
 };
 
-/** A sanitiser: HTML in, the strict reply allowlist's HTML out. */
-export type Sanitize = (html: string) => SafeHtml;
+/** The reply allowlist extended by what the add-ons' output needs, and by nothing else (rich-allowlist.ts). */
+const RICH_CONFIG: Config = {
+  ...CONFIG,
+  ALLOWED_TAGS: [...(CONFIG.ALLOWED_TAGS as string[]), ...RICH_TAGS],
+  ALLOWED_ATTR: [...(CONFIG.ALLOWED_ATTR as string[]), ...RICH_ATTRIBUTES],
+};
+
+/**
+ * A sanitiser: HTML in, the strict reply allowlist's HTML out; `rich`, for a block the add-ons went through, with
+ * their highlighted spans and MathML too.
+ */
+export type Sanitize = (html: string, rich?: boolean) => SafeHtml;
 
 /** Results kept per sanitiser, by input (the oldest go first). */
 const MEMO_SIZE = 500;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+interface PurifierOptions {
+  view: Window & typeof globalThis;
+  labels: Readonly<Record<'code' | 'table', string>>;
+  /** With the add-ons' allowlist. */
+  rich: boolean;
+}
+
+/** A DOMPurify instance of its own, set to the reply allowlist (or the rich one) and the hooks below. */
+function createPurifier({ view, labels, rich }: PurifierOptions) {
+  const purifier = createDOMPurify(view);
+  // Stryker disable next-line BooleanLiteral: jsdom has no Trusted Types, so true returns the same string there.
+  purifier.setConfig({ ...(rich ? RICH_CONFIG : CONFIG), RETURN_TRUSTED_TYPE: false });
+  if (rich)
+    purifier.addHook('uponSanitizeAttribute', (node, data) => {
+      if (data.attrName === 'class') data.keepAttr = isRichClass(node.nodeName, data.attrValue);
+    });
+  purifier.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName === 'A' && node.hasAttribute('href')) {
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
+    }
+    // Set after the allowlist ran, so the reply itself can set none of these.
+    if (node.nodeName === 'PRE' || node.nodeName === 'TABLE') {
+      node.setAttribute('tabindex', '0');
+      if (node.nodeName === 'PRE') node.setAttribute('role', 'region');
+      node.setAttribute('aria-label', node.nodeName === 'PRE' ? labels.code : labels.table);
+    }
+  });
+  return purifier;
+}
+
 /**
- * Creates a sanitiser with the strict reply allowlist, one per widget. Its DOMPurify instance is its own, so the
- * hook and config never touch a host app's DOMPurify, and vice versa; it is created, and its config parsed, on the
- * first call (passing the config to every call would parse it again each time, and a streaming reply is sanitised
- * once per animation frame). Results are kept by input: a reply sanitised block by block while it streams costs
+ * Creates a sanitiser with the strict reply allowlist (and, for the add-ons' output, the rich one), one per widget.
+ * Its DOMPurify instances are its own, so the hooks and config never touch a host app's DOMPurify, and vice versa;
+ * each is created, and its config parsed, on its first call (passing the config to every call would parse it again
+ * each time, and a streaming reply is sanitised once per animation frame). Results are kept by input: a reply sanitised block by block while it streams costs
  * lookups, not parses, when it is committed as a message.
  * Code blocks and tables scroll sideways when wide, so they are made keyboard-reachable and named by `labels`
  * (a table keeps its own role, a code block becomes a named region).
@@ -69,37 +111,26 @@ export function createSanitizer(
   view: Window & typeof globalThis,
   labels: Readonly<Record<'code' | 'table', string>>,
 ): Sanitize {
-  let purifier: ReturnType<typeof createDOMPurify> | undefined;
+  // The plain purifier, and the one with the add-ons' allowlist.
+  const purifiers: { plain?: ReturnType<typeof createDOMPurify>; rich?: ReturnType<typeof createDOMPurify> } = {};
   const memo = new Map<string, SafeHtml>();
-  const purify = (html: string) => {
-    // Stryker disable next-line ConditionalExpression: a new instance per call sanitises alike, only slower.
-    if (!purifier) {
-      purifier = createDOMPurify(view);
-      // Stryker disable next-line BooleanLiteral: jsdom has no Trusted Types, so true returns the same string there.
-      purifier.setConfig({ ...CONFIG, RETURN_TRUSTED_TYPE: false });
-      purifier.addHook('afterSanitizeAttributes', (node) => {
-        if (node.nodeName === 'A' && node.hasAttribute('href')) {
-          node.setAttribute('target', '_blank');
-          node.setAttribute('rel', 'noopener noreferrer');
-        }
-        // Set after the allowlist ran, so the reply itself can set none of these.
-        if (node.nodeName === 'PRE' || node.nodeName === 'TABLE') {
-          node.setAttribute('tabindex', '0');
-          if (node.nodeName === 'PRE') node.setAttribute('role', 'region');
-          node.setAttribute('aria-label', node.nodeName === 'PRE' ? labels.code : labels.table);
-        }
-      });
-    }
+  const purify = (html: string, rich: boolean) => {
+    const kind = rich ? 'rich' : 'plain';
+    // Stryker disable next-line LogicalOperator: a new instance per call sanitises alike, only slower.
+    const purifier = purifiers[kind] ?? createPurifier({ view, labels, rich });
+    purifiers[kind] = purifier;
     return purifier.isSupported ? purifier.sanitize(html) : html.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
   };
-  return (html) => {
-    let safe = memo.get(html);
+  return (html, rich = false) => {
+    // A rich result is kept apart from the plain one of the same input.
+    const key = rich ? `rich:${html}` : html;
+    let safe = memo.get(key);
     // Stryker disable next-line ConditionalExpression: sanitising again gives the same answer, only slower.
     if (safe === undefined) {
-      safe = purify(html) as SafeHtml;
+      safe = purify(html, rich) as SafeHtml;
       // Stryker disable next-line ConditionalExpression,EqualityOperator: eviction bounds memory; answers are alike.
       if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
-      memo.set(html, safe);
+      memo.set(key, safe);
     }
     return safe;
   };

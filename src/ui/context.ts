@@ -3,6 +3,7 @@ import { useContext } from 'preact/hooks';
 import type { ChatText } from '../config/chat-text.js';
 import type { Handoff } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
+import type { Addons } from '../render/rich.js';
 import type { Sanitize } from '../render/sanitize.js';
 import type { ChatModelInstance } from '../state/model.js';
 
@@ -12,6 +13,8 @@ export interface WidgetContext {
   config: WidgetConfig;
   /** The widget's sanitiser: the only way bot HTML reaches the DOM. */
   sanitize: Sanitize;
+  /** The highlighter and math add-ons, where the build ships them (the script tag's); without, code and math stay plain. */
+  addons?: Addons | undefined;
   /** Puts text on the visitor's clipboard; resolves whether it worked. */
   copy: (text: string) => Promise<boolean>;
   /** A message's time in the visitor's locale. */

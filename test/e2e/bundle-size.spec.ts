@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -66,7 +67,19 @@ export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187 + 290 + 10;
  *   comment: +588 B measured on main before and after (chat file 45,598 → 46,189 B, launcher 12,145 → 12,142 B),
  *   of which the 429 B left under the budget took 429 B: +159 B, the budget now the measured 58,331 B.
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858 + 159;
+/*
+ * - issue 35 item 4, highlighted code and math loaded only when needed: 1,117 B of chat file (45,598 → 46,715 B,
+ *   measured before and after on its branch): the add-ons' pins (name and sha256 each, 100 B), their loader, the
+ *   detection of code and math, the sanitizer's add-on allowlist and the redraw when one arrives. The launcher did
+ *   not grow. (The brief allowed 1 KB: 93 B over, see the branch's report.)
+ */
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858 + 159 + 1117;
+/**
+ * The add-ons' budgets, gzipped, each the measured size (issue 35 item 4) plus about 2 %: loaded only by a reply
+ * that holds a fenced code block (highlight.js 11's core and 18 languages with their token colours, 29,525 B) or
+ * math (Temml 0.13, 59,649 B).
+ */
+export const ADDON_BUDGETS = { code: 30 * 1024, math: 59 * 1024 + 512 };
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
@@ -88,8 +101,30 @@ describe('bundle budget', () => {
       expect(launcher, name).not.toContain(name);
   });
 
-  it('ships two classic scripts: no module syntax, no dynamic import, no eval', () => {
-    for (const file of ['askbox.js', ...chatFiles]) {
+  it('keeps each add-on within its budget, gzipped', () => {
+    for (const [kind, budget] of Object.entries(ADDON_BUDGETS)) {
+      const [file, ...more] = readdirSync(DIST).filter((name) => name.startsWith(`askbox-${kind}.`));
+      expect(more).toEqual([]);
+      console.log(`${file}: ${gzipped(file as string)} B gzipped`);
+      expect(gzipped(file as string)).toBeLessThanOrEqual(budget);
+    }
+  });
+
+  it('pins each add-on in the chat file by its name and sha256', () => {
+    const chat = readFileSync(`${DIST}${chatFiles[0] as string}`, 'utf8');
+    for (const kind of Object.keys(ADDON_BUDGETS)) {
+      const file = readdirSync(DIST).find((name) => name.startsWith(`askbox-${kind}.`)) as string;
+      const integrity = `sha256-${createHash('sha256')
+        .update(readFileSync(`${DIST}${file}`))
+        .digest('base64')}`;
+      expect(chat).toContain(file);
+      expect(chat).toContain(integrity);
+    }
+  });
+
+  it('ships classic scripts: no module syntax, no dynamic import, no eval', () => {
+    const addons = readdirSync(DIST).filter((name) => /^askbox-(code|math)\./.test(name));
+    for (const file of ['askbox.js', ...chatFiles, ...addons]) {
       const source = readFileSync(`${DIST}${file}`, 'utf8');
       expect(source, file).not.toMatch(/\bimport\s*\(|^\s*(import|export)\s|\bimport\.meta\b/m);
       expect(source, file).not.toMatch(/\beval\s*\(|new Function\s*\(/);

@@ -250,3 +250,55 @@ describe('contrast for any accent, in light, dark and auto (Chromium)', () => {
       expect(await colour(part, 'color'), part).toBe('rgb(120, 20, 20)');
   });
 });
+
+/** Each highlighted token's contrast on the code background, as Chromium renders both, by token class. */
+function tokenContrast(page: Page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('askbox-widget')?.shadowRoot;
+    const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    if (!root || !ctx) throw new Error('no widget or canvas');
+    // oxlint-disable-next-line unicorn/consistent-function-scoping -- page.evaluate sends this one function alone
+    const linear = (c: number) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    const luminance = (colour: string) => {
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r = 0, g = 0, b = 0] = ctx.getImageData(0, 0, 1, 1).data;
+      return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    };
+    const ratios: Record<string, number> = {};
+    for (const token of root.querySelectorAll('.msg--bot pre [class^="hljs-"]')) {
+      const background = getComputedStyle(token.closest('pre') as Element).backgroundColor;
+      const [hi = 0, lo = 0] = [luminance(getComputedStyle(token).color), luminance(background)].sort((x, y) => y - x);
+      ratios[token.className] = Math.min(
+        ratios[token.className] ?? 99,
+        Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100,
+      );
+    }
+    return ratios;
+  });
+}
+
+describe('highlighted code (the code add-on), in light, dark, auto and forced colours (Chromium)', () => {
+  it('draws every token at AA, 4.5:1, on the code background', async () => {
+    const { page } = await e2e.open('/plain.html');
+    // The knowledge base's answer: a JavaScript block and an HTML one.
+    await ask(page, 'Show me the JavaScript snippet');
+    await page.locator(`${W.bot} pre .hljs-string`).first().waitFor();
+    const failures: string[] = [];
+    let seen = 0;
+    for (const [theme, system] of THEMES) {
+      await themed(page, theme, system);
+      const ratios = await tokenContrast(page);
+      seen = Object.keys(ratios).length;
+      for (const [token, value] of Object.entries(ratios))
+        if (value < 4.5) failures.push(`${theme}: ${token} ${value}:1`);
+    }
+    await page.emulateMedia({ forcedColors: 'active', colorScheme: 'light' });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    for (const [token, value] of Object.entries(await tokenContrast(page)))
+      if (value < 4.5) failures.push(`forced colours: ${token} ${value}:1`);
+    expect(seen).toBeGreaterThanOrEqual(6);
+    expect(failures).toEqual([]);
+  });
+});

@@ -6,8 +6,9 @@ import { launchFirefox, launchWebKit, requireEngines, until, type Engine } from 
 /**
  * The core walk in the engines of Firefox and Safari, as in Chromium: boot without a page error, open by keyboard,
  * send and stream a markdown reply, keep it across a reload, close with Escape back to the launcher, the strict-CSP
- * page, a phone-sized window, a long reply's thumbs-down with a comment, and copying the conversation. Keyboard only:
- * the same keys in every engine, no driver-specific clicks (a control is given focus by script, then pressed).
+ * page with highlighted code and math, a phone-sized window, a long reply's thumbs-down with a comment, and copying
+ * the conversation. Keyboard only: the same keys in every engine, no driver-specific clicks (a control is given focus
+ * by script, then pressed).
  */
 
 /** Every page records its errors first (WebKit's driver has no console API), with the page's nonce. */
@@ -169,6 +170,28 @@ describe.each([
     const note = await engine.read<{ width: number; height: number; inside: boolean }>(inPanel('.head__note'));
     expect(note.inside).toBe(true);
     expect(note.width * note.height).toBeGreaterThan(0);
+    expect(await engine.read('window.__errors')).toEqual([]);
+  }, 90_000);
+
+  it('highlights code and typesets math (the add-ons) on the strict-CSP page, without a violation', async () => {
+    await fresh('/csp.html');
+    await openByKeyboard();
+    // The knowledge base's developer guide answers these with a fenced JavaScript block, and with math.
+    await engine.type('Show me the JavaScript snippet');
+    await engine.press('Enter');
+    // Finished: a question sent while the reply streams would wait in the queue.
+    await until(engine, inWidget('.msg--bot:not(.msg--streaming) pre .hljs-string'));
+    await engine.type('What is the overage formula?');
+    await engine.press('Enter');
+    await until(engine, inWidget('.msg--bot math[display="block"] mfrac'));
+    const math = await engine.read<{ ns: string; height: number }>(
+      `(() => { const m = ${inWidget('.msg--bot math[display="block"]')};
+        return { ns: m.namespaceURI, height: m.getBoundingClientRect().height }; })()`,
+    );
+    // Laid out as MathML: the fraction stands taller than a line of text.
+    expect(math.ns).toBe('http://www.w3.org/1998/Math/MathML');
+    expect(math.height).toBeGreaterThan(20);
+    expect(await engine.read('window.cspViolations')).toEqual([]);
     expect(await engine.read('window.__errors')).toEqual([]);
   }, 90_000);
 

@@ -43,7 +43,7 @@ describe("the README's Install example, in Chromium", () => {
     );
   });
 
-  it('chats end to end from the CDN, with integrity on the tag and the CSP it gives', async () => {
+  it('chats end to end from the CDN, the code add-on too, with integrity on the tag and the CSP it gives', async () => {
     const example = installExample();
     const tag = example.tag
       .replace('sha384-HASH_OF_ASKBOX_JS', MANIFEST['askbox.js']?.integrity ?? 'missing')
@@ -79,6 +79,10 @@ describe("the README's Install example, in Chromium", () => {
     await page.locator(W.bot).first().waitFor();
     expect(await page.locator(W.bot).first().textContent()).toMatch(/\S/);
     expect(fetched).toEqual(['askbox.js', expect.stringMatching(/^askbox-chat\.[\w-]+\.js$/)]);
+    // A reply with code: its add-on comes from next to the chat file, on the CDN, within the same CSP.
+    await ask(page, 'Show me the JavaScript snippet');
+    await page.locator(`${W.bot} pre .hljs-string`).first().waitFor();
+    expect(fetched.slice(2)).toEqual([expect.stringMatching(/^askbox-code\.[\w-]+\.js$/)]);
     // A violation is reported in a task after it: one made opening the panel, loading the chat or drawing the reply
     // is in two frames after the reply is on screen.
     await animationFrames(page);

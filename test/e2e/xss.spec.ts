@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RICH_ATTRIBUTES, RICH_TAGS } from '../../src/render/rich-allowlist';
 import { XSS_CASES } from '../fixtures/xss';
+import { RICH_XSS_CASES } from '../fixtures/xss-rich';
 import { ask, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
+/** The reply table, and the payloads aimed at the code and math add-ons, which load for them as for any reply. */
+const CASES = [...XSS_CASES, ...RICH_XSS_CASES];
 
 beforeAll(async () => {
   // Each payload arrives as its own bot reply, streamed in small chunks so half-open tags cross chunk borders.
   e2e = await startE2E(
     {
       defaults: { delayMs: 0, chunkSize: [3, 7, 2] },
-      replies: XSS_CASES.map((xss, index) => ({
+      replies: CASES.map((xss, index) => ({
         match: `payload ${index}.`,
         text: `${xss.markdown}\n\n<img src=x onerror="window.pwned=${index}">`,
       })),
@@ -21,14 +25,14 @@ beforeAll(async () => {
 afterAll(() => e2e?.close());
 
 describe('hostile replies in the real widget, in Chromium', () => {
-  it(`renders all ${XSS_CASES.length} payloads without running any of them`, async () => {
+  it(`renders all ${CASES.length} payloads, through the add-ons too, without running any of them`, async () => {
     const { page, pageErrors } = await e2e.open('/');
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    for (let index = 0; index < XSS_CASES.length; index++) {
+    for (let index = 0; index < CASES.length; index++) {
       await ask(page, `payload ${index}.`);
       await expect.poll(() => page.locator(W.bot).count()).toBe(index + 1);
       await page.getByRole('button', { name: 'Send message' }).waitFor();
@@ -53,6 +57,9 @@ describe('hostile replies in the real widget, in Chromium', () => {
             ),
           ),
         ].sort(),
+        classes: [
+          ...new Set(elements.flatMap((el) => (el.getAttribute('class') ? [el.getAttribute('class') ?? ''] : []))),
+        ],
         hrefs: elements.flatMap((el) => (el.getAttribute('href') ? [el.getAttribute('href') ?? ''] : [])),
       };
     });
@@ -87,7 +94,10 @@ describe('hostile replies in the real widget, in Chromium', () => {
       'thead',
       'tr',
       'ul',
+      ...RICH_TAGS,
     ];
+    // The add-ons ran: the payloads' code was highlighted and their math typeset.
+    expect(found.tags).toContain('math');
     for (const tag of found.tags) expect(allowedTags).toContain(tag);
     for (const attribute of found.attributes)
       expect([
@@ -102,7 +112,10 @@ describe('hostile replies in the real widget, in Chromium', () => {
         'pre[aria-label=Code]',
         'table[tabindex=0]',
         'table[aria-label=Table]',
+        ...RICH_ATTRIBUTES,
       ]).toContain(attribute);
+    for (const name of found.classes)
+      expect(name).toMatch(/^(md|md__\w+|md__block md__block--code|hljs-[\w-]+( \w+_+)*)$/);
     for (const href of found.hrefs) expect(href).not.toMatch(/^\s*(javascript|data|vbscript):/i);
   }, 120_000);
 });

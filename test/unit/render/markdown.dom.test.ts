@@ -37,7 +37,11 @@ describe('createMarkdownStream', () => {
     const html = createMarkdownStream(document).update(REPLY, true).join('');
     expect(html).toContain('<strong>bold</strong>');
     expect(html).toContain('<ul><li>one</li><li>two</li></ul>');
-    expect(html).toContain('<pre><code>const a = 1;\nconst b = 2;');
+    expect(html).toContain('<pre><code data-lang="js">const a = 1;\nconst b = 2;');
+    // The add-ons' marks, which the sanitizer drops: a fence's language, and math.
+    expect(createMarkdownStream(document).update('$x$ and\n\n$$\ny\n$$', true).join('')).toBe(
+      '<p><code data-math="inline">x</code> and</p><p><pre data-math="block">y\n</pre></p>',
+    );
     expect(html).toMatch(/<thead><tr><th>\s*a\s*<\/th>/);
     expect(html).toMatch(/<tbody><tr><td>\s*1\s*<\/td>/);
   });

@@ -29,8 +29,11 @@ describe('WordPress plugin (hooks stubbed)', () => {
     }
     expect(readdirSync(PLUGIN).sort()).toEqual([
       expect.stringMatching(/^askbox-chat\.[\w-]+\.js$/),
+      // The chat file's add-ons, from next to it: nothing in the plugin names them.
+      expect.stringMatching(/^askbox-code\.[\w-]+\.js$/),
       'askbox-debug.js',
       'askbox-locales',
+      expect.stringMatching(/^askbox-math\.[\w-]+\.js$/),
       'askbox-proxy.php',
       'askbox.js',
       'askbox.php',

@@ -1,0 +1,76 @@
+import { signal } from '@preact/signals';
+import { ADDON_EVENT, type AddonDetail } from '../addons/event.js';
+import type { AddonKind, Addons, LoadedRenderers } from '../render/rich.js';
+
+/** An add-on file as the build pins it: its name next to the chat file, and its Subresource Integrity. */
+interface AddonFile {
+  file: string;
+  integrity: string;
+}
+
+interface AddonsDeps {
+  /** The add-on files, by kind (the build's `__ASKBOX_ADDONS__`). */
+  files: Readonly<Record<AddonKind, AddonFile>>;
+  /** The URL the files' names are relative to: the chat file's own. */
+  base: string;
+  /** The page's CSP nonce, for the `<script>` elements. */
+  nonce?: string | undefined;
+}
+
+/**
+ * The renderers loaded, and the kinds asked for, on this page: an add-on is pure (markup in, markup out), so one
+ * load serves every widget on the page, and a failed one is not tried again.
+ */
+const ready = signal<LoadedRenderers>({});
+const css = signal('');
+const asked = new Set<AddonKind>();
+
+/**
+ * Loads an add-on file as the launcher loads the chat file: a classic script pinned by `integrity`
+ * (`crossorigin="anonymous"`) with the page's nonce, which hands its renderer to its own element. Resolves with it,
+ * or with nothing when the file did not run (blocked, integrity mismatch, not found). (Under loaders that hide
+ * `document.currentScript` the chat file does not know where it came from, and loads no add-ons: see embed-chat.ts.)
+ */
+function inject(url: string, integrity: string, nonce = ''): Promise<AddonDetail | undefined> {
+  return new Promise((resolve) => {
+    const tag = document.createElement('script');
+    let detail: AddonDetail | undefined;
+    const take = (event: Event) => {
+      detail ??= (event as CustomEvent<AddonDetail>).detail;
+    };
+    tag.addEventListener(ADDON_EVENT, take);
+    const settle = () => {
+      tag.remove();
+      resolve(detail);
+    };
+    tag.addEventListener('load', settle);
+    tag.addEventListener('error', settle);
+    tag.src = url;
+    tag.integrity = integrity;
+    tag.crossOrigin = 'anonymous';
+    if (nonce) tag.nonce = nonce;
+    document.head.append(tag);
+  });
+}
+
+/**
+ * Creates a widget's add-ons. A file that fails to load leaves replies as they are without it (plain code, the TeX
+ * source) and logs one warning naming it; the widget works on.
+ */
+export function createAddons({ files, base, nonce }: AddonsDeps): Addons {
+  return {
+    ready,
+    css,
+    need(kind) {
+      if (asked.has(kind)) return;
+      asked.add(kind);
+      const url = new URL(files[kind].file, base).href;
+      void inject(url, files[kind].integrity, nonce).then((detail) => {
+        if (detail) {
+          css.value += detail.css ?? '';
+          ready.value = { ...ready.value, [detail.kind]: detail.render };
+        } else console.warn(`[askbox] Not loaded: ${url}`);
+      });
+    },
+  };
+}
