@@ -24,9 +24,25 @@ const BATCH = 20;
  */
 type Follow = 'bottom' | 'start' | 'none';
 
-/** Where `reply` starts in the log's scroll coordinates, less the room left above it. */
-function startOf(log: Element, reply: Element): number {
-  return reply.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop - READING_MARGIN;
+/** A question at most this share of the log's height is kept in view above its long reply. */
+const QUESTION_SHARE = 1 / 4;
+
+/** Where `element` starts in the log's scroll coordinates, less the room left above it. */
+function startOf(log: Element, element: Element): number {
+  return element.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop - READING_MARGIN;
+}
+
+/**
+ * Where the log holds a long reply: at the question it answers when that fits in a quarter of the log (the visitor
+ * reads what was asked, whole, above the answer), else at the reply, with the question wholly above the log's top
+ * (rounded up: a fraction of a pixel would leave a sliver of the bubble under the header).
+ */
+function anchorOf(log: HTMLElement, reply: Element): number {
+  const question = reply.previousElementSibling;
+  if (!question?.matches('.msg--user')) return startOf(log, reply);
+  const box = question.getBoundingClientRect();
+  if (box.height <= log.clientHeight * QUESTION_SHARE) return startOf(log, question);
+  return Math.max(startOf(log, reply), Math.ceil(box.bottom - log.getBoundingClientRect().top + log.scrollTop));
 }
 
 /**
@@ -42,15 +58,17 @@ function latestReply(content: Element): Element | undefined {
 /**
  * Scrolls the log to what it follows (never `none`), and returns what it follows from now on. A reply taller than
  * the log would push its own start out of view: the latest reply (streaming, or complete with its sources) is
- * followed until its start reaches the top, then kept there for the visitor to read down, with "jump to latest".
+ * followed until its start (or the short question above it, see anchorOf) reaches the top, then kept there for the
+ * visitor to read down, with "jump to latest".
  */
 function keepInView(log: HTMLElement, content: Element, follow: Follow): Follow {
   const reply = latestReply(content);
-  if (!reply || (follow === 'bottom' && log.scrollHeight - log.clientHeight <= startOf(log, reply))) {
+  const anchor = reply && anchorOf(log, reply);
+  if (anchor === undefined || (follow === 'bottom' && log.scrollHeight - log.clientHeight <= anchor)) {
     log.scrollTop = log.scrollHeight;
     return 'bottom';
   }
-  log.scrollTop = startOf(log, reply);
+  log.scrollTop = anchor;
   return 'start';
 }
 
