@@ -84,8 +84,13 @@ function useFollowLatest(justSent: boolean) {
   const log = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const follow = useRef<Follow>('bottom');
+  // The reader has wheeled, touched, pressed or typed in the log since it last followed the bottom by itself.
+  const touched = useRef(false);
   const [behind, setBehind] = useState(false);
-  if (justSent) follow.current = 'bottom';
+  if (justSent) {
+    follow.current = 'bottom';
+    touched.current = false;
+  }
 
   useLayoutEffect(() => {
     const el = log.current;
@@ -110,18 +115,23 @@ function useFollowLatest(justSent: boolean) {
   const onScroll = () => {
     const el = log.current;
     // Kept at a reply's start, the log also scrolls when its content is laid out anew (a finished reply replacing the
-    // streamed one): only the reader's own scrolling (below) releases it.
-    if (!el || follow.current === 'start') return;
+    // streamed one): only the reader's own scrolling (below) releases it. At the bottom, so does the log's own: a
+    // scroll the content's shrinking (or the jump button's going) made is delivered a frame later, when a fast
+    // stream has grown the content again, and would read as the reader's scrolling away.
+    if (!el || follow.current === 'start' || (follow.current === 'bottom' && !touched.current)) return;
     follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE ? 'bottom' : 'none';
+    touched.current = follow.current === 'none';
     setBehind(follow.current === 'none');
   };
   const release = () => {
+    touched.current = true;
     if (follow.current === 'start') follow.current = 'none';
   };
   const jump = () => {
     const el = log.current;
     if (!el) return;
     follow.current = 'bottom';
+    touched.current = false;
     setBehind(false);
     el.scrollTop = el.scrollHeight;
     // The button goes away: focus goes to the log it brought to its end rather than to the page.

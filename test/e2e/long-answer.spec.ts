@@ -45,16 +45,19 @@ function placement(page: Page) {
  * The placement once the log has come to rest: the same in two reads a few frames apart (it lands in the frames
  * after the reply's sources are laid out, later on a busy machine).
  */
-async function landed(page: Page) {
+async function atRest(page: Page) {
   let last = '';
   await expect
-    .poll(async () => {
-      await animationFrames(page);
-      const now = JSON.stringify(await placement(page));
-      const same = now === last;
-      last = now;
-      return same;
-    })
+    .poll(
+      async () => {
+        await animationFrames(page);
+        const now = JSON.stringify(await placement(page));
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { timeout: 10_000 },
+    )
     .toBe(true);
   return JSON.parse(last) as NonNullable<Awaited<ReturnType<typeof placement>>>;
 }
@@ -99,12 +102,12 @@ describe('a long answer (Chromium)', () => {
     await ask(page, 'Which plans do you have and what do they cost?');
     await page.locator(W.bot, { hasText: 'Business' }).locator('.sources').waitFor();
     await page.getByRole('button', { name: 'Jump to the latest message' }).waitFor();
-    const { question, top, height } = await landed(page);
+    const { question, top, height } = await atRest(page);
     const whole = question.top >= -0.5 && question.bottom <= height + 0.5;
     const away = question.bottom <= 0.5 || question.top >= height - 0.5;
     expect(whole || away, JSON.stringify(question)).toBe(true);
     // The reply's start is in view.
-    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top, JSON.stringify({ question, top, height })).toBeGreaterThanOrEqual(0);
     expect(top).toBeLessThan(height);
   });
 
