@@ -60,9 +60,13 @@ export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187 + 290 + 10;
  *   measured on main before and after merging them;
  * - issue 34 items 13 and 14, setup mistakes named: 858 B, measured before and after on its branch: the launcher 290 B
  *   (above) and the chat file 568 B (44,209 → 44,777 B: the edit distance and the naming of unknown text keys as
- *   written, which the chat file carries too, and the detection of an answer that is not the proxy's).
+ *   written, which the chat file carries too, and the detection of an answer that is not the proxy's);
+ * - issue 34 items 1, 3–6 and 11, the panel's rough edges: 214 B, measured before and after on its branch (launcher plus
+ *   chat 57,743 → 57,957 B): the chat file 216 B (45,598 → 45,814 B: the rules for the reply's action row, the
+ *   question's time, the code's copy button over its corner, whole inline code and the delete notice, and the log
+ *   landing at the question and following through its own scrolls); the launcher 2 B less (the chat file's name).
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858;
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858 + 214;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
