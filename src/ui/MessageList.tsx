@@ -24,9 +24,25 @@ const BATCH = 20;
  */
 type Follow = 'bottom' | 'start' | 'none';
 
-/** Where `reply` starts in the log's scroll coordinates, less the room left above it. */
-function startOf(log: Element, reply: Element): number {
-  return reply.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop - READING_MARGIN;
+/** A question at most this share of the log's height is kept in view above its long reply. */
+const QUESTION_SHARE = 1 / 4;
+
+/** Where `element` starts in the log's scroll coordinates, less the room left above it. */
+function startOf(log: Element, element: Element): number {
+  return element.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop - READING_MARGIN;
+}
+
+/**
+ * Where the log holds a long reply: at the question it answers when that fits in a quarter of the log (the visitor
+ * reads what was asked, whole, above the answer), else at the reply, with the question wholly above the log's top
+ * (rounded up: a fraction of a pixel would leave a sliver of the bubble under the header).
+ */
+function anchorOf(log: HTMLElement, reply: Element): number {
+  const question = reply.previousElementSibling;
+  if (!question?.matches('.msg--user')) return startOf(log, reply);
+  const box = question.getBoundingClientRect();
+  if (box.height <= log.clientHeight * QUESTION_SHARE) return startOf(log, question);
+  return Math.max(startOf(log, reply), Math.ceil(box.bottom - log.getBoundingClientRect().top + log.scrollTop));
 }
 
 /**
@@ -42,19 +58,20 @@ function latestReply(content: Element): Element | undefined {
 /**
  * Scrolls the log to what it follows (never `none`), and returns what it follows from now on. A reply taller than
  * the log would push its own start out of view: the latest reply (streaming, or complete with its sources) is
- * followed until its start reaches the top, then kept there for the visitor to read down, with "jump to latest".
+ * followed until its start (or the short question above it, see anchorOf) reaches the top, then kept there for the
+ * visitor to read down, with "jump to latest".
  */
 function keepInView(log: HTMLElement, content: Element, follow: Follow): Follow {
   const reply = latestReply(content);
-  const start = reply ? startOf(log, reply) : 0;
-  // At the bottom, the reader already below the reply's start (they read down to its end, where something opened,
+  const anchor = reply && anchorOf(log, reply);
+  // At the bottom, the reader already below the anchor (they read down to the reply's end, where something opened,
   // such as a rating's comment box) stays at the bottom: taking them back to its start would lose their place.
-  const past = log.scrollTop > start;
-  if (!reply || (follow === 'bottom' && (past || log.scrollHeight - log.clientHeight <= start))) {
+  const past = anchor !== undefined && log.scrollTop > anchor;
+  if (anchor === undefined || (follow === 'bottom' && (past || log.scrollHeight - log.clientHeight <= anchor))) {
     log.scrollTop = log.scrollHeight;
     return 'bottom';
   }
-  log.scrollTop = start;
+  log.scrollTop = anchor;
   return 'start';
 }
 
@@ -70,8 +87,13 @@ function useFollowLatest(justSent: boolean) {
   const log = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const follow = useRef<Follow>('bottom');
+  // The reader has wheeled, touched, pressed or typed in the log since it last followed the bottom by itself.
+  const touched = useRef(false);
   const [behind, setBehind] = useState(false);
-  if (justSent) follow.current = 'bottom';
+  if (justSent) {
+    follow.current = 'bottom';
+    touched.current = false;
+  }
 
   useLayoutEffect(() => {
     const el = log.current;
@@ -96,18 +118,23 @@ function useFollowLatest(justSent: boolean) {
   const onScroll = () => {
     const el = log.current;
     // Kept at a reply's start, the log also scrolls when its content is laid out anew (a finished reply replacing the
-    // streamed one): only the reader's own scrolling (below) releases it.
-    if (!el || follow.current === 'start') return;
+    // streamed one): only the reader's own scrolling (below) releases it. At the bottom, so does the log's own: a
+    // scroll the content's shrinking (or the jump button's going) made is delivered a frame later, when a fast
+    // stream has grown the content again, and would read as the reader's scrolling away.
+    if (!el || follow.current === 'start' || (follow.current === 'bottom' && !touched.current)) return;
     follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE ? 'bottom' : 'none';
+    touched.current = follow.current === 'none';
     setBehind(follow.current === 'none');
   };
   const release = () => {
+    touched.current = true;
     if (follow.current === 'start') follow.current = 'none';
   };
   const jump = () => {
     const el = log.current;
     if (!el) return;
     follow.current = 'bottom';
+    touched.current = false;
     setBehind(false);
     el.scrollTop = el.scrollHeight;
     // The button goes away: focus goes to the log it brought to its end rather than to the page.

@@ -65,15 +65,17 @@ export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187 + 290 + 10;
  * - issue 33 and issue 34 items 2 and 8: one rating one record (a thumbs-down held for its comment, sent once or
  *   with keepalive as the visitor leaves), the comment box kept in view, and visible confirmations of a copy and a
  *   comment: +588 B measured on main before and after (chat file 45,598 → 46,189 B, launcher 12,145 → 12,142 B),
- *   of which the 429 B left under the budget took 429 B: +159 B, the budget now the measured 58,331 B.
- */
-/*
+ *   of which the 429 B left under the budget took 429 B: +159 B, the budget now the measured 58,331 B;
+ * - issue 34 items 1, 3–6 and 11, the panel's rough edges: 214 B, measured before and after on its branch (launcher plus
+ *   chat 57,743 → 57,957 B): the chat file 216 B (45,598 → 45,814 B: the rules for the reply's action row, the
+ *   question's time, the code's copy button over its corner, whole inline code and the delete notice, and the log
+ *   landing at the question and following through its own scrolls); the launcher 2 B less (the chat file's name);
  * - issue 35 item 4, highlighted code and math loaded only when needed: 1,117 B of chat file (45,598 → 46,715 B,
  *   measured before and after on its branch): the add-ons' pins (name and sha256 each, 100 B), their loader, the
  *   detection of code and math, the sanitizer's add-on allowlist and the redraw when one arrives. The launcher did
- *   not grow. (The brief allowed 1 KB: 93 B over, see the branch's report.)
+ *   not grow. (Issue 35 allows 1,024 B: this is 93 B over.)
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858 + 159 + 1117;
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858 + 159 + 214 + 1117;
 /**
  * The add-ons' budgets, gzipped, each the measured size (issue 35 item 4) plus about 2 %: loaded only by a reply
  * that holds a fenced code block (highlight.js 11's core and 18 languages with their token colours, 29,525 B) or

@@ -39,6 +39,75 @@ const inPanel = (selector: string) => `(() => {
     && box.top >= panel.top && box.bottom <= panel.bottom };
 })()`;
 
+/**
+ * A reply to lay out: `</body>` in inline code at every place along a line (a word of 30 to 45 letters before it; Firefox
+ * broke the span after its slash at some), a span of inline code longer than a line, and a short code block.
+ */
+const CODE_REPLY = [
+  ...Array.from({ length: 16 }, (_, i) => `${'x'.repeat(30 + i)} \`</body>\``),
+  `Or \`<script src="https://example.com/a/very/long/path/to/askbox.js" data-bot-id="0123456789">\` first.`,
+  '```\nnpm start\n```',
+].join('\n\n');
+
+/**
+ * Where the parts of the last question and reply land: the action buttons' tops and heights and whether two overlap,
+ * the least gap between the question's time and its text, the client rects of each short inline code span, whether
+ * the long one stays inside the reply, and whether the code's copy button shares a row with its first line and keeps
+ * off it. Each part is scrolled into view first: a reply's blocks out of view are not laid out.
+ */
+const LAYOUT = `(() => {
+  const root = ${ROOT};
+  const gap = (a, b) => Math.max(a.left - b.right, b.left - a.right, a.top - b.bottom, b.top - a.bottom);
+  const textBoxes = (element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    return [...range.getClientRects()].filter((box) => box.width > 0);
+  };
+  const replies = root.querySelectorAll('.msg--bot');
+  const reply = replies[replies.length - 1];
+  const question = root.querySelectorAll('.msg--user')[0];
+  question.scrollIntoView({ block: 'nearest' });
+  const time = question.querySelector('.msg__time').getBoundingClientRect();
+  const timeGap = Math.min(...textBoxes(question.querySelector('.msg__text').firstChild).map((line) => gap(line, time)));
+  const spans = [...reply.querySelectorAll('.md p code')];
+  const long = spans.pop();
+  long.scrollIntoView({ block: 'nearest' });
+  const longInside = long.getBoundingClientRect().right <= reply.querySelector('.md').getBoundingClientRect().right + 0.5;
+  const shortRects = spans.map((span) => (span.scrollIntoView({ block: 'nearest' }), span.getClientRects().length));
+  const block = reply.querySelector('.md__block--code');
+  block.scrollIntoView({ block: 'nearest' });
+  const copy = block.querySelector('.copy__btn').getBoundingClientRect();
+  const line = textBoxes(block.querySelector('code').firstChild)[0];
+  const foot = reply.querySelector('.msg__foot');
+  foot.scrollIntoView({ block: 'nearest' });
+  const actions = [...foot.querySelectorAll('button')].map((button) => button.getBoundingClientRect());
+  return {
+    actionTops: Math.max(...actions.map((a) => a.top)) - Math.min(...actions.map((a) => a.top)),
+    actionHeights: [...new Set(actions.map((a) => Math.round(a.height)))],
+    actionsApart: actions.every((a, i) => actions.slice(i + 1).every((b) => gap(a, b) >= 0)),
+    timeGap: Math.round(timeGap),
+    shortRects: [...new Set(shortRects)],
+    longInside,
+    codeBeside: line.top < copy.bottom && line.bottom > copy.top,
+    codeClear: gap(line, copy) >= 0,
+  };
+})()`;
+
+/**
+ * The last question and reply against the log's visible box: whether the question is whole in view or wholly out of
+ * it, and the reply's top, from the log's top.
+ */
+const LANDING = `(() => {
+  const root = ${ROOT};
+  const log = root.querySelector('.log').getBoundingClientRect();
+  const replies = root.querySelectorAll('.msg--bot');
+  const reply = replies[replies.length - 1].getBoundingClientRect();
+  const question = replies[replies.length - 1].previousElementSibling.getBoundingClientRect();
+  const whole = question.top >= log.top - 0.5 && question.bottom <= log.bottom + 0.5;
+  const away = question.bottom <= log.top + 0.5 || question.top >= log.bottom - 0.5;
+  return JSON.stringify({ uncut: whole || away, replyTop: Math.round(reply.top - log.top), height: log.height });
+})()`;
+
 let server: DemoServer;
 
 beforeAll(async () => {
@@ -50,7 +119,8 @@ beforeAll(async () => {
     scenario: {
       replies: [
         { match: 'returns', text: 'Returns are free for **30 days**.', chunkSize: 6, delayMs: 30 },
-        { match: 'long', text: LONG.join('\n\n') },
+        { match: 'code', text: CODE_REPLY, chunkSize: 400 },
+        { match: 'long', text: LONG.join('\n\n'), chunkSize: 30, delayMs: 5 },
       ],
     },
   });
@@ -193,6 +263,49 @@ describe.each([
     expect(math.height).toBeGreaterThan(20);
     expect(await engine.read('window.cspViolations')).toEqual([]);
     expect(await engine.read('window.__errors')).toEqual([]);
+  }, 90_000);
+
+  it('lays a reply out as Chromium does: actions in a row, the time clear, inline code whole, code beside its copy', async () => {
+    await fresh('/');
+    await openByKeyboard();
+    await engine.type('Show me the code');
+    await engine.press('Enter');
+    await until(engine, inWidget('.msg--bot:not(.msg--welcome):not(.msg--streaming) .rate--down'));
+    expect(await engine.read(LAYOUT)).toEqual({
+      // Issue 34 item 1: copy, thumbs up and thumbs down in one row, of one height, apart.
+      actionTops: 0,
+      actionHeights: [28],
+      actionsApart: true,
+      // Item 4: the question's time 4px or more clear of its text.
+      timeGap: expect.toSatisfy((gap: number) => gap >= 4),
+      // Item 6: a short span of inline code is never broken; a long one wraps inside the reply.
+      shortRects: [1],
+      longInside: true,
+      // Item 5: the code's copy button beside its short first line, over none of it.
+      codeBeside: true,
+      codeClear: true,
+    });
+    expect(await engine.read('window.__errors')).toEqual([]);
+  }, 90_000);
+
+  it('lands a long reply after an earlier one at its start, the question above it whole or away, never cut', async () => {
+    await fresh('/');
+    await openByKeyboard();
+    await ask('How do returns work?');
+    await engine.type('A long one, please: every step of it, in as much detail as you have, from the very start');
+    await engine.press('Enter');
+    await until(
+      engine,
+      `${inWidget('.msg--bot:not(.msg--streaming):last-of-type')}?.textContent.includes('Paragraph 40')`,
+    );
+    // The log has come to rest: the same placement in two of until()'s reads, 100 ms apart.
+    await until(engine, `(window.__landed = [window.__landed?.[1], ${LANDING}])[0] === window.__landed[1]`);
+    const landed = await engine.read<string>('window.__landed[1]');
+    const { uncut, replyTop, height } = JSON.parse(landed) as { uncut: boolean; replyTop: number; height: number };
+    expect(uncut, landed).toBe(true);
+    // Landed at its start: the reply's first lines in view, near the top (under the question, when that is shown).
+    expect(replyTop, landed).toBeGreaterThanOrEqual(0);
+    expect(replyTop, landed).toBeLessThan(height / 2);
   }, 90_000);
 
   it('fills a phone-sized window with the panel, nothing off-screen, on the strict-CSP page', async () => {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ask, startE2E, W } from './harness';
+import { animationFrames, ask, startE2E, W } from './harness';
 
 const LONG = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of a long answer, with enough words to wrap.`);
 
@@ -16,29 +16,62 @@ beforeAll(async () => {
 });
 afterAll(() => e2e?.close());
 
-/** Where the last reply sits in the log: its top against the log's, and how far the log is from its bottom. */
+/**
+ * Where the last question and its reply sit in the log: their tops and the question's bottom against the log's top,
+ * the log's visible height, and how far the log is from its bottom.
+ */
 function placement(page: Page) {
   return page.evaluate(() => {
     const root = document.querySelector('askbox-widget')?.shadowRoot;
     const log = root?.querySelector('.log');
     const replies = root?.querySelectorAll('.msg--bot:not(.msg--welcome)');
     const reply = replies?.[replies.length - 1];
-    if (!log || !reply) return null;
+    const question = reply?.previousElementSibling;
+    if (!log || !reply || !question) return null;
+    const top = log.getBoundingClientRect().top;
     return {
-      top: Math.round(reply.getBoundingClientRect().top - log.getBoundingClientRect().top),
+      top: Math.round(reply.getBoundingClientRect().top - top),
+      question: {
+        top: question.getBoundingClientRect().top - top,
+        bottom: question.getBoundingClientRect().bottom - top,
+      },
+      height: log.clientHeight,
       fromBottom: Math.round(log.scrollHeight - log.scrollTop - log.clientHeight),
     };
   });
 }
 
+/**
+ * The placement once the log has come to rest: the same in two reads a few frames apart (it lands in the frames
+ * after the reply's sources are laid out, later on a busy machine).
+ */
+async function atRest(page: Page) {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        await animationFrames(page);
+        const now = JSON.stringify(await placement(page));
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return JSON.parse(last) as NonNullable<Awaited<ReturnType<typeof placement>>>;
+}
+
 describe('a long answer (Chromium)', () => {
-  it('is followed until its start reaches the top of the log, then stays there, with "jump to latest"', async () => {
+  it('is followed until its question reaches the top of the log, then stays there, with "jump to latest"', async () => {
     const { page } = await e2e.open('/plain.html');
     await ask(page, 'A long one, please');
     await page.locator(W.bot, { hasText: 'Paragraph 40' }).waitFor();
     const landed = await placement(page);
-    expect(landed?.top).toBeGreaterThanOrEqual(0);
-    expect(landed?.top).toBeLessThanOrEqual(16);
+    // The short question whole at the top, its answer's start under it.
+    expect(landed?.question.top).toBeGreaterThanOrEqual(0);
+    expect(landed?.question.top).toBeLessThanOrEqual(16);
+    expect(landed?.top).toBeLessThanOrEqual(100);
     expect(landed?.fromBottom).toBeGreaterThan(500);
     await page.getByRole('button', { name: 'Jump to the latest message' }).click();
     await expect.poll(async () => (await placement(page))?.fromBottom).toBeLessThanOrEqual(1);
@@ -53,11 +86,39 @@ describe('a long answer (Chromium)', () => {
     const { page } = await e2e.open('/plain.html');
     await ask(page, 'How do returns work?');
     await page.locator(`${W.bot} .sources`).waitFor();
-    // The log settles on the reply's start in the frames after the sources are laid out (later on a busy machine).
-    await expect.poll(async () => (await placement(page))?.top).toBeLessThanOrEqual(16);
+    // The log settles on the question in the frames after the sources are laid out (later on a busy machine).
+    await expect.poll(async () => (await placement(page))?.question.top).toBeLessThanOrEqual(16);
     const landed = await placement(page);
-    expect(landed?.top).toBeGreaterThanOrEqual(0);
+    expect(landed?.question.top).toBeGreaterThanOrEqual(0);
     expect(landed?.fromBottom).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Jump to the latest message' }).waitFor();
+  });
+
+  it('lands with the question above it whole or wholly scrolled away, never cut under the header', async () => {
+    // A table answer after an earlier one, in a short window: the log used to stop 13 px short, half a question shown.
+    const { page } = await e2e.open('/plain.html', { width: 1000, height: 600 });
+    await ask(page, 'How do returns work?');
+    await page.locator(`${W.bot} .sources`).waitFor();
+    await ask(page, 'Which plans do you have and what do they cost?');
+    await page.locator(W.bot, { hasText: 'Business' }).locator('.sources').waitFor();
+    await page.getByRole('button', { name: 'Jump to the latest message' }).waitFor();
+    const { question, top, height } = await atRest(page);
+    const whole = question.top >= -0.5 && question.bottom <= height + 0.5;
+    const away = question.bottom <= 0.5 || question.top >= height - 0.5;
+    expect(whole || away, JSON.stringify(question)).toBe(true);
+    // The reply's start is in view.
+    expect(top, JSON.stringify({ question, top, height })).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(height);
+  });
+
+  it('scrolls a question taller than a quarter of the log wholly away above its long reply', async () => {
+    const { page } = await e2e.open('/plain.html', { width: 1000, height: 600 });
+    await ask(page, `A long one, please. ${'Tell me every detail of it. '.repeat(12)}`);
+    await page.locator(W.bot, { hasText: 'Paragraph 40' }).waitFor();
+    const landed = (await placement(page))!;
+    expect(landed.question.bottom - landed.question.top).toBeGreaterThan(landed.height / 4);
+    expect(landed.question.bottom).toBeLessThanOrEqual(0);
+    expect(landed.top).toBeGreaterThanOrEqual(0);
+    expect(landed.top).toBeLessThanOrEqual(16);
   });
 });

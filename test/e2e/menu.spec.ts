@@ -167,6 +167,35 @@ describe('the header menu (Chromium)', () => {
     expect(again).toBe(404);
   });
 
+  it('lays a refused delete out readably: each message the notice’s whole width, the buttons on a row of their own', async () => {
+    for (const options of [{}, { width: 390, height: 844, mobile: true }]) {
+      const { page } = await answered('/', 'Which plans?', options);
+      // The proxy (or the service behind it) refuses.
+      await page.route('**/askbox/conversations/*', (route) =>
+        route.request().method() === 'DELETE'
+          ? route.fulfill({ status: 502, contentType: 'application/json', body: '{"message":"Bad gateway"}' })
+          : route.fallback(),
+      );
+      await page.locator(MENU_BUTTON).click();
+      await page.locator(item(CHAT_TEXT.deleteConversation)).click();
+      await page.locator(`askbox-widget button:text-is("${CHAT_TEXT.deleteAction}")`).click();
+      await page.locator(`askbox-widget .confirm [role="alert"]`).waitFor();
+      const layout = await page.locator('askbox-widget .confirm').evaluate((notice) => {
+        const style = getComputedStyle(notice);
+        const inner = notice.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        const texts = [...notice.querySelectorAll('.notice__text')].map((text) => text.getBoundingClientRect());
+        const buttons = [...notice.querySelectorAll('button')].map((button) => button.getBoundingClientRect());
+        return {
+          narrowest: Math.min(...texts.map((text) => text.width)) / inner,
+          buttonsBelow: buttons.every((button) => texts.every((text) => button.top >= text.bottom)),
+          textsStacked: texts[1]!.top >= texts[0]!.bottom,
+        };
+      });
+      expect(layout.narrowest).toBeGreaterThan(0.95);
+      expect(layout).toMatchObject({ buttonsBelow: true, textsStacked: true });
+    }
+  });
+
   it('emails a person from the script tag: a mailto: with a subject and the conversation, cut to 1,800, and handoff', async () => {
     const { page } = await e2e.open('/plain.html');
     // The demo page's tag, with `data-handoff-email` added.
