@@ -41,10 +41,7 @@ export function busy(): Response {
  * (no cookies, no server or tracing headers), and on a 429 or 503 the service's `Retry-After`, so the widget waits
  * as long as the service asks. A non-JSON error page becomes a JSON error with the same status.
  */
-export async function passThrough(
-  upstream: Response,
-  watch: (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array> = (body) => body,
-): Promise<Response> {
+export async function passThrough(upstream: Response): Promise<Response> {
   // Stryker disable next-line StringLiteral: no content type and any text without `json` take the same branch.
   const type = upstream.headers.get('content-type') ?? '';
   const retryAfter = retryAfterOf(upstream);
@@ -57,7 +54,7 @@ export async function passThrough(
     for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
     return response;
   }
-  const response = new Response(upstream.body && watch(upstream.body), {
+  const response = new Response(upstream.body, {
     status: upstream.status,
     headers: { ...BASE_HEADERS, 'content-type': type, ...extra },
   });
