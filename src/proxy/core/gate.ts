@@ -2,10 +2,9 @@ import type { Call } from './call.js';
 import type { ProxyDeps } from './deps.js';
 import { GRANT_HEADER } from './policy.js';
 import { noteRefusal } from './refusal.js';
-import { safeHost } from './request-url.js';
 import { BASE_HEADERS, refuse } from './respond.js';
 import { CORS_MAX_AGE_SECONDS, ROUTE_METHODS } from '../../protocol/contract.js';
-import { isSerializedOrigin, isServedHost } from './hosts.js';
+import { isServedHost, serializedOriginHost } from './hosts.js';
 import { route } from './router.js';
 
 /**
@@ -14,6 +13,8 @@ import { route } from './router.js';
  */
 
 const ALLOW_HEADERS = `content-type, ${GRANT_HEADER}`;
+/** What every answer carries, listed once rather than spread into a new object per request. */
+const SHARED_HEADERS = Object.entries({ ...BASE_HEADERS, vary: 'Origin' });
 
 /** Answers `call`: refused at the gate, a CORS preflight, or its route's answer; each with the shared headers. */
 export async function gate(deps: ProxyDeps, call: Call): Promise<Response> {
@@ -26,18 +27,18 @@ export async function gate(deps: ProxyDeps, call: Call): Promise<Response> {
   const origin = request.headers.get('origin') || null;
   // Same host (and port) as the proxy's public address; an opaque origin ("null") is never same-host or listed.
   // SECURITY: only as a browser serializes it; `http://x@host`, `HTTP://HOST` or `http://host/` are no page's.
-  const sameHost =
-    origin !== null && isSerializedOrigin(origin) && safeHost(origin) === (config.publicHost ?? url.host);
+  const sameHost = origin !== null && serializedOriginHost(origin) === (config.publicHost ?? url.host);
   const crossSite = origin !== null && !sameHost;
   // SECURITY: a listed origin is matched as the exact string a browser sends; no scheme, port, case or suffix
   // variant of it is the same site.
   if (crossSite && !config.origins.has(origin)) return refuse('originRefused');
-  // A page on another origin may read only the response headers listed here; the widget needs Retry-After.
-  const cors: Record<string, string> = crossSite
-    ? { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after' }
-    : { vary: 'Origin' };
   const response = request.method === 'OPTIONS' ? preflight() : await authorized(deps, call);
-  for (const [name, value] of Object.entries({ ...BASE_HEADERS, ...cors })) response.headers.set(name, value);
+  for (const [name, value] of SHARED_HEADERS) response.headers.set(name, value);
+  if (crossSite) {
+    // A page on another origin may read only the response headers listed here; the widget needs Retry-After.
+    response.headers.set('access-control-allow-origin', origin);
+    response.headers.set('access-control-expose-headers', 'retry-after');
+  }
   return response;
 }
 
