@@ -1,4 +1,4 @@
-import type { Call } from './call.js';
+import { asFetchRequest, type Call } from './call.js';
 import type { ProxyDeps } from './deps.js';
 import { GRANT_HEADER } from './policy.js';
 import { noteRefusal } from './refusal.js';
@@ -59,8 +59,11 @@ async function authorized(deps: ProxyDeps, call: Call): Promise<Response> {
   const { authorize } = deps.hooks;
   // The health route answers load balancers, which carry no login or captcha.
   const open = call.url.pathname === `${deps.config.base}/health`;
-  const verdict = authorize && !open ? await authorize(call.request) : true;
+  if (!authorize || open) return route(deps, call);
+  // The hook takes a fetch Request; the route then reads that same one, so a body the hook read is read once.
+  const request = asFetchRequest(call.request);
+  const verdict = await authorize(request);
   if (verdict instanceof Response) return noteRefusal(new Response(verdict.body, verdict), { reason: 'notAuthorized' });
   if (verdict !== true) return refuse('notAuthorized');
-  return route(deps, call);
+  return route(deps, { ...call, request });
 }

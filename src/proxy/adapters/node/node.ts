@@ -1,8 +1,9 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { ProxyHandler } from '../../core/proxy.js';
+import { asFetchRequest } from '../../core/call.js';
+import { incomingHandlerOf, type ProxyHandler } from '../../core/proxy.js';
 import { connInfo } from './conninfo.js';
 import { nodeSourceOf } from './node-fetch.js';
-import { toRequest } from './request.js';
+import { readRequest } from './request.js';
 import { startDeadlines, takeWatch } from '../../core/upstream.js';
 
 /** Options of `toNodeListener`. */
@@ -21,6 +22,8 @@ export interface NodeListenerOptions {
  * http.createServer(toNodeListener(createProxy({ apiKey, botIds: ['yiu456ytyUjk'], fetch: nodeFetch }))).listen(8787);
  */
 export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptions = {}) {
+  // A proxy `createProxy` made takes the request as read, without a fetch Request constructed around it.
+  const incoming = incomingHandlerOf(handler);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const controller = new AbortController();
     res.on('close', () => {
@@ -28,8 +31,10 @@ export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptio
     });
     let response: Response;
     try {
-      const request = toRequest(req, controller.signal);
-      response = request instanceof Response ? request : await handler(request, connInfo(req));
+      const read = readRequest(req, controller.signal);
+      if (read instanceof Response) response = read;
+      else if (incoming) response = await incoming(read.request, connInfo(req), read.url);
+      else response = await handler(asFetchRequest(read.request), connInfo(req));
     } catch (error) {
       response =
         (await options.onError?.(error)) ??

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { IncomingRequest } from '../../core/call.js';
 import { notAllowed, refuse } from '../../core/respond.js';
 import { ROUTE_METHODS } from '../../../protocol/contract.js';
 import { webBody } from './web-body.js';
@@ -12,8 +13,11 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const HOST =
   /^(?:(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** The fetch Request for a node request, or the refusal of one fetch cannot carry. */
-export function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Response {
+/** A node request as the proxy reads it, and its URL; or the refusal of one a fetch Request could not carry. */
+export function readRequest(
+  req: IncomingMessage,
+  signal: AbortSignal,
+): { request: IncomingRequest; url: URL } | Response {
   // Stryker disable next-line StringLiteral: node:http sets the method of every request it hands over.
   const method = req.method ?? 'GET';
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) return notAllowed([...ROUTE_METHODS, 'OPTIONS'].join(', '));
@@ -38,12 +42,7 @@ export function toRequest(req: IncomingMessage, signal: AbortSignal): Request | 
     else for (const item of value) headers.append(name, item);
   }
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(`${protocol}://${host}${target.pathname}${target.search}`, {
-    method,
-    headers,
-    signal,
-    body: hasBody ? webBody(req) : undefined,
-    // Required by Node's fetch for streaming request bodies.
-    ...(hasBody ? { duplex: 'half' } : {}),
-  } as RequestInit);
+  // As a fetch Request spells it (`href`: a lowercase host, a normalised path), so a handler sees the same URL either way.
+  const url = new URL(`${protocol}://${host}${target.pathname}${target.search}`);
+  return { request: { method, url: url.href, headers, signal, body: hasBody ? webBody(req) : null }, url };
 }
