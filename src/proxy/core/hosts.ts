@@ -72,7 +72,7 @@ export function isServedHost(host: string, allowed: ReadonlySet<string>): boolea
 /**
  * The host (and port) of an Origin header that is an origin as a browser serializes it (`scheme://host[:port]`:
  * lowercase, no default port, no path or userinfo); null for any other (an opaque origin, "null", or what only a
- * hand-made request sends: no page's origin). One parse, where a check and then a read of the host took two.
+ * hand-made request sends: no page's origin). A check and one parse, where a check and then a read of the host parsed it three times.
  */
 export function serializedOriginHost(origin: string): string | null {
   if (!URL.canParse(origin)) return null;

@@ -70,8 +70,8 @@ async function send(response: Response, res: ServerResponse, signal: AbortSignal
 
 /**
  * Writes `body` to `res` chunk by chunk with backpressure; with `head` (headers not yet written), a body of one
- * chunk (a JSON answer) goes out with its length, headers and bytes in one write, where chunked framing would take
- * a second write for its end.
+ * chunk (a JSON answer) goes out with its length instead of chunked: no size line or closing chunk to frame (either
+ * way Node's cork hands the headers and the body to the socket in one write).
  */
 async function pump(
   res: ServerResponse,
