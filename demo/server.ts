@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createProxy, type ProxyOptions } from '../src/proxy/index';
-import { toNodeListener } from '../src/proxy/node';
+import { nodeAesGcm, toNodeListener } from '../src/proxy/node';
 import { DEMO_BOT_ID, createSimulator, type Simulator } from './simulator/index';
 import { loadKnowledgeBase } from './simulator/knowledge';
 import { loadScenario, type Scenario } from './simulator/scenario';
@@ -126,6 +126,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       // The simulator streams from a port of its own, as the real service streams from a host of its own.
       ...(streams && { streamOrigins: [`http://127.0.0.1:${streams.port}`] }),
       secret: options.secret ?? randomHex(32),
+      // Stream tokens sealed on node:crypto, as the README's Node recipes seal them: the same tokens, less CPU.
+      aesGcm: nodeAesGcm,
       log: (entry) => entry.level !== 'info' && console.error('[proxy]', JSON.stringify(entry)),
       ...options.proxy,
     }),

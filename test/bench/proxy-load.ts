@@ -7,7 +7,8 @@
 // `--streams` runs the concurrent-stream part alone; `STREAMS=n` changes its count; `BENCH_FETCH=global` runs the
 // proxy on the runtime's fetch instead of `nodeFetch`; `BENCH_SEAL=web` seals its stream tokens with Web Crypto instead
 // of `nodeAesGcm`; `--seal` measures sealing and opening one token with each, alone, in this process; `--setup` measures a stream's
-// set-up alone (the relay's CPU per short stream, the proxy's against the floor's); `BENCH_PROF=proxy` (or `floor`) writes its CPU profile to $TMPDIR/askbox-profiles.
+// set-up alone (the relay's CPU per short stream, the proxy's against the floor's; `BENCH_VS=<dir>` adds the proxy of
+// another checkout, such as main's, to the same rounds); `BENCH_PROF=proxy` (or `floor`) writes its CPU profile to $TMPDIR/askbox-profiles.
 import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +26,10 @@ const OPEN_STREAMS = 1000;
 /** The whole benchmark's bound: past it, it gives up rather than hang. */
 const GIVE_UP_MS = 10 * 60_000;
 
-function start(...args: string[]): Promise<Server> {
-  const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), args, {
+/** Starts `serve.ts` with `args`: this checkout's, or that of the checkout at `from`. */
+function startFrom(from: string | undefined, ...args: string[]): Promise<Server> {
+  const serve = from ? `${from}/test/bench/serve.ts` : fileURLToPath(new URL('./serve.ts', import.meta.url));
+  const child = fork(serve, args, {
     execArgv: [
       '--import',
       'tsx',
@@ -42,6 +45,7 @@ function start(...args: string[]): Promise<Server> {
     );
   });
 }
+const start = (...args: string[]) => startFrom(undefined, ...args);
 
 function memory(child: Server): Promise<NodeJS.MemoryUsage> {
   return new Promise((resolve) => {
@@ -111,8 +115,12 @@ try {
   if (process.argv.includes('--setup')) {
     // A second proxy that seals with Web Crypto, measured in the same rounds: what node:crypto's sealing saves.
     const proxyWeb = await start('proxy-web', KEY, `${simulator.url}/api/v1`);
-    await setupCosts({ simulator, proxy, floor, proxyWeb }, KEY);
+    // `BENCH_VS=<another checkout>`: its proxy too, in the same rounds (a change against the build before it).
+    const vs = process.env.BENCH_VS;
+    const before = vs ? { dir: vs, ...(await startFrom(vs, 'proxy', KEY, `${simulator.url}/api/v1`)) } : undefined;
+    await setupCosts({ simulator, proxy, floor, proxyWeb, before }, KEY);
     proxyWeb.process.kill();
+    before?.process.kill();
     process.exit(0);
   }
   if (process.argv.includes('--streams')) {

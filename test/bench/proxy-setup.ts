@@ -37,7 +37,7 @@ async function perStream(relay: Server, side: Side, count: number): Promise<numb
  * rounds after one to warm up; prints them and the proxy's verdict (goal: ≤ 1.3× the floor's).
  */
 export async function setupCosts(
-  servers: { simulator: Server; proxy: Server; floor: Server; proxyWeb?: Server },
+  servers: { simulator: Server; proxy: Server; floor: Server; proxyWeb?: Server; before?: Server & { dir: string } },
   key: string,
 ) {
   const relays = [
@@ -54,6 +54,13 @@ export async function setupCosts(
       what: 'through the proxy, sealing with Web Crypto',
       server: servers.proxyWeb,
       side: await proxySide(servers.proxyWeb.url),
+      ms: [],
+    });
+  if (servers.before)
+    relays.push({
+      what: `through the proxy of ${servers.before.dir}`,
+      server: servers.before,
+      side: await proxySide(servers.before.url),
       ms: [],
     });
   for (let round = -1; round < ROUNDS; round++)

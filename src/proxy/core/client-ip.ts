@@ -1,3 +1,4 @@
+import type { IncomingRequest } from './call.js';
 import type { ClientIpSource, ProxyContext } from './options.js';
 
 /**
@@ -6,7 +7,7 @@ import type { ClientIpSource, ProxyContext } from './options.js';
  * `x-forwarded-for` grows by one address per hop: with N trusted hops, the client is the Nth from the right.
  */
 export function clientIp(
-  request: Request,
+  request: IncomingRequest,
   context: ProxyContext | undefined,
   source: ClientIpSource | undefined,
 ): string {

@@ -1,11 +1,10 @@
-import type { Call } from './call.js';
+import { asFetchRequest, type Call } from './call.js';
 import type { ProxyDeps } from './deps.js';
 import { GRANT_HEADER } from './policy.js';
 import { noteRefusal } from './refusal.js';
-import { safeHost } from './request-url.js';
 import { BASE_HEADERS, refuse } from './respond.js';
 import { CORS_MAX_AGE_SECONDS, ROUTE_METHODS } from '../../protocol/contract.js';
-import { isSerializedOrigin, isServedHost } from './hosts.js';
+import { isServedHost, serializedOriginHost } from './hosts.js';
 import { route } from './router.js';
 
 /**
@@ -14,6 +13,8 @@ import { route } from './router.js';
  */
 
 const ALLOW_HEADERS = `content-type, ${GRANT_HEADER}`;
+/** What every answer carries, listed once rather than spread into a new object per request. */
+const SHARED_HEADERS = Object.entries({ ...BASE_HEADERS, vary: 'Origin' });
 
 /** Answers `call`: refused at the gate, a CORS preflight, or its route's answer; each with the shared headers. */
 export async function gate(deps: ProxyDeps, call: Call): Promise<Response> {
@@ -26,18 +27,18 @@ export async function gate(deps: ProxyDeps, call: Call): Promise<Response> {
   const origin = request.headers.get('origin') || null;
   // Same host (and port) as the proxy's public address; an opaque origin ("null") is never same-host or listed.
   // SECURITY: only as a browser serializes it; `http://x@host`, `HTTP://HOST` or `http://host/` are no page's.
-  const sameHost =
-    origin !== null && isSerializedOrigin(origin) && safeHost(origin) === (config.publicHost ?? url.host);
+  const sameHost = origin !== null && serializedOriginHost(origin) === (config.publicHost ?? url.host);
   const crossSite = origin !== null && !sameHost;
   // SECURITY: a listed origin is matched as the exact string a browser sends; no scheme, port, case or suffix
   // variant of it is the same site.
   if (crossSite && !config.origins.has(origin)) return refuse('originRefused');
-  // A page on another origin may read only the response headers listed here; the widget needs Retry-After.
-  const cors: Record<string, string> = crossSite
-    ? { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after' }
-    : { vary: 'Origin' };
   const response = request.method === 'OPTIONS' ? preflight() : await authorized(deps, call);
-  for (const [name, value] of Object.entries({ ...BASE_HEADERS, ...cors })) response.headers.set(name, value);
+  for (const [name, value] of SHARED_HEADERS) response.headers.set(name, value);
+  if (crossSite) {
+    // A page on another origin may read only the response headers listed here; the widget needs Retry-After.
+    response.headers.set('access-control-allow-origin', origin);
+    response.headers.set('access-control-expose-headers', 'retry-after');
+  }
   return response;
 }
 
@@ -58,8 +59,11 @@ async function authorized(deps: ProxyDeps, call: Call): Promise<Response> {
   const { authorize } = deps.hooks;
   // The health route answers load balancers, which carry no login or captcha.
   const open = call.url.pathname === `${deps.config.base}/health`;
-  const verdict = authorize && !open ? await authorize(call.request) : true;
+  if (!authorize || open) return route(deps, call);
+  // The hook takes a fetch Request; the route then reads that same one, so a body the hook read is read once.
+  const request = asFetchRequest(call.request);
+  const verdict = await authorize(request);
   if (verdict instanceof Response) return noteRefusal(new Response(verdict.body, verdict), { reason: 'notAuthorized' });
   if (verdict !== true) return refuse('notAuthorized');
-  return route(deps, call);
+  return route(deps, { ...call, request });
 }

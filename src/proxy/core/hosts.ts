@@ -70,11 +70,14 @@ export function isServedHost(host: string, allowed: ReadonlySet<string>): boolea
 }
 
 /**
- * Whether an Origin header is an origin as a browser serializes it (`scheme://host[:port]`: lowercase, no default
- * port, no path or userinfo). Only a hand-made request sends anything else, and it is no page's origin.
+ * The host (and port) of an Origin header that is an origin as a browser serializes it (`scheme://host[:port]`:
+ * lowercase, no default port, no path or userinfo); null for any other (an opaque origin, "null", or what only a
+ * hand-made request sends: no page's origin). A check and one parse, where a check and then a read of the host parsed it three times.
  */
-export function isSerializedOrigin(origin: string): boolean {
-  return URL.canParse(origin) && new URL(origin).origin === origin;
+export function serializedOriginHost(origin: string): string | null {
+  if (!URL.canParse(origin)) return null;
+  const url = new URL(origin);
+  return url.origin === origin ? url.host : null;
 }
 
 /** Where reply streams may be fetched from: the service's origin, the configured stream origins. */

@@ -1,3 +1,4 @@
+import type { IncomingRequest } from './call.js';
 import { createGrants, type Grant } from './grant.js';
 import type { BucketCheck } from './limits.js';
 import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
@@ -28,13 +29,14 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
    * The request's grant when it is valid for `conversationId` and one of our bots; else null.
    * SECURITY: without it, the conversation does not exist for this visitor (404, no existence oracle).
    */
-  async function grantFor(request: Request, conversationId: unknown): Promise<Grant | null> {
+  async function grantFor(request: IncomingRequest, conversationId: unknown): Promise<Grant | null> {
     const grant = await grants.verify(request.headers.get(GRANT_HEADER));
     return grant && grant.conversationId === conversationId && options.bots.has(grant.botId) ? grant : null;
   }
 
   /** Any valid grant the request carries: the visitor's identity when they start another conversation. */
-  const visitorOf = async (request: Request) => (await grants.verify(request.headers.get(GRANT_HEADER)))?.visitorId;
+  const visitorOf = async (request: IncomingRequest) =>
+    (await grants.verify(request.headers.get(GRANT_HEADER)))?.visitorId;
 
   const mint = (conversationId: string, botId: string, visitorId: string) =>
     grants.sign({

@@ -1,3 +1,4 @@
+import type { IncomingRequest } from './call.js';
 import { clientIp } from './client-ip.js';
 import { createDeps } from './deps.js';
 import { gate } from './gate.js';
@@ -11,6 +12,16 @@ export type { ProxyOptions } from './options.js';
 
 /** A fetch-standard handler: the whole proxy. The context carries what only the runtime knows (the socket's IP). */
 export type ProxyHandler = (request: Request, context?: ProxyContext) => Promise<Response>;
+
+/** The proxy on an `IncomingRequest` whose URL is parsed already (`url` is `new URL(request.url)`). */
+export type IncomingHandler = (
+  request: IncomingRequest,
+  context: ProxyContext | undefined,
+  url: URL,
+) => Promise<Response>;
+
+/** Each handler `createProxy` made, and the proxy behind it. */
+const INCOMING = new WeakMap<ProxyHandler, IncomingHandler>();
 
 /**
  * Creates the token proxy: a policy gateway in front of the Cody API that exposes only the routes the widget
@@ -37,10 +48,9 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     });
   }
 
-  return async function proxy(request: Request, context?: ProxyContext): Promise<Response> {
+  const handle: IncomingHandler = async (request, context, url) => {
     const started = Date.now();
     const ip = clientIp(request, context, options.clientIp);
-    const url = new URL(request.url);
     const seen = telemetry.request(request, url);
     let response: Response;
     try {
@@ -68,4 +78,16 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     seen.finish(response);
     return response;
   };
+  const proxy: ProxyHandler = (request, context) => handle(request, context, new URL(request.url));
+  INCOMING.set(proxy, handle);
+  return proxy;
+}
+
+/**
+ * The proxy behind a handler `createProxy` made, taking an `IncomingRequest` and its parsed URL, so that a runtime
+ * adapter that is not handed fetch Requests need not construct one (see `IncomingRequest`); undefined for any other
+ * handler.
+ */
+export function incomingHandlerOf(handler: ProxyHandler): IncomingHandler | undefined {
+  return INCOMING.get(handler);
 }

@@ -1,4 +1,4 @@
-/** What the proxy reads of a request's URL: its forwarded query, the host of its Origin, its path for a log line. */
+/** What the proxy reads of a request's URL: its forwarded query, its path for a log line. */
 
 /** The listed query parameters of `url`, as a query string. */
 export function query(url: URL, keys: readonly string[]): string {
@@ -9,15 +9,6 @@ export function query(url: URL, keys: readonly string[]): string {
   }
   const text = out.toString();
   return text ? `?${text}` : '';
-}
-
-/** The host (and port) of an Origin header; null for one that is no URL (an opaque origin, "null"). */
-export function safeHost(origin: string): string | null {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return null;
-  }
 }
 
 /** The path for a log line: stream tokens are capabilities, so they are left out. */

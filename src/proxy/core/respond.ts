@@ -1,5 +1,6 @@
 /** Response helpers in the service's own envelope, so the widget has one error model whoever refused. */
 import { BASE_HEADERS, BUSY_RETRY_SECONDS, FIELDS, REFUSALS } from '../../protocol/contract.js';
+import type { IncomingRequest } from './call.js';
 import { noteRefusal } from './refusal.js';
 
 export { BASE_HEADERS } from '../../protocol/contract.js';
@@ -41,10 +42,7 @@ export function busy(): Response {
  * (no cookies, no server or tracing headers), and on a 429 or 503 the service's `Retry-After`, so the widget waits
  * as long as the service asks. A non-JSON error page becomes a JSON error with the same status.
  */
-export async function passThrough(
-  upstream: Response,
-  watch: (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array> = (body) => body,
-): Promise<Response> {
+export async function passThrough(upstream: Response): Promise<Response> {
   // Stryker disable next-line StringLiteral: no content type and any text without `json` take the same branch.
   const type = upstream.headers.get('content-type') ?? '';
   const retryAfter = retryAfterOf(upstream);
@@ -57,7 +55,7 @@ export async function passThrough(
     for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
     return response;
   }
-  const response = new Response(upstream.body && watch(upstream.body), {
+  const response = new Response(upstream.body, {
     status: upstream.status,
     headers: { ...BASE_HEADERS, 'content-type': type, ...extra },
   });
@@ -84,7 +82,7 @@ export const MAX_BODY_BYTES = FIELDS.bodyMaxBytes;
  * Reads a request body as text, giving up (null) as soon as it passes `limit` bytes, whether declared by
  * `content-length` or found while streaming: an oversized body is never buffered whole.
  */
-export async function readText(request: Request, limit: number): Promise<string | null> {
+export async function readText(request: IncomingRequest, limit: number): Promise<string | null> {
   if (Number(request.headers.get('content-length') ?? 0) > limit) return null;
   const reader = request.body?.getReader();
   const decoder = new TextDecoder();
@@ -108,7 +106,7 @@ const MAX_JSON_DEPTH = FIELDS.jsonDepthMax;
  * Reads a JSON object body: `application/json` (415 otherwise), readable (400), within the size limit (413), no
  * deeper than the widget ever sends (400), and an object (400). A Response when it is refused.
  */
-export async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
+export async function readJson(request: IncomingRequest): Promise<Record<string, unknown> | Response> {
   // Stryker disable next-line StringLiteral: no content type and any other text are both refused with a 415.
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) return refuse('unsupportedType');

@@ -32,7 +32,7 @@ export interface Service {
   call(call: Call, path: string, init?: ServiceRequest): Promise<Response>;
   /** The reply stream at `first`, following the service's redirects among the allowed stream hosts. */
   stream(call: Call, first: URL): Promise<Response>;
-  /** An answer of the service passed on to the visitor, its body under the idle and total deadlines. */
+  /** An answer of the service passed on to the visitor (a JSON body, already read whole within its deadline). */
   relay(response: Response): Promise<Response>;
   /** A reply stream's body under the first-byte, idle and total deadlines; `onFirst` hears of its first byte. */
   watchStream(body: ReadableStream<Uint8Array>, onFirst: () => void): ReadableStream<Uint8Array>;
@@ -42,16 +42,8 @@ export interface Service {
 export function createService({ config, fetch: doFetch, telemetry, log }: ServiceDeps): Service {
   const { timeouts } = config;
   const authorization = `Bearer ${config.apiKey}`;
-  const watch = (firstMs: number, onFirst?: () => void) => (body: ReadableStream<Uint8Array>) =>
-    watchBody(
-      body,
-      { firstMs, idleMs: timeouts.idleMs, totalMs: timeouts.maxStreamMs },
-      {
-        onTimeout: (what) => log({ level: 'warn', event: 'upstream', message: `Upstream ${what}.` }),
-        onFirst,
-      },
-    );
-  const watchJson = watch(timeouts.idleMs);
+  const deadlines = { firstMs: timeouts.firstByteMs, idleMs: timeouts.idleMs, totalMs: timeouts.maxStreamMs };
+  const onTimeout = (what: string) => log({ level: 'warn', event: 'upstream', message: `Upstream ${what}.` });
   return {
     call: (call, path, init = {}) =>
       telemetry.upstream(call.seen.route, () =>
@@ -89,7 +81,8 @@ export function createService({ config, fetch: doFetch, telemetry, log }: Servic
           }),
         ),
       ),
-    relay: (response) => passThrough(response, watchJson),
-    watchStream: (body, onFirst) => watch(timeouts.firstByteMs, onFirst)(body),
+    // A JSON answer reaches here read whole, within its call's deadline (`fetchWithin`): nothing left to watch.
+    relay: (response) => passThrough(response),
+    watchStream: (body, onFirst) => watchBody(body, deadlines, { onTimeout, onFirst }),
   };
 }

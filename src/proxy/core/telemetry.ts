@@ -17,6 +17,7 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import { ROUTES } from '../../protocol/contract.js';
+import type { IncomingRequest } from './call.js';
 import { refusalOf } from './refusal.js';
 import { onBodyEnd, UpstreamTimeout } from './upstream.js';
 
@@ -94,7 +95,7 @@ interface StreamTelemetry {
 
 /** The proxy's telemetry, made once per proxy. */
 export interface ProxyTelemetry {
-  request(request: Request, url: URL): RequestTelemetry;
+  request(request: IncomingRequest, url: URL): RequestTelemetry;
   /** Times one call to the service (with its redirects). */
   upstream(route: string | undefined, call: () => Promise<Response>): Promise<Response>;
   /** Counts a reply stream open from now, for the request begun at `started`. */
@@ -138,7 +139,7 @@ export function createTelemetry(base: string): ProxyTelemetry {
     metrics.getMeter(SCOPE),
   );
 
-  function request(incoming: Request, url: URL): RequestTelemetry {
+  function request(incoming: IncomingRequest, url: URL): RequestTelemetry {
     const started = performance.now();
     const route = routeOf(base, url.pathname);
     const method = METHODS.has(incoming.method) ? incoming.method : '_OTHER';

@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { webBody } from './web-body.js';
 
 /**
  * The upstream client for Node: `fetch` on `node:http`, for the calls the proxy makes (a string URL, a string body,
@@ -74,29 +75,11 @@ function send(input: Parameters<typeof fetch>[0], init: RequestInit, retry: bool
 }
 
 /**
- * A web stream over `res` that reads nothing until it is read (high-water mark 0), so that until then the Node
- * stream can be relayed natively instead.
+ * A web stream over `res` that reads nothing until it is read, so that until then the Node stream can be relayed
+ * natively instead; once read, it is no longer relayable.
  */
 function toWeb(res: IncomingMessage): ReadableStream<Uint8Array> {
-  let flowing = false;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (flowing) return void res.resume();
-        flowing = true;
-        SOURCES.delete(body);
-        res.on('data', (chunk: Buffer) => {
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          res.pause();
-        });
-        res.once('end', () => controller.close());
-        // A connection that closes before the body's end is an error, as fetch reports it.
-        res.once('close', () => res.complete || controller.error(new TypeError('terminated')));
-      },
-      cancel: () => void res.destroy(),
-    },
-    { highWaterMark: 0 },
-  );
+  const body = webBody(res, () => SOURCES.delete(body));
   SOURCES.set(body, res);
   return body;
 }

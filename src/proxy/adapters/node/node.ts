@@ -1,11 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import type { ProxyHandler } from '../../core/proxy.js';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { asFetchRequest } from '../../core/call.js';
+import { incomingHandlerOf, type ProxyHandler } from '../../core/proxy.js';
 import { connInfo } from './conninfo.js';
 import { nodeSourceOf } from './node-fetch.js';
+import { readRequest } from './request.js';
 import { startDeadlines, takeWatch } from '../../core/upstream.js';
-import { notAllowed, refuse } from '../../core/respond.js';
-import { ROUTE_METHODS } from '../../../protocol/contract.js';
 
 /** Options of `toNodeListener`. */
 export interface NodeListenerOptions {
@@ -23,6 +22,8 @@ export interface NodeListenerOptions {
  * http.createServer(toNodeListener(createProxy({ apiKey, botIds: ['yiu456ytyUjk'], fetch: nodeFetch }))).listen(8787);
  */
 export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptions = {}) {
+  // A proxy `createProxy` made takes the request as read, without a fetch Request constructed around it.
+  const incoming = incomingHandlerOf(handler);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const controller = new AbortController();
     res.on('close', () => {
@@ -30,8 +31,10 @@ export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptio
     });
     let response: Response;
     try {
-      const request = toRequest(req, controller.signal);
-      response = request instanceof Response ? request : await handler(request, connInfo(req));
+      const read = readRequest(req, controller.signal);
+      if (read instanceof Response) response = read;
+      else if (incoming) response = await incoming(read.request, connInfo(req), read.url);
+      else response = await handler(asFetchRequest(read.request), connInfo(req));
     } catch (error) {
       response =
         (await options.onError?.(error)) ??
@@ -44,72 +47,38 @@ export function toNodeListener(handler: ProxyHandler, options: NodeListenerOptio
   };
 }
 
-/** The line end of chunked framing. */
-const CRLF = Uint8Array.of(13, 10);
-/** Methods fetch's Request refuses to represent (TRACE, CONNECT, TRACK): they never reach the handler. */
-const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-/**
- * A Host header that is a host name (dot-separated labels) or a bracketed IPv6 address, with an optional port, and
- * nothing else; at most 255 characters. The URL parser then checks the address and the port's range.
- */
-const HOST =
-  /^(?:(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/** The fetch Request for a node request, or the refusal of one fetch cannot carry. */
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request | Response {
-  // Stryker disable next-line StringLiteral: node:http sets the method of every request it hands over.
-  const method = req.method ?? 'GET';
-  if (FORBIDDEN_METHODS.has(method.toUpperCase())) return notAllowed([...ROUTE_METHODS, 'OPTIONS'].join(', '));
-  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  // SECURITY: a malformed or repeated Host must neither rewrite the URL nor pass for another host (RFC 9112 §3.2:
-  // a 400). Only HTTP/1.0 may leave it out (old health checks do); it then stands for localhost.
-  const host = req.headers.host ?? (req.httpVersion === '1.0' ? 'localhost' : '');
-  const hosts = req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length;
-  if (hosts > 1 || host.length > 255 || !HOST.test(host) || !URL.canParse(`${protocol}://${host}`))
-    return refuse('malformedHost');
-  let target: URL;
-  try {
-    // An absolute-form target (`GET http://other/x HTTP/1.1`) keeps its path and query only.
-    target = new URL(req.url ?? '/', 'http://localhost');
-  } catch {
-    return refuse('malformedTarget');
-  }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (name.startsWith(':') || value === undefined) continue;
-    for (const item of [value].flat()) headers.append(name, item);
-  }
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(`${protocol}://${host}${target.pathname}${target.search}`, {
-    method,
-    headers,
-    signal,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-    // Required by Node's fetch for streaming request bodies.
-    ...(hasBody ? { duplex: 'half' } : {}),
-  } as RequestInit);
-}
-
 /**
  * Writes the response: the headers, then each body chunk once, as it arrives, with backpressure. A client that
  * leaves cancels the body, and so the upstream stream behind it.
  */
 async function send(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+  const headers: OutgoingHttpHeaders = {};
   response.headers.forEach((value, name) => {
     headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
   });
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
+  const { body, status } = response;
+  if (!body) return void res.writeHead(status, headers).end();
   // An event stream's headers go out at once, so the browser sees the stream open before its first event; other
   // bodies go out with their first chunk, in one write.
-  if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
-  const watch = takeWatch(response.body, (source) => nodeSourceOf(source) !== undefined);
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream'))
+    return pump(res, { body, signal }, { status, headers });
+  res.writeHead(status, headers).flushHeaders();
+  const watch = takeWatch(body, (source) => nodeSourceOf(source) !== undefined);
   if (watch) return relay(nodeSourceOf(watch.source)!, res, watch);
-  const reader = response.body.getReader();
+  return pump(res, { body, signal });
+}
+
+/**
+ * Writes `body` to `res` chunk by chunk with backpressure; with `head` (headers not yet written), a body of one
+ * chunk (a JSON answer) goes out with its length instead of chunked: no size line or closing chunk to frame (either
+ * way Node's cork hands the headers and the body to the socket in one write).
+ */
+async function pump(
+  res: ServerResponse,
+  { body, signal }: { body: ReadableStream<Uint8Array>; signal: AbortSignal },
+  head?: { status: number; headers: OutgoingHttpHeaders },
+): Promise<void> {
+  const reader = body.getReader();
   const cancel = () => void reader.cancel().catch(() => undefined);
   // The client may have left while the handler worked: the signal has fired already, and would not again.
   if (signal.aborted) cancel();
@@ -117,8 +86,18 @@ async function send(response: Response, res: ServerResponse, signal: AbortSignal
     // Stryker disable next-line ObjectLiteral,BooleanLiteral: the signal is this request's; abort fires once.
     signal.addEventListener('abort', cancel, { once: true });
   try {
-    for (let chunk = await reader.read(); !chunk.done && !signal.aborted; chunk = await reader.read())
-      if (!res.write(chunk.value)) await drained(res);
+    let chunk = await reader.read();
+    if (head) {
+      // One chunk read ahead: a body that ends after it goes out whole.
+      const first = chunk;
+      chunk = first.done ? first : await reader.read();
+      const length = first.value?.byteLength ?? 0;
+      if (chunk.done)
+        return void res.writeHead(head.status, { ...head.headers, 'content-length': length }).end(first.value);
+      res.writeHead(head.status, head.headers);
+      if (!res.write(first.value!)) await drained(res);
+    }
+    for (; !chunk.done && !signal.aborted; chunk = await reader.read()) if (!res.write(chunk.value)) await drained(res);
     res.end();
   } catch {
     // The body broke off (an upstream cut): end the socket abruptly so the client sees an incomplete response.
@@ -198,6 +177,9 @@ function relay(
     if (res.destroyed) finish(false);
   });
 }
+
+/** The line end of chunked framing. */
+const CRLF = Uint8Array.of(13, 10);
 
 /** `chunk` as one frame of a chunked body (RFC 9112 §7.1): its size in hex, CRLF, the bytes, CRLF. */
 function frame(chunk: Buffer): Buffer {

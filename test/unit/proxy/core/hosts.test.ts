@@ -4,7 +4,7 @@ import { createProxy } from '../../../../src/proxy/core/proxy';
 import {
   allowedStreamUrl,
   isPrivateHost,
-  isSerializedOrigin,
+  serializedOriginHost,
   isServedHost,
   type StreamHosts,
 } from '../../../../src/proxy/core/hosts';
@@ -139,20 +139,21 @@ describe('served hosts', () => {
 
 describe('Origin headers as a browser serializes them', () => {
   it.each([
-    ['https://shop.example', true],
-    ['http://127.0.0.1:8080', true],
-    ['http://[::1]:8080', true],
-    ['https://shop.example:443', false],
-    ['http://shop.example:80', false],
-    ['HTTPS://SHOP.EXAMPLE', false],
-    ['https://Shop.example', false],
-    ['https://shop.example/', false],
-    ['https://x@shop.example', false],
-    ['http://2130706433', false],
-    ['null', false],
-    ['', false],
-  ])('%s is one: %s', (origin, expected) => {
-    expect(isSerializedOrigin(origin)).toBe(expected);
+    ['https://shop.example', 'shop.example'],
+    ['http://127.0.0.1:8080', '127.0.0.1:8080'],
+    ['http://[::1]:8080', '[::1]:8080'],
+    ['https://shop.example:8443', 'shop.example:8443'],
+    ['https://shop.example:443', null],
+    ['http://shop.example:80', null],
+    ['HTTPS://SHOP.EXAMPLE', null],
+    ['https://Shop.example', null],
+    ['https://shop.example/', null],
+    ['https://x@shop.example', null],
+    ['http://2130706433', null],
+    ['null', null],
+    ['', null],
+  ])('%s is one, of host %s', (origin, expected) => {
+    expect(serializedOriginHost(origin)).toBe(expected);
   });
 });
 

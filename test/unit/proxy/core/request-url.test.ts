@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logPath, query, safeHost } from '../../../../src/proxy/core/request-url';
+import { logPath, query } from '../../../../src/proxy/core/request-url';
 
 describe('what the proxy reads of a request URL', () => {
   it('forwards only the listed query parameters, and no `?` when none is there', () => {
@@ -7,11 +7,6 @@ describe('what the proxy reads of a request URL', () => {
     expect(query(url, ['conversation_id', 'page'])).toBe('?conversation_id=c1&page=2');
     expect(query(url, ['cursor'])).toBe('');
     expect(query(new URL('https://shop.example/askbox/messages'), ['page'])).toBe('');
-  });
-
-  it("reads an Origin's host with its port, and nothing of an opaque origin", () => {
-    expect(safeHost('https://shop.example:8443')).toBe('shop.example:8443');
-    expect(safeHost('null')).toBeNull();
   });
 
   it('leaves stream tokens, bearer capabilities, out of log lines', () => {
