@@ -66,6 +66,12 @@ function useFollowLatest(justSent: boolean) {
   const log = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const follow = useRef<Follow>('bottom');
+  /**
+   * Where the log last scrolled itself. Its scroll event comes a frame later, when the content may have grown again
+   * (a restored history laying out its replies): Firefox and WebKit then find the log above its end, which must not
+   * read as the reader scrolling away.
+   */
+  const scrolledTo = useRef(-1);
   const [behind, setBehind] = useState(false);
   if (justSent) follow.current = 'bottom';
 
@@ -75,7 +81,10 @@ function useFollowLatest(justSent: boolean) {
     if (!el || !inner) return;
     let frame = 0;
     const keep = () => {
-      if (follow.current !== 'none') follow.current = keepInView(el, inner, follow.current);
+      if (follow.current !== 'none') {
+        follow.current = keepInView(el, inner, follow.current);
+        scrolledTo.current = el.scrollTop;
+      }
       if (follow.current !== 'bottom') setBehind(true);
     };
     const observer = new ResizeObserver(() => {
@@ -93,7 +102,7 @@ function useFollowLatest(justSent: boolean) {
     const el = log.current;
     // Kept at a reply's start, the log also scrolls when its content is laid out anew (a finished reply replacing the
     // streamed one): only the reader's own scrolling (below) releases it.
-    if (!el || follow.current === 'start') return;
+    if (!el || follow.current === 'start' || el.scrollTop === scrolledTo.current) return;
     follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE ? 'bottom' : 'none';
     setBehind(follow.current === 'none');
   };

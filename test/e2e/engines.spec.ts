@@ -23,6 +23,16 @@ const FOCUSED = `(() => {
   return el ? el.tagName + (el.getAttribute('aria-label') ? ' ' + el.getAttribute('aria-label') : '') : '';
 })()`;
 const REPLY = `${ROOT}?.querySelector('.msg--bot:not(.msg--welcome):not(.msg--streaming) strong')?.textContent`;
+/** How many replies the log holds, streamed or restored. */
+const REPLIES = `${ROOT}?.querySelectorAll('.msg--bot:not(.msg--welcome):not(.msg--streaming)').length`;
+/** The last message's box and the log's visible box, in viewport pixels. */
+const LAST_IN_LOG = `(() => {
+  const log = ${inWidget('.log')}.getBoundingClientRect();
+  const last = [...${ROOT}.querySelectorAll('.msg')].at(-1).getBoundingClientRect();
+  return { log: [log.top, log.bottom], last: [last.top, last.bottom] };
+})()`;
+/** Sets `window.__frames` once two animation frames have passed: what the page had queued is drawn by then. */
+const TWO_FRAMES = `(window.__frames = false, requestAnimationFrame(() => requestAnimationFrame(() => (window.__frames = true))), true)`;
 
 let server: DemoServer;
 
@@ -84,6 +94,26 @@ describe.each([
     await engine.goto(`${server.url}/`);
     await openByKeyboard();
     await until(engine, `${REPLY} === '30 days'`);
+    expect(await engine.read('window.__errors')).toEqual([]);
+  }, 90_000);
+
+  it('opens a long history at its latest message after a reload', async () => {
+    await fresh('/');
+    await openByKeyboard();
+    // Six exchanges, more than the log's height: as many as the demo proxy's limit on messages lets through.
+    for (let asked = 1; asked <= 6; asked++) {
+      await engine.type(`Returns, question ${asked}?`);
+      await engine.press('Enter');
+      await until(engine, `${REPLIES} === ${asked}`);
+    }
+    await engine.goto(`${server.url}/`);
+    await openByKeyboard();
+    await until(engine, `${REPLIES} === 6`);
+    await engine.read(TWO_FRAMES);
+    await until(engine, 'window.__frames');
+    const { log, last } = await engine.read<{ log: number[]; last: number[] }>(LAST_IN_LOG);
+    expect(last[0], JSON.stringify({ log, last })).toBeGreaterThanOrEqual(log[0]! - 1);
+    expect(last[1], JSON.stringify({ log, last })).toBeLessThanOrEqual(log[1]! + 1);
     expect(await engine.read('window.__errors')).toEqual([]);
   }, 90_000);
 
