@@ -5,14 +5,21 @@ import { launchFirefox, launchWebKit, requireEngines, until, type Engine } from 
 
 /**
  * The core walk in the engines of Firefox and Safari, as in Chromium: boot without a page error, open by keyboard,
- * send and stream a markdown reply, keep it across a reload, close with Escape back to the launcher, the strict-CSP
- * page, and a phone-sized window. Keyboard only: the same keys in every engine, no driver-specific clicks.
+ * send and stream a markdown reply, keep it across a reload, a long history opened at its latest message, a chat file
+ * that cannot load (its notice, Retry, close, then a reload that loads it), close with Escape back to the launcher,
+ * the strict-CSP page, and a phone-sized window. Keyboard only: the same keys in every engine, no driver-specific
+ * clicks.
  */
 
 /** Every page records its errors first (WebKit's driver has no console API), with the page's nonce. */
 const RECORDER = `window.__errors = [];
 addEventListener('error', (event) => __errors.push(String(event.message)));
-addEventListener('unhandledrejection', (event) => __errors.push(String(event.reason)));`;
+addEventListener('unhandledrejection', (event) => __errors.push(String(event.reason)));
+// ?break-chat: the chat file is pinned by a hash it does not have, as a CDN serving another build would make it.
+if (location.search.includes('break-chat'))
+  Object.defineProperty(HTMLScriptElement.prototype, 'integrity', {
+    set() { this.setAttribute('integrity', 'sha384-' + 'A'.repeat(64)); },
+  });`;
 
 const ROOT = `document.querySelector('askbox-widget')?.shadowRoot`;
 const inWidget = (selector: string) => `${ROOT}?.querySelector(${JSON.stringify(selector)})`;
@@ -30,6 +37,24 @@ const LAST_IN_LOG = `(() => {
   const log = ${inWidget('.log')}.getBoundingClientRect();
   const last = [...${ROOT}.querySelectorAll('.msg')].at(-1).getBoundingClientRect();
   return { log: [log.top, log.bottom], last: [last.top, last.bottom] };
+})()`;
+/** The focused element's text through shadow roots (Retry's name is its text). */
+const FOCUSED_TEXT = `(() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  return el ? el.textContent : '';
+})()`;
+/** The failure notice's parts that lie outside the frame or on top of one another (none, laid out right). */
+const MISPLACED = `(() => {
+  const box = (selector) => ${ROOT}.querySelector(selector).getBoundingClientRect();
+  const frame = box('.pending');
+  const parts = ['.pending__head', '.pending__notice', '.pending__retry'];
+  const bad = parts.filter((part) => {
+    const r = box(part);
+    return r.height === 0 || r.top < frame.top || r.bottom > frame.bottom || r.left < frame.left || r.right > frame.right;
+  });
+  for (let i = 1; i < parts.length; i++) if (box(parts[i]).top < box(parts[i - 1]).bottom) bad.push(parts[i]);
+  return bad;
 })()`;
 /** Sets `window.__frames` once two animation frames have passed: what the page had queued is drawn by then. */
 const TWO_FRAMES = `(window.__frames = false, requestAnimationFrame(() => requestAnimationFrame(() => (window.__frames = true))), true)`;
@@ -114,6 +139,35 @@ describe.each([
     const { log, last } = await engine.read<{ log: number[]; last: number[] }>(LAST_IN_LOG);
     expect(last[0], JSON.stringify({ log, last })).toBeGreaterThanOrEqual(log[0]! - 1);
     expect(last[1], JSON.stringify({ log, last })).toBeLessThanOrEqual(log[1]! + 1);
+    expect(await engine.read('window.__errors')).toEqual([]);
+  }, 90_000);
+
+  it('shows the failure notice when the chat file cannot load, with Retry and close, and chats after a reload', async () => {
+    await fresh('/?break-chat');
+    await until(engine, inWidget('button.launcher'));
+    for (let step = 0; step < 30 && !(await engine.read<string>(FOCUSED)).startsWith('BUTTON Chat'); step++)
+      await engine.press('Tab');
+    await engine.press('Enter');
+    await until(engine, inWidget('.pending [role="alert"]'));
+    expect(await engine.read(`${inWidget('.pending__title')}.textContent`)).toBe('Northwind help');
+    expect(await engine.read(`${inWidget('.pending__close')}.getAttribute('aria-label')`)).toBe('Close');
+    await until(engine, `${FOCUSED_TEXT} === 'Retry'`);
+    expect(await engine.read(MISPLACED)).toEqual([]);
+
+    // Retry fails the same way: the notice comes back, focus on Retry still; Escape closes it, back to the launcher.
+    await engine.read(`Boolean(Object.assign(${inWidget('.pending [role="alert"]')}.dataset, { first: '1' }))`);
+    await engine.press('Enter');
+    await until(
+      engine,
+      `${inWidget('.pending [role="alert"]')} && !${inWidget('.pending [role="alert"]')}.dataset.first`,
+    );
+    expect(await engine.read<string>(FOCUSED_TEXT)).toBe('Retry');
+    await engine.press('Escape');
+    await until(engine, `!${inWidget('.pending')}`);
+    expect(await engine.read<string>(FOCUSED)).toMatch(/^BUTTON Chat/);
+
+    await engine.goto(`${server.url}/`);
+    await openByKeyboard();
     expect(await engine.read('window.__errors')).toEqual([]);
   }, 90_000);
 
