@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../demo/server';
+import { DEFAULT_LIMITS } from '../../src/protocol/contract';
 import { freshBuild } from '../helpers/build';
 import { launchFirefox, launchWebKit, requireEngines, until, type Engine } from '../helpers/engines';
 
@@ -125,15 +126,16 @@ describe.each([
   it('opens a long history at its latest message after a reload', async () => {
     await fresh('/');
     await openByKeyboard();
-    // Six exchanges, more than the log's height: as many as the demo proxy's limit on messages lets through.
-    for (let asked = 1; asked <= 6; asked++) {
+    // As many exchanges as the proxy lets a visitor send at once: more than the log's height.
+    const exchanges = DEFAULT_LIMITS.visitorMessages.burst;
+    for (let asked = 1; asked <= exchanges; asked++) {
       await engine.type(`Returns, question ${asked}?`);
       await engine.press('Enter');
       await until(engine, `${REPLIES} === ${asked}`);
     }
     await engine.goto(`${server.url}/`);
     await openByKeyboard();
-    await until(engine, `${REPLIES} === 6`);
+    await until(engine, `${REPLIES} === ${exchanges}`);
     await engine.read(TWO_FRAMES);
     await until(engine, 'window.__frames');
     const { log, last } = await engine.read<{ log: number[]; last: number[] }>(LAST_IN_LOG);
