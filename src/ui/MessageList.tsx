@@ -67,9 +67,10 @@ function useFollowLatest(justSent: boolean) {
   const content = useRef<HTMLDivElement>(null);
   const follow = useRef<Follow>('bottom');
   /**
-   * Where the log last scrolled itself. Its scroll event comes a frame later, when the content may have grown again
-   * (a restored history laying out its replies): Firefox and WebKit then find the log above its end, which must not
-   * read as the reader scrolling away.
+   * Where the log last scrolled itself. At its end, only the reader scrolling up from there leaves it: the event of
+   * the log's own scroll, which comes a frame later when the content may have grown again (WebKit), and scroll
+   * anchoring moving it down as older messages of a restored history render above (Firefox), find the log above its
+   * end but are not the reader's.
    */
   const scrolledTo = useRef(-1);
   const [behind, setBehind] = useState(false);
@@ -102,7 +103,8 @@ function useFollowLatest(justSent: boolean) {
     const el = log.current;
     // Kept at a reply's start, the log also scrolls when its content is laid out anew (a finished reply replacing the
     // streamed one): only the reader's own scrolling (below) releases it.
-    if (!el || follow.current === 'start' || el.scrollTop === scrolledTo.current) return;
+    if (!el || follow.current === 'start') return;
+    if (follow.current === 'bottom' && el.scrollTop >= scrolledTo.current) return;
     follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE ? 'bottom' : 'none';
     setBehind(follow.current === 'none');
   };

@@ -66,12 +66,12 @@ export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187 + 290 + 10 + 149 + 91
  * - issue 34 items 13 and 14, setup mistakes named: 858 B, measured before and after on its branch: the launcher 290 B
  *   (above) and the chat file 568 B (44,209 → 44,777 B: the edit distance and the naming of unknown text keys as
  *   written, which the chat file carries too, and the detection of an answer that is not the proxy's);
- * - issue 34 items 7, 9, 10 and 12, what visitors met: 1,168 B, measured before and after on their branch: the
- *   launcher 1,061 B (above) and the chat file 107 B (45,729 → 45,836 B: the empty blocks pruned and the opening line
+ * - issue 34 items 7, 9, 10 and 12, what visitors met: 1,171 B, measured before and after on their branch: the
+ *   launcher 1,061 B (above) and the chat file 110 B (45,729 → 45,839 B: the empty blocks pruned and the opening line
  *   cut from a stopped reply, the log's own scroll told from the reader's, the failure notice's new string, and the
  *   handoff settings read by one quiet reader the launcher shares).
  */
-export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858 + 1168;
+export const TOTAL_BUDGET = 48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858 + 1171;
 
 const gzipped = (file: string) => gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
 
