@@ -1,5 +1,5 @@
 import { packString } from './locale.js';
-import { DEFAULT_TEXT, type LocalePack, type WidgetConfig } from './schema.js';
+import { DEFAULT_TEXT, type LocalePack, type UiText, type WidgetConfig } from './schema.js';
 import { findUnknown, type UnknownKeys } from './unknown.js';
 
 /**
@@ -97,6 +97,12 @@ export function toChatText(pack: LocalePack, input: Readonly<Record<string, unkn
   return resolve({ english: CHAT_TEXT, held: {}, given: textObject(input) }, { pack, input });
 }
 
+/** A setting visitors read: the site's own (a non-empty `data-title`…), else the pack's, else the default. */
+function setting(config: WidgetConfig, pack: LocalePack, key: 'title' | 'welcome' | 'placeholder'): string {
+  const given = config.input[key];
+  return (typeof given === 'string' && given.trim() && config[key]) || (packString(pack, key) ?? config[key]);
+}
+
 /**
  * `config` with every UI string resolved, when the chat is created: the site's override, else the language's pack
  * (`config.pack`, which the launcher loads with the chat), else what the config holds (the launcher's own strings),
@@ -106,15 +112,11 @@ export function toChatText(pack: LocalePack, input: Readonly<Record<string, unkn
 export function localize(config: WidgetConfig): WidgetConfig {
   const { input, pack, text } = config;
   const given = textObject(input);
-  // The site's own (a non-empty `data-title`…), else the pack's.
-  const setting = (key: 'title' | 'welcome' | 'placeholder') =>
-    (typeof input[key] === 'string' && (input[key] as string).trim() && config[key]) ||
-    (packString(pack, key) ?? config[key]);
   return {
     ...config,
-    title: setting('title'),
-    welcome: setting('welcome'),
-    placeholder: setting('placeholder'),
+    title: setting(config, pack, 'title'),
+    welcome: setting(config, pack, 'welcome'),
+    placeholder: setting(config, pack, 'placeholder'),
     text: {
       ...resolve({ english: DEFAULT_TEXT, held: text, given }, { pack, input }),
       errors: resolve(
@@ -122,6 +124,23 @@ export function localize(config: WidgetConfig): WidgetConfig {
         { pack, input },
       ),
     },
+  };
+}
+
+/** The strings of the panel's frame, which the launcher draws while the chat file loads or when it cannot. */
+export type FrameText = Pick<UiText, 'close' | 'retry' | 'loading' | 'loadFailed' | 'loadFailedHint' | 'limitContact'>;
+
+/**
+ * The frame's title and strings in the language of `pack`, resolved as `localize` resolves the chat's: the site's
+ * override, else the pack's, else the launcher's English. The pack comes with the chat file, but also when the chat
+ * file does not: the frame's failure notice is then in the visitor's language.
+ */
+export function localizeFrame(config: WidgetConfig, pack: LocalePack = {}): { title: string; text: FrameText } {
+  const { close, retry, loading, loadFailed, loadFailedHint, limitContact } = config.text;
+  const english = { close, retry, loading, loadFailed, loadFailedHint, limitContact };
+  return {
+    title: setting(config, pack, 'title'),
+    text: resolve({ english, held: {}, given: textObject(config.input) }, { pack, input: config.input }),
   };
 }
 

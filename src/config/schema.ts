@@ -65,6 +65,8 @@ export interface UiText {
   loading: string;
   /** The panel's frame when the chat file could not be loaded, above Retry. */
   loadFailed: string;
+  /** Under `loadFailed`: what the visitor can do about it. */
+  loadFailedHint: string;
   /** Under a message that waits for the connection to return before it is sent. */
   waiting: string;
   errors: Record<ErrorKindText, string>;
@@ -208,6 +210,7 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   unread: '{count} unread',
   loading: 'Loading…',
   loadFailed: 'The chat could not be loaded.',
+  loadFailedHint: 'Please check your connection and try again.',
   waiting: 'Waiting for connection…',
   errors: /* @__PURE__ */ Object.freeze({
     // The site's own setup refused the chat (see state/fail.ts): the owner reads why in the console.

@@ -15,6 +15,8 @@ export interface ChatSource {
   load(): Promise<void> | undefined;
   /** Creates a chat, with the strings loaded joined to the config: set once the model's chat is ready. */
   make?: () => Chat;
+  /** The language's strings once loaded, with the chat file or without it (the frame's failure notice reads them). */
+  readonly strings: ChatStrings | undefined;
 }
 
 interface ChatSourceDeps {
@@ -31,20 +33,35 @@ interface ChatSourceDeps {
 /** Creates a widget's chat source. */
 export function createChatSource({ config, deps, model, emit, storage }: ChatSourceDeps): ChatSource {
   let loading: Promise<void> | undefined;
+  /** The language's strings, once loaded. */
+  let language: ChatStrings | undefined;
+  const keep = (loaded: ChatStrings | undefined) => {
+    language = loaded;
+    return loaded;
+  };
   const take = (create: CreateChat, strings?: ChatStrings) => {
     // The strings join the config when the chat is created: the widget keeps one config.
     source.make = () => create({ ...config, ...strings }, emit, { client: deps.client, storage, panel: model });
     model.go('ready');
   };
   const source: ChatSource = {
+    get strings() {
+      return language;
+    },
     load: () => {
       const given = model.go('loading') && deps.chat();
       if (typeof given === 'function' && !deps.strings) take(given);
-      else if (given)
-        loading = Promise.all([given, deps.strings?.()]).then(
+      else if (given) {
+        const strings = deps.strings?.().then(keep);
+        // Failed, the chat file waits for the strings (whose load never fails): the notice says so in their words.
+        loading = Promise.all([given, strings]).then(
           (got) => take(...got),
-          () => void model.go('failed'),
+          async () => {
+            await strings;
+            model.go('failed');
+          },
         );
+      }
       return loading;
     },
   };

@@ -1,3 +1,5 @@
+import { localizeFrame } from '../config/chat-text.js';
+import { contactHref } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
 import frameCss from '../styles/frame.css?inline';
 import css from '../styles/launcher.css?inline';
@@ -95,7 +97,9 @@ export function drawWidget({ doc, target, config, model, handlers }: DrawingDeps
     get frame() {
       addSheet(frameCss);
       frame ??= createPendingFrame(launcher.root, launcher.slot, {
-        labels: config,
+        labels: (pack) => localizeFrame(config, pack),
+        // Read only once the chat has failed: the chat file reads the handoff settings itself otherwise.
+        contact: () => contactHref(config),
         onClose: () => {
           handlers.close();
           launcher.button.focus();

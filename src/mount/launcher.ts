@@ -1,6 +1,9 @@
 import type { WidgetConfig } from '../config/schema.js';
 import { make, makeButton } from './dom.js';
 
+/** The id of the panel the launcher opens: the chat's, or the frame standing in for it while the chat loads. */
+export const PANEL_ID = 'askbox-panel';
+
 /**
  * The part of the widget every page view pays for: a plain-DOM launcher button, built without Preact so that a
  * visitor who never opens the chat costs the page next to nothing. The panel renders into `slot` once loaded.
@@ -36,7 +39,7 @@ export function createLauncher(
   root.dir = config.dir;
   const slot = make(doc, 'div', 'askbox__slot');
   const button = makeButton(doc, launcherLabel ? 'launcher launcher--label' : 'launcher');
-  button.setAttribute('aria-controls', 'askbox-panel');
+  button.setAttribute('aria-controls', PANEL_ID);
   // The icon is drawn by launcher.css (a clip path in its colour, the chat bubble or, open, the cross): an inline
   // <svg> would make every page view set up the browser's SVG interfaces for one shape.
   button.append(make(doc, 'span', 'launcher__icon'));

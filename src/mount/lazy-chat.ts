@@ -85,7 +85,7 @@ export function createLazyChat({ config, model, source, emit }: LazyChatDeps): L
       drawing?.launcher.setOpen(true);
     }
     return loading?.then(() => {
-      if (model.chat === 'failed') return drawing?.builtFrame?.failed();
+      if (model.chat === 'failed') return drawing?.builtFrame?.failed(source.strings?.pack);
       // Closed while the chat loaded: it is created, but does not open.
       const asked = !opening || model.panel !== 'closed';
       return run(asked ? action : () => undefined, opening?.itself);

@@ -1,13 +1,32 @@
 /** The visual viewport's events on which the screen moves or changes size: pan, zoom, the soft keyboard. */
 const EVENTS = ['resize', 'scroll'] as const;
 
-/** The viewport on which launcher.css keeps the widget to the screen, and the panel covers it (phone.ts too). */
-export const PHONE = '(max-width: 480px)';
+/**
+ * A phone, on which launcher.css keeps the widget to the screen and the panel covers it (phone.ts too): a
+ * phone-sized layout viewport, or a touch screen whose shorter side is phone-sized. The second is a phone showing a
+ * page without `<meta name="viewport">`, which it lays out 980 px wide and shows zoomed out: the layout width alone
+ * would give it the desktop panel at 40 % scale. (`device-width` and `device-height`, the screen's size, are
+ * deprecated in Media Queries 4 but every engine matches them; launcher.css and frame.css spell the same query.)
+ */
+export const PHONE =
+  '(max-width: 480px), (pointer: coarse) and (max-device-width: 480px), (pointer: coarse) and (max-device-height: 480px)';
+
+/**
+ * How much larger than the page the widget is drawn: the visual viewport's width over the screen's (its side across,
+ * in the viewport's orientation), so that a phone that shows a page zoomed out shows the widget at its own size; at
+ * least 1, so that a visitor who zooms in zooms the widget too.
+ */
+function widgetScale(view: Window, screen: VisualViewport): number {
+  const { width, height } = view.screen;
+  const across = screen.width > screen.height ? Math.max(width, height) : Math.min(width, height);
+  return across > 0 ? Math.max(1, screen.width / across) : 1;
+}
 
 /**
  * Keeps the visual viewport (the part of the page the visitor sees) written on `root` as `--_vx`, `--_vy`,
- * `--_vw` and `--_vh`, and its distance from the right edge of the page's initial containing block as `--_vr`,
- * while the viewport is phone-sized (`PHONE`), for as long as the widget lives; returns the stop function.
+ * `--_vw` and `--_vh` (divided by `--_vs`, the scale the widget is drawn at: see `widgetScale`), and its distance
+ * from the right edge of the page's initial containing block as `--_vr`, while on a phone (`PHONE`), for as long as
+ * the widget lives; returns the stop function.
  *
  * A fixed element is placed in the layout viewport, which a mobile browser widens to the page's content when that
  * overflows the screen (a wide table is enough), and within which the visitor pinch-zooms and pans: its corner can
@@ -29,8 +48,12 @@ export function followScreen(root: HTMLElement): () => void {
   // In a right-to-left page that overflows (to the left), Chromium keeps the right edge of the widened layout
   // viewport at the initial containing block's (`clientWidth`) instead of at the layout viewport's own: measured
   // from its left, the screen would be off by the widening. launcher.css places the root from the right there.
+  // launcher.css scales the root by `--_vs` from its top-left corner: unscaled, it is the screen's size divided by
+  // the scale, its left edge at the screen's, whichever side it is placed from.
   const fit = () => {
-    root.style.cssText = `--_vx:${screen.offsetLeft}px;--_vy:${screen.offsetTop}px;--_vw:${screen.width}px;--_vh:${screen.height}px;--_vr:${page.documentElement.clientWidth - screen.offsetLeft - screen.width}px`;
+    const scale = widgetScale(view, screen);
+    const width = screen.width / scale;
+    root.style.cssText = `--_vx:${screen.offsetLeft}px;--_vy:${screen.offsetTop}px;--_vw:${width}px;--_vh:${screen.height / scale}px;--_vr:${page.documentElement.clientWidth - screen.offsetLeft - width}px;--_vs:${scale}`;
   };
   // Once phone-sized, for good: a viewport that turns phone-sized once (a rotation, a narrowed window) likely does again.
   const follow = () => {

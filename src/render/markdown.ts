@@ -96,6 +96,27 @@ function createRenderer(root: HTMLElement): smd.Any_Renderer {
 }
 
 /**
+ * Blocks that show nothing but their box, or a bare number, when empty. A reply stopped (or cut) just after a block
+ * opened ends on one: "2. " flushes as an empty list item, "# " as an empty heading, a fence as an empty code block.
+ */
+const BLANK_WHEN_EMPTY = 'p,li,ol,ul,h1,h2,h3,h4,h5,h6,pre,blockquote';
+
+/** Removes the blocks with no text, innermost first, so that a list left with only an empty item goes as well. */
+function removeEmptyBlocks(root: Element): void {
+  const blocks = [...root.querySelectorAll(BLANK_WHEN_EMPTY)].reverse();
+  for (const block of blocks) if (!block.textContent?.trim() && !block.querySelector('hr')) block.remove();
+}
+
+/** A last line that only opens a block: a list marker, a heading's hashes, a quote's `>`, a code fence. */
+const OPENING_LINE = /(?:^|\n)[ \t]*(?:[-*+]|\d{1,9}[.)]|#{1,6}|>|`{3,}\w*|~{3,}\w*)[ \t]*$/;
+
+/**
+ * The text of a reply stopped part-way, without a last line that only opened a block: stopped right after "2.",
+ * the parser would read the marker as text of the item before ("one 2."). A finished reply keeps its text as is.
+ */
+export const withoutOpeningLine = (text: string): string => text.replace(OPENING_LINE, '');
+
+/**
  * Creates an incremental renderer. While a reply streams, every block but the last is complete, so each is
  * serialised once, when the next one starts, and only the growing tail is serialised again: the cost of a chunk
  * does not grow with the reply. A half-open code fence or list stays in place instead of reflowing the reply on
@@ -121,6 +142,9 @@ export function createMarkdownStream(doc: Document = document): MarkdownStream {
       if (done && !ended) {
         smd.parser_end(parser);
         ended = true;
+        // Pruning may take a block out from among the finished ones: they are serialised afresh, once.
+        removeEmptyBlocks(root);
+        finished = [];
       }
       const blocks = root.children;
       for (let i = finished.length; i < blocks.length - 1; i++) finished.push(blocks[i]?.outerHTML ?? '');

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../state/messages.js';
 import { CopyButton } from './CopyButton.js';
 import { Markdown } from './Markdown.js';
+import { withoutOpeningLine } from '../render/markdown.js';
 import { useWidget } from './context.js';
 import { thenFocusComposer } from './focus.js';
 import { isRateable } from '../state/feedback.js';
@@ -36,7 +37,8 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
           {message.text}
         </p>
       ) : (
-        <Markdown text={message.text} />
+        // Stopped, it may end on a list marker or a fence the next words never filled.
+        <Markdown text={message.status === 'stopped' ? withoutOpeningLine(message.text) : message.text} />
       )}
       {waiting && !failure.setup && <p class="msg__note">{text.waiting}</p>}
       {message.flagged && (

@@ -89,6 +89,15 @@ function useFollowLatest(justSent: boolean) {
   const follow = useRef<Follow>('bottom');
   // The reader has wheeled, touched, pressed or typed in the log since it last followed the bottom by itself.
   const touched = useRef(false);
+  /**
+   * Where the log last scrolled itself. At its end, only the reader scrolling up from there leaves it: the event of
+   * the log's own scroll, which comes a frame later when the content may have grown again (WebKit), and scroll
+   * anchoring moving it down as older messages of a restored history render above (Firefox), find the log above its
+   * end but are not the reader's.
+   */
+  const scrolledTo = useRef(-1);
+  /** Where the last scroll event found the log: a scroll up from there is the reader leaving the end. */
+  const lastTop = useRef(0);
   const [behind, setBehind] = useState(false);
   if (justSent) {
     follow.current = 'bottom';
@@ -101,7 +110,10 @@ function useFollowLatest(justSent: boolean) {
     if (!el || !inner) return;
     let frame = 0;
     const keep = () => {
-      if (follow.current !== 'none') follow.current = keepInView(el, inner, follow.current);
+      if (follow.current !== 'none') {
+        follow.current = keepInView(el, inner, follow.current);
+        scrolledTo.current = el.scrollTop;
+      }
       if (follow.current !== 'bottom') setBehind(true);
     };
     const observer = new ResizeObserver(() => {
@@ -120,9 +132,21 @@ function useFollowLatest(justSent: boolean) {
     // Kept at a reply's start, the log also scrolls when its content is laid out anew (a finished reply replacing the
     // streamed one): only the reader's own scrolling (below) releases it. At the bottom, so does the log's own: a
     // scroll the content's shrinking (or the jump button's going) made is delivered a frame later, when a fast
-    // stream has grown the content again, and would read as the reader's scrolling away.
-    if (!el || follow.current === 'start' || (follow.current === 'bottom' && !touched.current)) return;
-    follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE ? 'bottom' : 'none';
+    // stream has grown the content again, and would read as the reader's scrolling away. So at its end, the log is
+    // left only by the reader's input followed by a move up from where the log put itself.
+    if (!el) return;
+    const up = el.scrollTop < lastTop.current;
+    lastTop.current = el.scrollTop;
+    if (follow.current === 'start') return;
+    if (follow.current === 'bottom') {
+      if (!touched.current || el.scrollTop >= scrolledTo.current) return;
+      follow.current = 'none';
+    } else {
+      // Moving up, the reader is still leaving the end while near it: a wheel scrolls in small animated steps, and
+      // one read as "back at the end" would let the next frame of a stream pull the log down under the reader.
+      const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE;
+      follow.current = atEnd && !up ? 'bottom' : 'none';
+    }
     touched.current = follow.current === 'none';
     setBehind(follow.current === 'none');
   };

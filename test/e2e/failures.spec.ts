@@ -22,6 +22,8 @@ beforeAll(async () => {
       },
       { match: 'lost please', text: 'And this is the retry.' },
       { match: 'very long', text: 'word '.repeat(300), chunkSize: 5, delayMs: 40 },
+      // The first chunk ends just after the second item's marker, and the stream then waits: Stop lands there.
+      { match: 'numbered steps', text: '1. First step\n2. Second step\n3. Third', chunkSize: 17, stallAfter: 1 },
       { match: 'slow start', text: 'Worth the wait.', firstByteDelayMs: 800 },
       { match: 'flag me', text: 'A reply the policy flagged.', flagged: true },
     ],
@@ -83,6 +85,21 @@ describe('failures, as a visitor sees them', () => {
     expect(kept.length).toBeGreaterThan(5);
     expect(kept.length).toBeLessThan(1000);
     expect(await page.getByRole('button', { name: 'Send message' }).count()).toBe(1);
+  });
+
+  it('stops mid-list without leaving an empty numbered item', async () => {
+    const { page } = await e2e.open('/');
+    await ask(page, 'numbered steps please');
+    await page.locator(W.streaming, { hasText: 'First step' }).waitFor();
+    await page.getByRole('button', { name: 'Stop generating' }).click();
+    const stopped = page.locator(W.bot, { hasText: 'Stopped.' });
+    await stopped.waitFor();
+    expect(await stopped.locator('li').allTextContents()).toEqual(['First step']);
+    // No block drawn empty: an item, a paragraph, a heading or a code block would show as a number or a gap.
+    const empty = await stopped
+      .locator('.md li, .md p, .md h1, .md h2, .md h3, .md pre, .md blockquote')
+      .evaluateAll((blocks) => blocks.filter((block) => !block.textContent?.trim()).length);
+    expect(empty).toBe(0);
   });
 
   it('shows the typing indicator while the first byte is slow', async () => {

@@ -121,4 +121,25 @@ describe('a long answer (Chromium)', () => {
     expect(landed.top).toBeGreaterThanOrEqual(0);
     expect(landed.top).toBeLessThanOrEqual(16);
   });
+
+  it('opens at the latest message after a reload, a long answer above it', async () => {
+    const { page } = await e2e.open('/plain.html');
+    await ask(page, 'A long one, please');
+    await page.locator(W.bot, { hasText: 'Paragraph 40' }).waitFor();
+    await ask(page, 'And a short one');
+    await page.locator(W.bot, { hasText: 'A short answer.' }).waitFor();
+    // Left open, the panel reopens by itself, the history restored.
+    await page.reload();
+    await page.locator(W.bot, { hasText: 'A short answer.' }).waitFor();
+    await animationFrames(page);
+    const boxes = await page.evaluate(() => {
+      const root = document.querySelector('askbox-widget')?.shadowRoot;
+      const log = root?.querySelector('.log')?.getBoundingClientRect();
+      const last = [...(root?.querySelectorAll('.msg') ?? [])].at(-1)?.getBoundingClientRect();
+      return log && last && { log: { top: log.top, bottom: log.bottom }, last: { top: last.top, bottom: last.bottom } };
+    });
+    expect(boxes?.last.top, JSON.stringify(boxes)).toBeGreaterThanOrEqual((boxes?.log.top ?? 0) - 1);
+    expect(boxes?.last.bottom, JSON.stringify(boxes)).toBeLessThanOrEqual((boxes?.log.bottom ?? 0) + 1);
+    expect(await page.getByRole('button', { name: 'Jump to the latest message' }).count()).toBe(0);
+  });
 });

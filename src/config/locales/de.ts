@@ -34,6 +34,7 @@ Tabelle
 {count} ungelesen
 Wird geladen…
 Der Chat konnte nicht geladen werden.
+Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.
 Warte auf Verbindung…
 Dieser Chat ist gerade nicht verfügbar.
 Anfrage abgelehnt.

@@ -34,6 +34,7 @@ Tabla
 {count} sin leer
 Cargando…
 No se pudo cargar el chat.
+Comprueba tu conexión e inténtalo de nuevo.
 Esperando conexión…
 Este chat no está disponible ahora.
 Solicitud rechazada.

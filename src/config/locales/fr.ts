@@ -34,6 +34,7 @@ Tableau
 {count} non lu(s)
 Chargement…
 Impossible de charger le chat.
+Vérifiez votre connexion et réessayez.
 En attente de connexion…
 Ce chat n’est pas disponible pour le moment.
 Demande refusée.

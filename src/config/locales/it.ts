@@ -34,6 +34,7 @@ Tabella
 {count} non letti
 Caricamento…
 Impossibile caricare la chat.
+Controlla la connessione e riprova.
 In attesa di connessione…
 Questa chat non è disponibile ora.
 Richiesta rifiutata.

@@ -34,6 +34,7 @@ Tabel
 {count} ongelezen
 Laden…
 De chat kon niet worden geladen.
+Controleer je verbinding en probeer het opnieuw.
 Wachten op verbinding…
 Deze chat is nu niet beschikbaar.
 Verzoek geweigerd.

@@ -34,6 +34,7 @@ Tabela
 Nieprzeczytane: {count}
 Ładowanie…
 Nie udało się załadować czatu.
+Sprawdź połączenie i spróbuj ponownie.
 Oczekiwanie na połączenie…
 Ten czat jest teraz niedostępny.
 Żądanie odrzucone.

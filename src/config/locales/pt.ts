@@ -34,6 +34,7 @@ Tabela
 {count} não lida(s)
 Carregando…
 Não foi possível carregar o chat.
+Verifique sua conexão e tente novamente.
 Aguardando conexão…
 Este chat não está disponível agora.
 Pedido recusado.

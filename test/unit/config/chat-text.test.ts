@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_TEXT, toChatText, unknownTextKeys } from '../../../src/config/chat-text';
+import { CHAT_TEXT, localizeFrame, toChatText, unknownTextKeys } from '../../../src/config/chat-text';
+import { parseLauncherConfig } from '../../../src/config/parse';
 
 // The chat file's own strings: which override wins, blanks around a value, and which keys are named as unknown.
 
@@ -47,5 +48,39 @@ describe('the chat file’s strings', () => {
       ['text.sendd', 'text.send'],
       ['text.errors.htp', 'text.errors.http'],
     ]);
+  });
+});
+
+/** The launcher's config of `input`, as the script tag reads it. */
+function launcherConfig(input: Record<string, unknown>) {
+  const { config } = parseLauncherConfig({ botId: 'b', proxyUrl: '/askbox', ...input });
+  if (!config) throw new Error('invalid');
+  return config;
+}
+
+describe('the frame’s strings, when the chat file did not come', () => {
+  it('reads the pack’s title and strings, English where it has none', () => {
+    const pack = { title: 'Fragen Sie uns', loadFailed: 'Nicht geladen.', retry: 'Nochmal' };
+    expect(localizeFrame(launcherConfig({}), pack)).toEqual({
+      title: 'Fragen Sie uns',
+      text: {
+        close: 'Close',
+        retry: 'Nochmal',
+        loading: 'Loading…',
+        loadFailed: 'Nicht geladen.',
+        loadFailedHint: 'Please check your connection and try again.',
+        limitContact: 'Contact us',
+      },
+    });
+  });
+
+  it('keeps the site’s own title and strings over the pack’s', () => {
+    const config = launcherConfig({ title: 'Acme', textRetry: 'Again', text: '{"loadFailedHint": "Call us."}' });
+    const { title, text } = localizeFrame(config, { title: 'Fragen', retry: 'Nochmal', loadFailedHint: 'Prüfen.' });
+    expect({ title, retry: text.retry, hint: text.loadFailedHint }).toEqual({
+      title: 'Acme',
+      retry: 'Again',
+      hint: 'Call us.',
+    });
   });
 });

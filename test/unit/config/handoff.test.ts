@@ -10,9 +10,10 @@ afterEach(() => vi.restoreAllMocks());
 // Imported afresh for each test: the handoff patterns are read when the module loads, and a runner that keeps modules
 // loaded between runs (as Stryker's does) would otherwise test the copy it loaded first.
 let parseHandoff: typeof Handoff.parseHandoff;
+let contactHref: typeof Handoff.contactHref;
 beforeEach(async () => {
   vi.resetModules();
-  ({ parseHandoff } = await import('../../../src/config/handoff'));
+  ({ parseHandoff, contactHref } = await import('../../../src/config/handoff'));
 });
 
 /** The console error `parseHandoff` writes for `input`, or undefined when it writes none. */
@@ -119,5 +120,24 @@ describe('the handoff settings', () => {
   ])('takes the parameter name %j: %s', (param, valid) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(parseHandoff({ handoffParam: param }).param).toBe(valid ? param : undefined);
+  });
+});
+
+describe('the contact offered when the chat cannot load', () => {
+  const limitLink = 'https://example.com/contact';
+
+  it('is the contact page, else an email to the address, else the limit notice’s link', () => {
+    const both = { handoffUrl: 'https://example.com/help', handoffEmail: 'a@b.example' };
+    expect(contactHref({ input: both, limitLink })).toBe('https://example.com/help');
+    expect(contactHref({ input: { handoffEmail: 'a@b.example' }, limitLink })).toBe('mailto:a@b.example');
+    expect(contactHref({ input: {}, limitLink })).toBe(limitLink);
+    expect(contactHref({ input: {}, limitLink: undefined })).toBeUndefined();
+  });
+
+  it('leaves the handoff out when a setting is wrong, as the chat does, without a word (the chat file says why)', () => {
+    const error = vi.spyOn(console, 'error');
+    expect(contactHref({ input: { handoffUrl: 'javascript:alert(1)' }, limitLink })).toBe(limitLink);
+    expect(contactHref({ input: { handoffEmail: 'a@b.example', handoffParam: 'a b' }, limitLink })).toBe(limitLink);
+    expect(error).not.toHaveBeenCalled();
   });
 });

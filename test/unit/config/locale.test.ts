@@ -224,7 +224,16 @@ describe('parseConfig and languages', () => {
 describe('the launcher’s English and the chat file’s', () => {
   it('holds only the strings the launcher draws, in DEFAULT_TEXT’s English', () => {
     const { errors, ...strings } = LAUNCHER_TEXT;
-    expect(Object.keys(strings)).toEqual(['launcher', 'close', 'retry', 'unread', 'loading', 'loadFailed']);
+    expect(Object.keys(strings)).toEqual([
+      'launcher',
+      'close',
+      'retry',
+      'unread',
+      'loading',
+      'loadFailed',
+      'loadFailedHint',
+      'limitContact',
+    ]);
     for (const [key, value] of Object.entries(strings)) expect(value).toBe(DEFAULT_TEXT[key as keyof typeof strings]);
     expect(errors).toEqual({});
   });

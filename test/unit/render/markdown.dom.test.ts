@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMarkdownStream, toPlainText } from '../../../src/render/markdown';
+import { createMarkdownStream, toPlainText, withoutOpeningLine } from '../../../src/render/markdown';
 
 /** A long reply using every construct the renderer knows, to be cut into chunks at every possible place. */
 const RICH = [
@@ -107,6 +107,60 @@ describe('createMarkdownStream', () => {
     expect(html).not.toContain('<input');
     expect(html).not.toContain('<img');
     expect(html).toContain('href="https://x.test/i.png"');
+  });
+});
+
+/** Replies cut right after a block opened: what each renders to once flushed, no empty block left behind. */
+const CUT_AFTER_OPENING = [
+  { title: 'a numbered item', text: '1. one\n2. ', html: '<ol><li>one</li></ol>' },
+  { title: 'a bullet', text: 'Steps:\n\n- a\n- ', html: '<p>Steps:</p><ul><li>a</li></ul>' },
+  { title: 'the first item of a list', text: 'Intro\n\n1. ', html: '<p>Intro</p>' },
+  { title: 'a heading', text: 'Intro\n\n## ', html: '<p>Intro</p>' },
+  { title: 'a code fence', text: 'Intro\n\n```\n', html: '<p>Intro</p>' },
+  { title: 'a quote', text: 'Intro\n\n> ', html: '<p>Intro</p>' },
+  { title: 'an empty heading mid-reply', text: '# \n\nText', html: '<p>Text</p>' },
+];
+
+describe('a reply cut just after a block opened', () => {
+  it.each(CUT_AFTER_OPENING)('leaves no empty block after $title', ({ text, html }) => {
+    expect(createMarkdownStream(document).update(text, true).join('')).toBe(html);
+  });
+
+  it('leaves none when the cut reply was streamed into the same renderer', () => {
+    const stream = createMarkdownStream(document);
+    stream.update('# \n\nText\n\n1. one\n', false);
+    stream.update('# \n\nText\n\n1. one\n2. ', false);
+    expect(stream.update('# \n\nText\n\n1. one\n2. ', true)).toEqual(['<p>Text</p>', '<ol><li>one</li></ol>']);
+  });
+
+  it('keeps a rule and a task item, which say something without text', () => {
+    expect(createMarkdownStream(document).update('a\n\n---\n\n- [ ] ', true).join('')).toContain('<hr>');
+    expect(createMarkdownStream(document).update('- [ ] ', true).join('')).toContain('☐');
+  });
+});
+
+describe('withoutOpeningLine', () => {
+  it.each([
+    ['1. one\n2.', '1. one'],
+    ['1. one\n2) ', '1. one'],
+    ['- a\n-', '- a'],
+    ['Intro\n\n###', 'Intro\n'],
+    ['Intro\n```ts', 'Intro'],
+    ['Intro\n> ', 'Intro'],
+    ['1.', ''],
+  ])('drops the marker that ends %j', (text, kept) => {
+    expect(withoutOpeningLine(text)).toBe(kept);
+  });
+
+  it('keeps a last line with words after its marker', () => {
+    for (const text of ['1. one\n2. two', '- a\n- b', '# Title', 'Text ends here.'])
+      expect(withoutOpeningLine(text)).toBe(text);
+  });
+
+  it('renders the stopped "1. one\\n2." as one item, not "one 2."', () => {
+    expect(createMarkdownStream(document).update(withoutOpeningLine('1. one\n2.'), true)).toEqual([
+      '<ol><li>one</li></ol>',
+    ]);
   });
 });
 
