@@ -17,7 +17,7 @@ const PERSON_KEY_DIGITS = 40;
 const encoder = new TextEncoder();
 
 /** Who a request speaks for: nobody in particular (no identity header), a verified person, or a refusal. */
-export type Identity = { person: null } | { person: string } | { refused: Response };
+type Identity = { person: null } | { person: string } | { refused: Response };
 
 /** Checks identity headers; made once per proxy. */
 export type IdentityCheck = (request: IncomingRequest) => Promise<Identity>;
