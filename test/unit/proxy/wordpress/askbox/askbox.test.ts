@@ -32,6 +32,8 @@ describe('WordPress plugin (hooks stubbed)', () => {
       // The chat file's add-ons, from next to it: nothing in the plugin names them.
       expect.stringMatching(/^askbox-code\.[\w-]+\.js$/),
       'askbox-debug.js',
+      // The greeting's file, which askbox.js loads from next to itself when a greeting is set and due.
+      expect.stringMatching(/^askbox-greeting\.[\w-]+\.js$/),
       'askbox-locales',
       expect.stringMatching(/^askbox-math\.[\w-]+\.js$/),
       'askbox-proxy.php',
