@@ -132,6 +132,27 @@ describe('the greeting in Chromium', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  it('shows on the strict-CSP page, its file and stylesheet carrying the nonce, without a violation', async () => {
+    const opened = await e2e.open('/csp.html');
+    const { page } = opened;
+    await page.locator(W.launcher).waitFor();
+    // A tag as a nonce-aware tag manager would add it: the page's nonce on it.
+    await page.evaluate(() => {
+      const old = document.querySelector<HTMLScriptElement>('script[data-bot-id]');
+      window.Askbox?.destroy();
+      const tag = document.createElement('script');
+      tag.src = old?.src ?? '';
+      tag.nonce = old?.nonce ?? '';
+      Object.assign(tag.dataset, { ...old?.dataset, greeting: 'Strict, and still here.', greetingDelay: '1' });
+      document.head.append(tag);
+    });
+    await page.locator(G.bubble).waitFor();
+    expect(await page.locator(G.bubble).evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+    expect(await page.evaluate('window.cspViolations')).toEqual([]);
+    expect(fileRequests(opened, 'greeting')).toHaveLength(1);
+    expect(opened.consoleErrors).toEqual([]);
+  });
+
   it('does not move: no animation under reduced motion, a short one otherwise', async () => {
     const { page } = await e2e.open('/greeting.html');
     await page.locator(G.bubble).waitFor();
