@@ -20,7 +20,7 @@ export interface Launcher {
   /** Counts a reply completed while the panel is closed: a badge, and its number in the launcher's name. */
   addUnread(): void;
   /**
-   * Shows `bubble` (the greeting, mount/greeting.ts) before the closed launcher, counted as one unread while it is
+   * Shows `bubble` (the greeting, mount/greeting-bubble.ts) before the closed launcher, counted as one unread while it is
    * there; without one, takes the shown one away. Opening the panel takes it away too, and then calls `gone`.
    */
   greet(bubble?: HTMLElement, gone?: () => void): void;
