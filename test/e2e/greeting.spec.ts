@@ -179,12 +179,14 @@ describe('the greeting laid out (Chromium)', () => {
   const LONG =
     'Questions about sizes, delivery times, returns or gift cards? Ask me anything, any time: I answer at once.';
   it.each([
-    ['desktop', 'bottom-right', {}],
-    ['desktop', 'bottom-left', {}],
-    ['phone', 'bottom-right', { width: 360, height: 640, mobile: true }],
-    ['phone', 'bottom-left', { width: 360, height: 640, mobile: true }],
-  ] as const)('%s, %s: above the launcher, clear of it, on screen', async (_screen, position, size) => {
-    const { page } = await e2e.open('/plain.html', size);
+    ['desktop', '/plain.html', 'bottom-right', {}],
+    ['desktop', '/plain.html', 'bottom-left', {}],
+    ['phone', '/plain.html', 'bottom-right', { width: 360, height: 640, mobile: true }],
+    ['phone', '/plain.html', 'bottom-left', { width: 360, height: 640, mobile: true }],
+    ['desktop, right to left', '/rtl.html', 'bottom-right', {}],
+    ['phone, right to left', '/rtl.html', 'bottom-left', { width: 360, height: 640, mobile: true }],
+  ] as const)('%s (%s), %s: above the launcher, clear of it, on screen', async (_screen, path, position, size) => {
+    const { page } = await e2e.open(path, size);
     await retag(page, { greeting: LONG, greetingDelay: '1', position });
     await page.locator(G.bubble).waitFor();
     const { bubble, launcher, width, height } = await boxes(page);
@@ -193,9 +195,10 @@ describe('the greeting laid out (Chromium)', () => {
     expect(bubble.top).toBeGreaterThanOrEqual(0);
     expect(bubble.right).toBeLessThanOrEqual(width);
     expect(bubble.bottom).toBeLessThanOrEqual(height);
-    // At the launcher's side.
-    if (position === 'bottom-right') expect(Math.round(bubble.right)).toBe(Math.round(launcher.right));
-    else expect(Math.round(bubble.left)).toBe(Math.round(launcher.left));
+    // At the launcher's side of the screen (mirrored in a right-to-left UI), flush with its outer edge.
+    const outer = launcher.left < width / 2 ? 'left' : 'right';
+    expect(outer).toBe((position === 'bottom-right') === (path === '/plain.html') ? 'right' : 'left');
+    expect(Math.round(bubble[outer])).toBe(Math.round(launcher[outer]));
   });
 
   it('reads at AA in dark and forced colours (light: the first case above)', async () => {
