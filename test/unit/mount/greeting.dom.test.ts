@@ -167,7 +167,7 @@ describe('the greeting', () => {
   });
 
   it("names it as the site says, over the language's pack", async () => {
-    const strings = () => Promise.resolve({ pack: TABLES.de ?? {} });
+    const strings = vi.fn(() => Promise.resolve({ pack: TABLES.de ?? {} }));
     const { q } = start({ settings: { locale: 'de', textDismissGreeting: 'Weg damit' }, strings });
     await vi.advanceTimersByTimeAsync(2_000);
     expect(q('.greeting__close')?.getAttribute('aria-label')).toBe('Weg damit');
