@@ -74,13 +74,15 @@ function withDefine(options: Rolldown.InputOptions, define: Record<string, strin
 
 /**
  * Pins the files each script loads, by name and sha384, in memory from one environment's build to the next's: the
- * add-ons in the chat file (`__ASKBOX_ADDONS__`), the chat file in the launcher (`__ASKBOX_CHAT_FILE__` and
- * `__ASKBOX_CHAT_INTEGRITY__`), the constants of src/env.d.ts. One instance serves every environment
+ * add-ons in the chat file (`__ASKBOX_ADDONS__`), the chat file and the greeting's in the launcher
+ * (`__ASKBOX_CHAT_FILE__`, `__ASKBOX_CHAT_INTEGRITY__`, `__ASKBOX_GREETING_FILE__`, `__ASKBOX_GREETING_INTEGRITY__`),
+ * the constants of src/env.d.ts. One instance serves every environment
  * (`sharedDuringBuild`), and the `embed` mode's `buildApp` builds them in that order.
  */
 function filePins(): Plugin {
   const addons: Record<string, { file: string; integrity: string }> = {};
-  let chat: Record<string, string> | undefined;
+  /** The chat file's and the greeting's names and sha384, for the launcher. */
+  const launcherPins: Record<string, string> = {};
   return {
     name: 'askbox-file-pins',
     sharedDuringBuild: true,
@@ -89,12 +91,11 @@ function filePins(): Plugin {
       if (name in ADDONS) {
         const chunk = onlyChunk(bundle, name);
         addons[name] = { file: chunk.fileName, integrity: integrityOf(chunk.code, 'sha256') };
-      } else if (name === 'chat') {
+      } else if (name === 'chat' || name === 'greeting') {
         const chunk = onlyChunk(bundle, name);
-        chat = {
-          __ASKBOX_CHAT_FILE__: JSON.stringify(chunk.fileName),
-          __ASKBOX_CHAT_INTEGRITY__: JSON.stringify(integrityOf(chunk.code)),
-        };
+        const key = name.toUpperCase();
+        launcherPins[`__ASKBOX_${key}_FILE__`] = JSON.stringify(chunk.fileName);
+        launcherPins[`__ASKBOX_${key}_INTEGRITY__`] = JSON.stringify(integrityOf(chunk.code));
       }
     },
     options(options) {
@@ -105,8 +106,9 @@ function filePins(): Plugin {
         return withDefine(options, { __ASKBOX_ADDONS__: JSON.stringify(addons) });
       }
       if (name !== 'embed') return undefined;
-      if (!chat) throw new Error('the launcher pins the chat file, so the chat environment builds first');
-      return withDefine(options, chat);
+      if (Object.keys(launcherPins).length !== 4)
+        throw new Error('the launcher pins the chat file and the greeting, so their environments build first');
+      return withDefine(options, launcherPins);
     },
   };
 }
@@ -128,13 +130,15 @@ function addonEnvironment(kind: keyof typeof ADDONS, emptyOutDir: boolean) {
 
 /**
  * One config, three builds selected by `--mode`, each of which runs on its own (`npm run build` runs all three):
- * - `embed`: what a site hosts for the script tag, as five environments built in this order:
+ * - `embed`: what a site hosts for the script tag, as six environments built in this order:
  *   - `code`, `math`: dist/askbox-code.<hash>.js (highlight.js and its languages) and dist/askbox-math.<hash>.js
  *              (Temml), the add-ons the chat file loads, pinned, when a reply holds code or math (below);
  *   - `chat`:  dist/askbox-chat.<hash>.js, everything behind the launcher (Preact, signals, DOMPurify, markdown, the
  *              model, the panel and its CSS) as one classic script that hands `createChat` to the launcher;
- *   - `embed`: dist/askbox.js, the launcher, which loads that file by the name and sha384 it is handed (above), and
- *              the locale packs;
+ *   - `greeting`: dist/askbox-greeting.<hash>.js, the greeting's bubble and its stylesheet, which the launcher loads,
+ *              pinned, only where `data-greeting` is set and only when the greeting is due;
+ *   - `embed`: dist/askbox.js, the launcher, which loads those files by the names and sha384 it is handed (above),
+ *              and the locale packs;
  *   - `debug`: dist/askbox-debug.js, the self-diagnosis overlay, a script of its own that askbox.js loads from next
  *              to itself only when the page asks for it (`?askbox-debug=1`, `data-debug`), so that it costs the
  *              widget's bundle nothing;
@@ -163,6 +167,17 @@ const builds: Record<string, () => UserConfig> = {
           },
         },
       },
+      greeting: {
+        consumer: 'client',
+        build: {
+          emptyOutDir: false,
+          target: 'es2022',
+          rolldownOptions: {
+            input: 'src/embed-greeting.ts',
+            output: { ...SCRIPT_OUTPUT, entryFileNames: 'askbox-greeting.[hash].js' },
+          },
+        },
+      },
       embed: {
         consumer: 'client',
         build: {
@@ -188,10 +203,10 @@ const builds: Record<string, () => UserConfig> = {
     },
     builder: {
       async buildApp(builder) {
-        const { code, math, chat, embed, debug } = builder.environments;
-        if (!code || !math || !chat || !embed || !debug)
-          throw new Error('the embed mode builds the code, math, chat, embed and debug environments');
-        for (const environment of [code, math, chat, embed, debug]) await builder.build(environment);
+        const { code, math, chat, greeting, embed, debug } = builder.environments;
+        if (!code || !math || !chat || !greeting || !embed || !debug)
+          throw new Error('the embed mode builds the code, math, chat, greeting, embed and debug environments');
+        for (const environment of [code, math, chat, greeting, embed, debug]) await builder.build(environment);
       },
     },
   }),

@@ -3,7 +3,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** dist/'s one `askbox-<kind>.<hash>.js`: the chat file, or an add-on it pins. */
+/** dist/'s one `askbox-<kind>.<hash>.js`: the chat file, an add-on it pins, or the greeting's file. */
 function hashedFile(dist: string, kind: string): string {
   const found = readdirSync(dist).filter((name) => new RegExp(`^askbox-${kind}\\.[\\w-]+\\.js$`).test(name));
   if (found.length !== 1) throw new Error(`dist/ must hold exactly one askbox-${kind}.<hash>.js, not ${found.length}`);
@@ -12,12 +12,12 @@ function hashedFile(dist: string, kind: string): string {
 
 /**
  * The files a site hosts together, under dist/: the launcher, the chat file it pins, the code and math add-ons the
- * chat file pins, the self-diagnosis overlay and the locale packs. (The ESM build, the proxy and the types are for
+ * chat file pins, the greeting's file the launcher pins, the self-diagnosis overlay and the locale packs. (The ESM build, the proxy and the types are for
  * bundlers and servers, not for a script tag.)
  */
 export function shippedFiles(dist = 'dist'): string[] {
   const locales = readdirSync(join(dist, 'askbox-locales')).map((name) => `askbox-locales/${name}`);
-  const hashed = ['chat', 'code', 'math'].map((kind) => hashedFile(dist, kind));
+  const hashed = ['chat', 'code', 'math', 'greeting'].map((kind) => hashedFile(dist, kind));
   return ['askbox.js', ...hashed, 'askbox-debug.js', ...locales.sort()];
 }
 

@@ -3,7 +3,8 @@ import type { LocalePack, WidgetConfig } from './config/schema.js';
 import { parseLauncherConfig } from './config/parse.js';
 import { attributeOf, describeUnknown } from './config/unknown.js';
 import { defineElement, elementInput } from './mount/element.js';
-import { chatLoadFailures, loadChat } from './mount/chat-loader.js';
+import { chatLoadFailures, GREETING_EVENT, loadChat, loadScript } from './mount/chat-loader.js';
+import type { ShowGreeting } from './mount/greeting-bubble.js';
 import type { WidgetHandle } from './mount/handle.js';
 import { createRegistry, type Registry } from './mount/registry.js';
 import { pageLanguages, startWidget } from './mount/widget.js';
@@ -167,7 +168,8 @@ function hasUsableTarget(config: WidgetConfig, source: SettingsSource): boolean 
 
 /**
  * How the chat gets its UI strings: nothing to fetch in English; in another language its pack, fetched from `base`
- * with the chat, which reads its strings by name when created. A pack that fails to load leaves the chat in English.
+ * with the chat (or when the greeting shows), which reads its strings by name when created. A pack that fails to
+ * load leaves the chat in English.
  */
 function localeStrings(config: WidgetConfig, base: string) {
   if (config.language === 'en') return undefined;
@@ -176,7 +178,20 @@ function localeStrings(config: WidgetConfig, base: string) {
       `[askbox] The ${config.language} UI strings could not be loaded, so the chat speaks English:`,
       error,
     );
-  return () => loadPack(new URL(`askbox-locales/${config.language}.json`, base)).then((pack) => ({ pack }), warn);
+  /** Loaded once for the greeting and the chat, whichever asks first; a failed load is tried again when asked. */
+  let loading: Promise<{ pack: LocalePack } | undefined> | undefined;
+  const load = () =>
+    loadPack(new URL(`askbox-locales/${config.language}.json`, base)).then(
+      (pack) => ({ pack }),
+      (error: unknown) => {
+        loading = undefined;
+        return warn(error);
+      },
+    );
+  return () => {
+    loading ??= load();
+    return loading;
+  };
 }
 
 /**
@@ -224,14 +239,25 @@ function boot() {
   const base = script?.src || document.baseURI;
 
   /**
-   * Starts a widget from raw settings, placed in the source's target (an `<askbox-chat>`) or where its mode says.
+   * Starts a widget from raw settings, placed in the source's target (an `<askbox-chat>`) or where its mode says;
+   * the chat file and the greeting's are loaded from next to this script when needed.
    * Returns how to destroy it; nothing when it did not start (one console error says why) or joined a live widget.
    */
   function start(source: SettingsSource) {
     const config = readSettings(source, languages);
     if (!config || registry.find(config) || !hasUsableTarget(config, source)) return;
     const chat = () => loadChat(new URL(__ASKBOX_CHAT_FILE__, base).href, __ASKBOX_CHAT_INTEGRITY__, config.styleNonce);
-    const { handle, attach } = startWidget(config, { chat, strings: localeStrings(config, base) });
+    const greeting = () =>
+      loadScript<ShowGreeting>(
+        {
+          url: new URL(__ASKBOX_GREETING_FILE__, base).href,
+          integrity: __ASKBOX_GREETING_INTEGRITY__,
+          event: GREETING_EVENT,
+          what: 'greeting',
+        },
+        config.styleNonce,
+      );
+    const { handle, attach } = startWidget(config, { chat, greeting, strings: localeStrings(config, base) });
     try {
       attach(source.target);
     } catch (error) {

@@ -145,6 +145,16 @@ export function localizeFrame(config: WidgetConfig, pack: LocalePack = {}): { ti
 }
 
 /**
+ * The name of the greeting's close button (mount/greeting.ts) in the language of `pack`, resolved as the frame's
+ * strings are: the site's override, else the pack's, else the launcher's English.
+ */
+export const localizeGreeting = (config: WidgetConfig, pack: LocalePack = {}): string =>
+  resolve(
+    { english: { dismissGreeting: config.text.dismissGreeting }, held: {}, given: textObject(config.input) },
+    { pack, input: config.input },
+  ).dismissGreeting;
+
+/**
  * The text keys of `input` that name no UI string, the launcher's (`DEFAULT_TEXT`) nor the chat file's: e.g.
  * `textSendd`, `text.sendd`, `text.errors.htp`, likely typos worth one warning, each with the key it is likely a
  * typo of (`textSend`, `text.send`, `text.errors.http`). The launcher leaves them to the chat file, which knows both.

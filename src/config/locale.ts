@@ -49,8 +49,8 @@ const LAUNCHER: Readonly<Record<string, string>> = {
 };
 
 /**
- * The English the launcher draws itself (its name, the unread count, the frame shown while the chat file loads, or
- * when it could not: its notice, Retry, and a link to the site's contact).
+ * The English the launcher draws itself (its name, the unread count, the greeting's close button, the frame shown
+ * while the chat file loads, or when it could not: its notice, Retry, and a link to the site's contact).
  * Every other string comes with the chat file (config/chat-text.ts, `localize`), by name from the language's pack or
  * in English, so that a page view which never opens the chat carries neither the strings nor their names. The locale
  * test holds these to `DEFAULT_TEXT`'s.
@@ -64,6 +64,7 @@ export const LAUNCHER_TEXT = {
   loadFailed: 'The chat could not be loaded.',
   loadFailedHint: 'Please check your connection and try again.',
   limitContact: 'Contact us',
+  dismissGreeting: 'Dismiss greeting',
   errors: {},
 } as const;
 

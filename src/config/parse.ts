@@ -73,6 +73,8 @@ type NumberRule = readonly [min: number, max: number, what: string, whole: boole
 const STREAM_TIMEOUT: NumberRule = [...STREAM_TIMEOUT_RANGE, 'a number of seconds', false];
 const Z_INDEX: NumberRule = [0, 2147483647, 'a whole number', true];
 const OFFSET: NumberRule = [0, 500, 'a whole number of pixels', true];
+// The wire contract's WIDGET_RULES.greetingDelay, held to it like the lengths below.
+const GREETING_DELAY: NumberRule = [1, 600, 'a number of seconds', false];
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -221,6 +223,16 @@ function readLimitNotice({ bounded, checked }: Readers) {
   return { limitMessage, limitLink, limitLinkText };
 }
 
+/** The greeting beside the closed launcher: its text, its delay, and its own page rules. */
+function readGreeting({ bounded, numberIn }: Readers, input: Input, fail: Fail) {
+  return {
+    greeting: bounded('greeting', '', 150),
+    greetingDelay: numberIn('greetingDelay', GREETING_DELAY) ?? DEFAULTS.greetingDelay,
+    greetingShowOn: parsePaths(input.greetingShowOn, (message) => fail('greetingShowOn', message)),
+    greetingHideOn: parsePaths(input.greetingHideOn, (message) => fail('greetingHideOn', message)),
+  };
+}
+
 /** The UI strings: the locale's `base`, overridden by `text` and the one-attribute-per-string settings. */
 function readUiText(input: Input, base: UiText, fail: Fail): UiText {
   const single: Record<string, unknown> = {};
@@ -329,6 +341,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     debug,
     showOn,
     hideOn,
+    ...readGreeting(read, input, fail),
   };
   const unknown = unknownKeys(input, config);
   if (issues.length > 0) return { ...unknown, issues };

@@ -69,6 +69,8 @@ export interface UiText {
   loadFailedHint: string;
   /** Under a message that waits for the connection to return before it is sent. */
   waiting: string;
+  /** The name of the greeting bubble's close button. */
+  dismissGreeting: string;
   errors: Record<ErrorKindText, string>;
 }
 
@@ -150,6 +152,15 @@ export interface WidgetConfig {
   /** Page rules (config/paths.ts): the paths the widget shows on ([] for all) and those it hides on (hiding wins). */
   showOn: readonly string[];
   hideOn: readonly string[];
+  /**
+   * A short greeting shown in a bubble beside the closed launcher after `greetingDelay` seconds, and as the bot's
+   * first line of a new conversation in place of `welcome` (mount/greeting.ts); "" for none.
+   */
+  greeting: string;
+  greetingDelay: number;
+  /** The greeting's own page rules, read as `showOn` and `hideOn` are, on the pages the widget is on. */
+  greetingShowOn: readonly string[];
+  greetingHideOn: readonly string[];
 }
 
 /**
@@ -212,6 +223,7 @@ export const DEFAULT_TEXT: UiText = /* @__PURE__ */ Object.freeze({
   loadFailed: 'The chat could not be loaded.',
   loadFailedHint: 'Please check your connection and try again.',
   waiting: 'Waiting for connection…',
+  dismissGreeting: 'Dismiss greeting',
   errors: /* @__PURE__ */ Object.freeze({
     // The site's own setup refused the chat (see state/fail.ts): the owner reads why in the console.
     config: "This chat isn't available right now.",
@@ -239,4 +251,5 @@ export const DEFAULTS = /* @__PURE__ */ Object.freeze({
   mode: 'bubble' as Mode,
   offsetX: 20,
   offsetY: 20,
+  greetingDelay: 5,
 });

@@ -6,11 +6,8 @@ import type { CreateChat } from './chat.js';
  */
 export const CHAT_EVENT = 'askbox:chat';
 
-/**
- * Why the chat file could not be loaded, as one sentence a site owner can act on: its URL and the reason. A plain
- * Error: nothing reads more of it than its message (the console, the self-diagnosis overlay).
- */
-const loadError = (url: string, reason: string) => new Error(`The chat could not be loaded from ${url}: ${reason}`);
+/** The same for the greeting's file, which hands over `showGreeting` (mount/greeting-bubble.ts). */
+export const GREETING_EVENT = 'askbox:greeting';
 
 /** Dispatched on document after a new failure to load the chat file, for the self-diagnosis overlay. */
 export const CHAT_FAILED = 'askbox:chat-failed';
@@ -19,21 +16,35 @@ export const CHAT_FAILED = 'askbox:chat-failed';
 export const chatLoadFailures: string[] = [];
 
 /** The loads under way or done, by URL: one request however many widgets ask, a new one after a failure (Retry). */
-const loads = new Map<string, Promise<CreateChat>>();
+const loads = new Map<string, Promise<unknown>>();
 
 /**
- * Loads the chat file once per page, as a classic script pinned by `integrity` (`crossorigin="anonymous"`, so that
- * the browser checks it on a CDN too) and carrying the page's nonce, after Sentry's `lazyLoadIntegration`. Resolves
- * with its `createChat`; rejects with an Error saying why (a 404, an integrity mismatch, the page's CSP,
+ * A script the launcher loads: its URL and Subresource Integrity, the event it hands its one export with, and what
+ * it is in a failure's message ("chat", "greeting").
+ */
+interface PinnedScript {
+  url: string;
+  integrity: string;
+  event: string;
+  what: string;
+}
+
+/**
+ * Loads a pinned script once per page, as a classic script pinned by `integrity` (`crossorigin="anonymous"`, so
+ * that the browser checks it on a CDN too) and carrying the page's nonce, after Sentry's `lazyLoadIntegration`.
+ * Resolves with what it hands over; rejects with an Error saying why (a 404, an integrity mismatch, the page's CSP,
  * the network), which is also logged once as a console error.
  */
-export function loadChat(url: string, integrity: string, nonce = ''): Promise<CreateChat> {
+export function loadScript<T>(script: PinnedScript, nonce = ''): Promise<T> {
+  const { url, what } = script;
   let load = loads.get(url);
   if (!load) {
-    load = inject(url, integrity, nonce).catch((error: unknown) => {
+    load = inject(script, nonce).catch((error: unknown) => {
       loads.delete(url);
       // Whatever went wrong, the message names the file: `inject` rejects with the reason alone.
-      const failure = loadError(url, error instanceof Error ? error.message : String(error));
+      const failure = new Error(
+        `The ${what} could not be loaded from ${url}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       // One console error per distinct failure: a Retry that fails the same way says nothing new.
       if (!chatLoadFailures.includes(failure.message)) {
         chatLoadFailures.push(failure.message);
@@ -44,34 +55,38 @@ export function loadChat(url: string, integrity: string, nonce = ''): Promise<Cr
     });
     loads.set(url, load);
   }
-  return load;
+  return load as Promise<T>;
 }
 
-function inject(url: string, integrity: string, nonce: string): Promise<CreateChat> {
+/** Loads the chat file (see `loadScript`): resolves with its `createChat`. */
+export const loadChat = (url: string, integrity: string, nonce = ''): Promise<CreateChat> =>
+  loadScript({ url, integrity, event: CHAT_EVENT, what: 'chat' }, nonce);
+
+function inject({ url, integrity, event: handover, what }: PinnedScript, nonce: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    let made: CreateChat | undefined;
+    let made: unknown;
     let blocked = false;
     const onViolation = (event: SecurityPolicyViolationEvent) => {
       if (event.blockedURI === url) blocked = true;
     };
     document.addEventListener('securitypolicyviolation', onViolation);
     const tag = document.createElement('script');
-    // The chat file hands itself to its own element, or to the document where `document.currentScript` is hidden
+    // The file hands its export to its own element, or to the document where `document.currentScript` is hidden
     // (Rocket Loader-style loaders): listened for on both while it loads.
     const take = (event: Event) => {
-      made ??= (event as CustomEvent<CreateChat>).detail;
+      made ??= (event as CustomEvent<unknown>).detail;
     };
-    tag.addEventListener(CHAT_EVENT, take);
-    document.addEventListener(CHAT_EVENT, take);
+    tag.addEventListener(handover, take);
+    document.addEventListener(handover, take);
     const done = () => {
       document.removeEventListener('securitypolicyviolation', onViolation);
-      document.removeEventListener(CHAT_EVENT, take);
+      document.removeEventListener(handover, take);
       tag.remove();
     };
     tag.addEventListener('load', () => {
       done();
       if (made) resolve(made);
-      else reject(new Error('it ran but is not the chat file of this version of askbox.js'));
+      else reject(new Error(`it ran but is not the ${what} file of this version of askbox.js`));
     });
     tag.addEventListener('error', () => {
       void diagnose(url, integrity, () => blocked).then((reason) => {

@@ -3,6 +3,7 @@ import { h, render } from 'preact';
 import { createChatClient, type ChatClient } from '../api/client.js';
 import { localize, toChatText } from '../config/chat-text.js';
 import { parseHandoff } from '../config/handoff.js';
+import { pathAllowed } from '../config/paths.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { ChatModel, type ChatModelInstance } from '../state/model.js';
 import type { Addons } from '../render/rich.js';
@@ -83,6 +84,20 @@ function followAddonStyles(addons: Addons | undefined, addStyles: (css: string) 
   });
 }
 
+/**
+ * The config with the greeting (`data-greeting`) as the bot's first line of a new conversation, in place of the
+ * welcome: the conversation then goes on from what the visitor read beside the launcher, rather than the bot
+ * speaking twice. Where the greeting shows: beside a launcher, on a page its own rules allow (read as the chat is
+ * created). Nothing is sent: like the welcome, it is drawn, not a message of the conversation.
+ */
+function withGreeting(config: WidgetConfig): WidgetConfig {
+  const { greeting, greetingShowOn: showOn, greetingHideOn: hideOn } = config;
+  const beside = config.mode === 'bubble' && config.launcher;
+  return greeting && beside && pathAllowed({ showOn, hideOn }, location.pathname)
+    ? { ...config, welcome: greeting }
+    : config;
+}
+
 /** `createChat`'s type: what the chat file hands to the launcher. */
 export type CreateChat = typeof createChat;
 
@@ -117,7 +132,7 @@ export interface Chat {
  */
 export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Chat {
   // The UI strings, resolved now: the script tag's launcher holds only those it draws (see LAUNCHER_TEXT).
-  const config = localize(given);
+  const config = withGreeting(localize(given));
   // Set from the panel's window once shown; the model sends what the connection held back when it returns.
   const online = signal(true);
   const model = new ChatModel({

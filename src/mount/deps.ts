@@ -1,6 +1,7 @@
 import type { WidgetConfig } from '../config/schema.js';
 import { createStorage, type KeyValueStore } from '../state/storage.js';
 import type { ChatDeps, CreateChat } from './chat.js';
+import type { ShowGreeting } from './greeting-bubble.js';
 
 /**
  * The locale pack of a language not English, which the script tag's launcher loads with the chat: the chat resolves
@@ -15,6 +16,11 @@ export interface WidgetDeps extends ChatDeps {
    * interest; see mount/chat-loader.ts).
    */
   chat: () => CreateChat | Promise<CreateChat>;
+  /**
+   * The greeting's bubble: `showGreeting` itself (the ESM build), or a promise of it (the script tag loads the
+   * greeting's file when a greeting is due; see mount/greeting.ts). None: no greeting is shown.
+   */
+  greeting?: () => ShowGreeting | Promise<ShowGreeting>;
   /** The locale pack of a language other than English, loaded with the chat (none: English, or the config's own). */
   strings?: () => Promise<ChatStrings | undefined>;
   /** Where the conversation is kept (default: localStorage). */

@@ -5,6 +5,8 @@ import frameCss from '../styles/frame.css?inline';
 import css from '../styles/launcher.css?inline';
 import { toThemeCss } from '../styles/theme.js';
 import type { Chat } from './chat.js';
+import type { WidgetDeps } from './deps.js';
+import { scheduleGreeting } from './greeting.js';
 import type { WidgetHandle } from './handle.js';
 import { createLauncher, type Launcher } from './launcher.js';
 import { createPendingFrame, type PendingFrame } from './pending.js';
@@ -45,13 +47,15 @@ export interface DrawingDeps {
   config: WidgetConfig;
   model: WidgetModel;
   handlers: DrawingHandlers;
+  /** Where the greeting's bubble and the language's strings come from. */
+  deps: Pick<WidgetDeps, 'greeting' | 'strings'>;
 }
 
 /**
- * Draws the launcher and its frame in `doc`, in a shadow root kept in `target`, or else in the inline mode's
+ * Draws the launcher, its greeting and its frame in `doc`, in a shadow root kept in `target`, or else in the inline mode's
  * container (waited for) or the page's `<body>`, painted in the model's scheme and following the system's.
  */
-export function drawWidget({ doc, target, config, model, handlers }: DrawingDeps): Drawing {
+export function drawWidget({ doc, target, config, model, handlers, deps }: DrawingDeps): Drawing {
   const launcher = createLauncher(doc, config, { onPress: handlers.toggle, onWarm: handlers.warm });
   /** The frame, built when first asked for (few visitors open the panel before the chat file is there). */
   let frame: PendingFrame | undefined;
@@ -91,6 +95,15 @@ export function drawWidget({ doc, target, config, model, handlers }: DrawingDeps
     }
   };
   paint();
+  const stopGreeting = scheduleGreeting({
+    config,
+    model,
+    launcher,
+    open: handlers.open,
+    addSheet: (sheet) => addStyles(shadow.root, sheet, config.styleNonce),
+    load: deps.greeting,
+    strings: deps.strings,
+  });
   return {
     paint,
     launcher,
@@ -113,6 +126,7 @@ export function drawWidget({ doc, target, config, model, handlers }: DrawingDeps
     },
     show: (chat) => chat.show(launcher, addSheet, frame?.opener),
     undraw: () => {
+      stopGreeting();
       stopScheme?.();
       stopFollowing();
       stopPlacing();

@@ -19,6 +19,11 @@ export interface Launcher {
   setScheme(scheme: 'light' | 'dark'): void;
   /** Counts a reply completed while the panel is closed: a badge, and its number in the launcher's name. */
   addUnread(): void;
+  /**
+   * Shows `bubble` (the greeting, mount/greeting-bubble.ts) before the closed launcher, counted as one unread while it is
+   * there; without one, takes the shown one away. Opening the panel takes it away too, and then calls `gone`.
+   */
+  greet(bubble?: HTMLElement, gone?: () => void): void;
 }
 
 /**
@@ -66,14 +71,17 @@ export function createLauncher(
   let open = false;
   let scheme = 'light';
   let unread = 0;
+  let greeting: HTMLElement | undefined;
+  let onGone: (() => void) | undefined;
   const paint = () => {
     root.className = `askbox askbox--${config.mode} askbox--${config.position} askbox--${scheme}${open ? ' askbox--open' : ''}${placed ? '' : ' askbox--bare'}`;
     // One name, open or closed: `aria-expanded` says which. The visible label leads it (WCAG 2.5.3, label in name);
     // the unread count follows.
-    const count = unread ? text.unread.replace('{count}', String(unread)) : '';
+    const total = unread + (greeting ? 1 : 0);
+    const count = total ? text.unread.replace('{count}', String(total)) : '';
     button.setAttribute('aria-label', [launcherLabel, text.launcher, count].filter(Boolean).join(', '));
     button.setAttribute('aria-expanded', String(open));
-    badge.textContent = unread ? String(unread) : '';
+    badge.textContent = total ? String(total) : '';
   };
   paint();
   return {
@@ -82,7 +90,12 @@ export function createLauncher(
     slot,
     setOpen: (next) => {
       open = next;
-      if (open) unread = 0;
+      if (open) {
+        unread = 0;
+        greeting?.remove();
+        if (greeting) onGone?.();
+        greeting = undefined;
+      }
       paint();
     },
     setScheme: (next) => {
@@ -91,6 +104,13 @@ export function createLauncher(
     },
     addUnread: () => {
       if (!open) unread += 1;
+      paint();
+    },
+    greet: (bubble, gone) => {
+      greeting?.remove();
+      greeting = bubble;
+      onGone = gone;
+      if (bubble) root.insertBefore(bubble, button);
       paint();
     },
   };

@@ -4,6 +4,7 @@ import { TABLES } from '../config/locales/index.js';
 import { describeUnknown } from '../config/unknown.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { createChat } from './chat.js';
+import { showGreeting } from './greeting-bubble.js';
 import type { WidgetHandle } from './handle.js';
 import { createRegistry } from './registry.js';
 import { pageLanguages, startWidget } from './widget.js';
@@ -43,7 +44,7 @@ export function mount(options: MountOptions, target?: HTMLElement): WidgetHandle
   const { config } = parsed;
   const live = mounted.find(config);
   if (live) return live;
-  const widget = startWidget(config, { chat: () => createChat });
+  const widget = startWidget(config, { chat: () => createChat, greeting: () => showGreeting });
   try {
     widget.attach(target);
   } catch (error) {

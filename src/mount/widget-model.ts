@@ -51,8 +51,16 @@ export interface WidgetModel extends PanelStore {
   setPanel(state: Exclude<PanelState, 'open'>): void;
   /** Whether the panel opens itself at load: the visitor's last choice within the session, else `data-open`. */
   opensAtLoad(): boolean;
-  /** Forgets the remembered open state (`reset()`: the visitor is gone). */
+  /** Forgets the remembered open state and the greeting's turn (`reset()`: the visitor is gone). */
   forget(): void;
+  /**
+   * Whether the greeting (`data-greeting`) has had its turn this session: dismissed, or the panel opened (by any
+   * means, the greeting shown or not yet). Kept in the session's storage, so that the next page of the visit shows
+   * it no more; read only when the greeting is due, so a page without one never reads it.
+   */
+  greeted(): boolean;
+  /** Remembers for the session that the greeting had its turn; nothing without a greeting. */
+  endGreeting(): void;
   theme: Theme;
   /** The visitor's system colour scheme (`prefers-color-scheme`), which the `auto` theme follows. */
   system: 'light' | 'dark';
@@ -82,6 +90,10 @@ export const mayRemember = (referrer: string, origin: string, type: number | und
 export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore, arrival: () => boolean): WidgetModel {
   const key = `open:${widgetKey(config)}`;
   const bubble = config.mode === 'bubble';
+  const greetingKey = `greeted:${widgetKey(config)}`;
+  const endGreeting = () => {
+    if (config.greeting) tab.set(greetingKey, '1');
+  };
   /** Whether the remembered state is read: decided at the first read, and true once this page view stored one. */
   let remembers: boolean | undefined;
   let chat: ChatPhase = 'cold';
@@ -103,12 +115,14 @@ export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore, arri
     },
     setOpen: (open) => {
       panel = open ? 'open' : 'closed';
+      if (open) endGreeting();
       if (!bubble || !(tab.get(key) || open !== config.open)) return;
       tab.set(key, open ? '1' : '0');
       remembers = true;
     },
     setPanel: (state) => {
       panel = state;
+      if (state === 'pending') endGreeting();
     },
     opensAtLoad: () => {
       if (!bubble) return false;
@@ -117,7 +131,12 @@ export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore, arri
       const remembered = remembers ? tab.get(key) : undefined;
       return (remembered || (config.open ? '1' : '0')) === '1';
     },
-    forget: () => tab.remove(key),
+    forget: () => {
+      tab.remove(key);
+      tab.remove(greetingKey);
+    },
+    greeted: () => tab.get(greetingKey) === '1',
+    endGreeting,
     theme: config.theme,
     system: 'light',
     scheme: () => (model.theme === 'auto' ? model.system : model.theme),

@@ -110,7 +110,7 @@ export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidg
   /** Draws the widget in `doc`, kept in `target` or its place (see `drawWidget`), and puts the chat in it. */
   const draw = (doc: Document, target?: HTMLElement) => {
     const handlers = { ...handle, warm: chat.warm, close: chat.close };
-    drawing = drawWidget({ doc, target, config, model, handlers });
+    drawing = drawWidget({ doc, target, config, model, handlers, deps });
     chat.place(drawing);
   };
   /** Opens the panel as it was: within the session the visitor's last choice wins over data-open. */

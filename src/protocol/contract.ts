@@ -316,4 +316,8 @@ export const WIDGET_RULES = /* @__PURE__ */ Object.freeze({
   placeholderMax: 200,
   launcherLabelMax: 60,
   conversationNameMax: 100,
+  /** The greeting beside the closed launcher (`data-greeting`): a line or two, as its bubble holds it. */
+  greetingMax: 150,
+  /** Seconds on the page before the greeting shows (`data-greeting-delay`); fractions allowed. */
+  greetingDelay: /* @__PURE__ */ Object.freeze({ default: 5, min: 1, max: 600 }),
 });

@@ -7,8 +7,8 @@ import { launchFirefox, launchWebKit, requireEngines, until, type Engine } from 
  * The core walk in the engines of Firefox and Safari, as in Chromium: boot without a page error, open by keyboard,
  * send and stream a markdown reply, keep it across a reload, close with Escape back to the launcher, the strict-CSP
  * page with highlighted code and math, a phone-sized window, a long reply's thumbs-down with a comment, copying the
- * conversation, a long history opened at its latest message after a reload, and a chat file that cannot load (its
- * notice, Retry, close, then a reload that loads it). Keyboard only: the same keys in every engine, no driver-specific clicks (a control is given focus
+ * conversation, a long history opened at its latest message after a reload, a chat file that cannot load (its
+ * notice, Retry, close, then a reload that loads it), and the greeting beside the launcher. Keyboard only: the same keys in every engine, no driver-specific clicks (a control is given focus
  * by script, then pressed).
  */
 
@@ -139,6 +139,14 @@ const MISPLACED = `(() => {
   });
   for (let i = 1; i < parts.length; i++) if (box(parts[i]).top < box(parts[i - 1]).bottom) bad.push(parts[i]);
   return bad;
+})()`;
+
+/** demo/pages/greeting.html's greeting, shown after one second. */
+const GREETING = 'Questions about delivery or returns? Ask me.';
+/** Whether the greeting lies above the launcher, clear of it, and inside the window. */
+const GREETING_PLACED = `(() => {
+  const bubble = ${inWidget('.greeting')}.getBoundingClientRect(), launcher = ${inWidget('.launcher')}.getBoundingClientRect();
+  return bubble.bottom <= launcher.top && bubble.top >= 0 && bubble.left >= 0 && bubble.right <= innerWidth;
 })()`;
 
 let server: DemoServer;
@@ -391,6 +399,36 @@ describe.each([
     // Landed at its start: the reply's first lines in view, near the top (under the question, when that is shown).
     expect(replyTop, landed).toBeGreaterThanOrEqual(0);
     expect(replyTop, landed).toBeLessThan(height / 2);
+  }, 90_000);
+
+  it('shows the greeting beside the closed launcher, counted by the badge: Escape dismisses it for the session, its words open it as the first message', async () => {
+    await fresh('/greeting.html');
+    await until(engine, inWidget('.greeting'), 5_000);
+    expect(await engine.read(`${inWidget('.greeting__live')}.textContent`)).toBe(GREETING);
+    expect(await engine.read(`${inWidget('.launcher__badge')}.textContent`)).toBe('1');
+    // It took no focus.
+    expect(await engine.read<string>(FOCUSED)).toBe('BODY');
+    expect(await engine.read<boolean>(GREETING_PLACED)).toBe(true);
+    // Tab reaches its words (the page has no control of its own), then Escape dismisses it: focus to the launcher.
+    for (let step = 0; step < 5 && (await engine.read<string>(FOCUSED)) !== 'BUTTON'; step++) await engine.press('Tab');
+    expect(await engine.read(`${FOCUSED_TEXT} === ${JSON.stringify(GREETING)}`)).toBe(true);
+    await engine.press('Escape');
+    await until(engine, `!${inWidget('.greeting')}`);
+    expect(await engine.read<string>(FOCUSED)).toBe('BUTTON Chat');
+    // Within the session, the next page does not show it again.
+    await engine.goto(`${server.url}/greeting.html`);
+    await until(engine, inWidget('button.launcher'));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await engine.read(`${inWidget('.greeting')} === null`)).toBe(true);
+
+    await fresh('/greeting.html');
+    await until(engine, inWidget('.greeting'), 5_000);
+    await engine.read(`(${inWidget('.greeting__text')}.focus(), true)`);
+    await engine.press('Enter');
+    await until(engine, `${inWidget('.msg--welcome')}?.textContent === ${JSON.stringify(GREETING)}`);
+    expect(await engine.read(`${inWidget('.greeting')} === null`)).toBe(true);
+    expect(await engine.read(`${inWidget('.launcher__badge')}.textContent`)).toBe('');
+    expect(await engine.read('window.__errors')).toEqual([]);
   }, 90_000);
 
   it('fills a phone-sized window with the panel, nothing off-screen, on the strict-CSP page', async () => {

@@ -36,6 +36,7 @@ Wird geladen…
 Der Chat konnte nicht geladen werden.
 Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.
 Warte auf Verbindung…
+Begrüßung schließen
 Dieser Chat ist gerade nicht verfügbar.
 Anfrage abgelehnt.
 Keine Verbindung.

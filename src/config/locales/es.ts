@@ -36,6 +36,7 @@ Cargando…
 No se pudo cargar el chat.
 Comprueba tu conexión e inténtalo de nuevo.
 Esperando conexión…
+Cerrar el saludo
 Este chat no está disponible ahora.
 Solicitud rechazada.
 Sin conexión.

@@ -36,6 +36,7 @@ Chargement…
 Impossible de charger le chat.
 Vérifiez votre connexion et réessayez.
 En attente de connexion…
+Fermer le message d’accueil
 Ce chat n’est pas disponible pour le moment.
 Demande refusée.
 Pas de connexion.

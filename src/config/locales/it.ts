@@ -36,6 +36,7 @@ Caricamento…
 Impossibile caricare la chat.
 Controlla la connessione e riprova.
 In attesa di connessione…
+Chiudi il saluto
 Questa chat non è disponibile ora.
 Richiesta rifiutata.
 Nessuna connessione.

@@ -36,6 +36,7 @@ Laden…
 De chat kon niet worden geladen.
 Controleer je verbinding en probeer het opnieuw.
 Wachten op verbinding…
+Begroeting sluiten
 Deze chat is nu niet beschikbaar.
 Verzoek geweigerd.
 Geen verbinding.

@@ -36,6 +36,7 @@ Nieprzeczytane: {count}
 Nie udało się załadować czatu.
 Sprawdź połączenie i spróbuj ponownie.
 Oczekiwanie na połączenie…
+Zamknij powitanie
 Ten czat jest teraz niedostępny.
 Żądanie odrzucone.
 Brak połączenia.

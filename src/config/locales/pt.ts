@@ -36,6 +36,7 @@ Carregando…
 Não foi possível carregar o chat.
 Verifique sua conexão e tente novamente.
 Aguardando conexão…
+Fechar a saudação
 Este chat não está disponível agora.
 Pedido recusado.
 Sem conexão.

@@ -363,6 +363,12 @@ const ASKBOX_CONTRACT = [
         'placeholderMax' => 200,
         'launcherLabelMax' => 60,
         'conversationNameMax' => 100,
+        'greetingMax' => 150,
+        'greetingDelay' => [
+            'default' => 5,
+            'min' => 1,
+            'max' => 600,
+        ],
     ],
 ];
 // </askbox-contract>

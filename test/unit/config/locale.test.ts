@@ -233,6 +233,7 @@ describe('the launcher’s English and the chat file’s', () => {
       'loadFailed',
       'loadFailedHint',
       'limitContact',
+      'dismissGreeting',
     ]);
     for (const [key, value] of Object.entries(strings)) expect(value).toBe(DEFAULT_TEXT[key as keyof typeof strings]);
     expect(errors).toEqual({});

@@ -22,6 +22,7 @@ describe('lengths: the bound is accepted, one more character is refused', () => 
     ['placeholder', WIDGET_RULES.placeholderMax],
     ['launcherLabel', WIDGET_RULES.launcherLabelMax],
     ['conversationName', WIDGET_RULES.conversationNameMax],
+    ['greeting', WIDGET_RULES.greetingMax],
     ['limitMessage', 300],
     ['limitLinkText', 80],
     ['target', 200],
@@ -53,6 +54,7 @@ describe('ranges: both bounds accepted, one step past either refused', () => {
     ['zIndex', 0, 2147483647, 1, 'a whole number'],
     ['offsetX', 0, 500, 1, 'a whole number of pixels'],
     ['offsetY', 0, 500, 1, 'a whole number of pixels'],
+    ['greetingDelay', WIDGET_RULES.greetingDelay.min, WIDGET_RULES.greetingDelay.max, 0.01, 'a number of seconds'],
   ] as const)('%s: %d to %d', (key, min, max, step, what) => {
     for (const value of [min, max, String(min), ` ${max} `])
       expect(parseConfig({ ...base, [key]: value }).config?.[key]).toBe(Number(value));
@@ -80,8 +82,16 @@ describe('ranges: both bounds accepted, one step past either refused', () => {
 
   it.each([undefined, null, ''])('reads %j as not given: the default', (value) => {
     expect(
-      parseConfig({ ...base, zIndex: value, offsetX: value, offsetY: value, streamTimeout: value }).config,
+      parseConfig({
+        ...base,
+        zIndex: value,
+        offsetX: value,
+        offsetY: value,
+        streamTimeout: value,
+        greetingDelay: value,
+      }).config,
     ).toMatchObject({
+      greetingDelay: DEFAULTS.greetingDelay,
       zIndex: undefined,
       offsetX: DEFAULTS.offsetX,
       offsetY: DEFAULTS.offsetY,

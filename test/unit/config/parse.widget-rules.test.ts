@@ -22,9 +22,20 @@ describe("the widget's input rules (src/protocol/contract.ts WIDGET_RULES)", () 
     ['placeholder', WIDGET_RULES.placeholderMax],
     ['launcherLabel', WIDGET_RULES.launcherLabelMax],
     ['conversationName', WIDGET_RULES.conversationNameMax],
+    ['greeting', WIDGET_RULES.greetingMax],
   ])('%s takes exactly the contract length, %i characters', (field, max) => {
     expect(accepts({ [field]: '😀'.repeat(max) })).toBe(true);
     expect(accepts({ [field]: 'x'.repeat(max + 1) })).toBe(false);
+  });
+
+  it('takes a greeting delay within the contract range, its default the contract one', () => {
+    const { min, max } = WIDGET_RULES.greetingDelay;
+    for (const seconds of [min, max, 2.5])
+      expect(accepts({ greetingDelay: String(seconds) }), String(seconds)).toBe(true);
+    for (const seconds of [min - 0.01, max + 0.01, 'soon']) expect(accepts({ greetingDelay: seconds })).toBe(false);
+    expect(parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox' }).config?.greetingDelay).toBe(
+      WIDGET_RULES.greetingDelay.default,
+    );
   });
 
   it('refuses exactly the colours the contract pattern refuses', () => {

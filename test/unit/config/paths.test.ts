@@ -168,3 +168,20 @@ describe('parseConfig: showOn and hideOn', () => {
     ]);
   });
 });
+
+describe("parseConfig: the greeting's own page rules", () => {
+  it('reads greetingShowOn and greetingHideOn as showOn and hideOn are read, [] when not given', () => {
+    expect(parseConfig(base).config).toMatchObject({ greeting: '', greetingShowOn: [], greetingHideOn: [] });
+    expect(
+      parseConfig({ ...base, greeting: 'Hi!', greetingShowOn: '/pricing /plans/*', greetingHideOn: ['/plans/old'] })
+        .config,
+    ).toMatchObject({ greeting: 'Hi!', greetingShowOn: ['/pricing', '/plans/*'], greetingHideOn: ['/plans/old'] });
+  });
+
+  it('names each pattern that is no path, under its own key', () => {
+    expect(parseConfig({ ...base, greetingShowOn: 'pricing', greetingHideOn: '/p?x=1' }).issues).toEqual([
+      { key: 'greetingShowOn', message: '"pricing" is not a path pattern such as "/checkout/*"' },
+      { key: 'greetingHideOn', message: '"/p?x=1" is not a path pattern such as "/checkout/*"' },
+    ]);
+  });
+});

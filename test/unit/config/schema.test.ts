@@ -32,7 +32,7 @@ function english(): Record<string, string> {
 describe('the English strings', () => {
   it('write out every UI string and error sentence, none blank or padded', () => {
     const strings = english();
-    expect(Object.keys(strings)).toHaveLength(43);
+    expect(Object.keys(strings)).toHaveLength(44);
     for (const [key, value] of Object.entries(strings)) {
       expect(value.trim(), key).not.toBe('');
       expect(value, key).toBe(value.trim());
@@ -65,6 +65,7 @@ describe('the defaults', () => {
       'mode',
       'offsetX',
       'offsetY',
+      'greetingDelay',
     ]);
     for (const [key, value] of Object.entries(schema.DEFAULTS)) {
       expect(documented(key)?.startsWith(`\`${String(value)}\``), key).toBe(true);

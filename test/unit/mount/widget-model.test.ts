@@ -246,3 +246,51 @@ describe('widget model: theme and system scheme', () => {
     expect([...drawn, model.scheme()]).toEqual(['dark', 'light', 'dark', 'light']);
   });
 });
+
+describe("widget model: the greeting's turn in the session", () => {
+  const GREETED = 'greeted:yiu456ytyUjk@/askbox';
+  const greeting = { greeting: 'Need a hand?' };
+
+  it('is not over until ended: then it is, for the session, and a new model of the session reads it so', () => {
+    const { model, tab } = setup(greeting);
+    expect(model.greeted()).toBe(false);
+    model.endGreeting();
+    expect(tab.get(GREETED)).toBe('1');
+    expect(model.greeted()).toBe(true);
+    expect(setup(greeting, tab).model.greeted()).toBe(true);
+  });
+
+  it.each([
+    ['the chat opens its panel', (model: ReturnType<typeof setup>['model']) => model.setOpen(true)],
+    [
+      'the launcher asks for the panel while the chat loads',
+      (model: ReturnType<typeof setup>['model']) => model.setPanel('pending'),
+    ],
+  ])('ends when %s, shown or not yet', (_when, open) => {
+    const { model } = setup(greeting);
+    open(model);
+    expect(model.greeted()).toBe(true);
+  });
+
+  it('does not end when the panel closes, or the frame is closed', () => {
+    const { model } = setup(greeting);
+    model.setOpen(false);
+    model.setPanel('closed');
+    expect(model.greeted()).toBe(false);
+  });
+
+  it('writes nothing without a greeting: a page without one leaves the session storage alone', () => {
+    const { model, tab } = setup();
+    const set = vi.spyOn(tab, 'set');
+    model.setPanel('pending');
+    model.endGreeting();
+    expect(set).not.toHaveBeenCalled();
+  });
+
+  it('is forgotten with the open state by reset()', () => {
+    const { model } = setup(greeting);
+    model.endGreeting();
+    model.forget();
+    expect(model.greeted()).toBe(false);
+  });
+});

@@ -113,10 +113,10 @@ describe('the packed package', () => {
     ]);
   });
 
-  it('ships the builds the exports name, the chat file and its add-ons, their types, the locale packs and the manifest, not the WordPress plugin (a zip of its own)', () => {
+  it("ships the builds the exports name, the chat file and its add-ons, the greeting's file, their types, the locale packs and the manifest, not the WordPress plugin (a zip of its own)", () => {
     const outside = files.filter(
       (path) =>
-        !/^dist\/(askbox(-debug|-(chat|code|math)\.[\w-]+)?\.m?js|manifest\.json|proxy\/[\w-]+\.js|types\/.+\.d\.ts|askbox-locales\/[a-z]{2}\.json)$/.test(
+        !/^dist\/(askbox(-debug|-(chat|code|math|greeting)\.[\w-]+)?\.m?js|manifest\.json|proxy\/[\w-]+\.js|types\/.+\.d\.ts|askbox-locales\/[a-z]{2}\.json)$/.test(
           path,
         ),
     );

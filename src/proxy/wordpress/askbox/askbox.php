@@ -80,7 +80,7 @@ function askbox_settings(): array
 {
     $saved = get_option('askbox_settings', []);
     $defaults = ['bot_id' => '', 'title' => '', 'welcome' => '', 'accent' => '', 'position' => 'bottom-right', 'theme' => 'auto', 'client_ip' => 'socket']
-        + array_fill_keys([...array_keys(ASKBOX_PROXY_FIELDS + ASKBOX_LIMIT_FIELDS + ASKBOX_WIDGET_FIELDS), 'proof_of_work'], '');
+        + array_fill_keys([...array_keys(ASKBOX_PROXY_FIELDS + ASKBOX_LIMIT_FIELDS + ASKBOX_WIDGET_FIELDS + ASKBOX_GREETING_FIELDS), 'proof_of_work'], '');
     return array_merge($defaults, is_array($saved) ? $saved : []);
 }
 

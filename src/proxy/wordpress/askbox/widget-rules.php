@@ -1,6 +1,6 @@
 <?php
 /**
- * The widget's page rules and "Talk to a person" settings: checked on save with the widget's own rules, so that a
+ * The widget's page rules, "Talk to a person" and greeting settings: checked on save with the widget's own rules, so that a
  * value the widget would refuse is not saved. The rules live in the widget's launcher (src/config/paths.ts) and chat
  * file (src/config/handoff.ts), not in the wire contract: moving them there would add bytes to the launcher. Their
  * copies below are held to the TypeScript ones by test/unit/proxy/wordpress/askbox/widget-rules.test.ts over a table of cases.
@@ -17,6 +17,15 @@ const ASKBOX_WIDGET_FIELDS = [
     'handoff_url' => ['Talk to a person: URL', 'A contact page or helpdesk (http or https), opened in a new tab.', 'data-handoff-url'],
     'handoff_email' => ['Talk to a person: email', 'Without a URL: an address the visitor writes to, with the conversation.', 'data-handoff-email'],
     'handoff_param' => ['Talk to a person: URL parameter', 'A query parameter the URL gets the conversation id in, e.g. ticket.', 'data-handoff-param'],
+];
+
+/**
+ * The greeting's settings: field => [label, help, data attribute]. Checked with the wire contract's WIDGET_RULES
+ * (`greetingMax`, `greetingDelay`), which the widget's parser holds too.
+ */
+const ASKBOX_GREETING_FIELDS = [
+    'greeting' => ['Greeting', 'A short line shown beside the closed launcher after the delay, e.g. Questions about delivery? Ask me. (at most %d characters; empty: none). Opening the chat shows it as the first message.', 'data-greeting'],
+    'greeting_delay' => ['Greeting delay (seconds)', 'Seconds on a page before the greeting shows, from %d to %d (empty: %d).', 'data-greeting-delay'],
 ];
 
 /**
@@ -69,6 +78,21 @@ function askbox_handoff_valid(string $field, string $value): bool
 }
 
 /**
+ * Whether the widget takes `$value` for the greeting setting `$field`, as its parseConfig reads it: trimmed, empty
+ * is not set; the text at most `greetingMax` characters (code points), the delay a number of seconds within
+ * `greetingDelay`. (The widget's Number() also reads 0x10 as 16: a settings page refuses it.)
+ */
+function askbox_greeting_valid(string $field, string $value): bool
+{
+    $trimmed = askbox_trim($value);
+    if ($trimmed === null) return false;
+    if ($trimmed === '') return true;
+    $rules = ASKBOX_CONTRACT['widgetRules'];
+    if ($field === 'greeting') return preg_match_all('/./su', $trimmed) <= $rules['greetingMax'];
+    return is_numeric($trimmed) && (float) $trimmed >= $rules['greetingDelay']['min'] && (float) $trimmed <= $rules['greetingDelay']['max'];
+}
+
+/**
  * The widget settings of `$input`, checked. A refused field keeps its previous value (`$previous`) and is named in a
  * settings error; the handoff's three go together, as the widget leaves "Talk to a person" out when one is wrong.
  * Values are taken raw, not through sanitize_text_field (which would strip a URL's %XX): the rules admit no
@@ -99,17 +123,30 @@ function askbox_sanitize_widget(array $input, array $previous): array
         $handoff = array_intersect_key($previous, ASKBOX_HANDOFF_RULES);
         $refused[] = sprintf(__('%s: not saved, the value is not valid', 'askbox'), implode(', ', $handoffBad));
     }
+    foreach (array_keys(ASKBOX_GREETING_FIELDS) as $field) {
+        $given = sanitize_text_field((string) ($input[$field] ?? ''));
+        $value = askbox_trim($given) ?? $given;
+        if (askbox_greeting_valid($field, $value)) {
+            $settings[$field] = $value;
+        } else {
+            $settings[$field] = $previous[$field];
+            $refused[] = sprintf(__('%s: not saved, the value is not valid', 'askbox'), ASKBOX_GREETING_FIELDS[$field][0]);
+        }
+    }
     foreach ($refused as $message) {
         add_settings_error('askbox_settings', 'askbox_widget', $message);
     }
     return $settings + $handoff + ['proof_of_work' => !empty($input['proof_of_work']) ? '1' : ''];
 }
 
-/** The widget's data attributes from these settings: the patterns space-separated, as the widget splits them. */
+/**
+ * The widget's data attributes from these settings (page rules, handoff, greeting): the patterns space-separated,
+ * as the widget splits them.
+ */
 function askbox_widget_attributes(array $settings): array
 {
     $attributes = [];
-    foreach (ASKBOX_WIDGET_FIELDS as $field => [, , $attribute]) {
+    foreach (ASKBOX_WIDGET_FIELDS + ASKBOX_GREETING_FIELDS as $field => [, , $attribute]) {
         $value = $field === 'show_on' || $field === 'hide_on' ? str_replace("\n", ' ', $settings[$field]) : $settings[$field];
         if ($value !== '') $attributes[$attribute] = $value;
     }
@@ -126,6 +163,20 @@ function askbox_widget_rows(array $settings): void
             echo '<textarea id="' . esc_attr($id) . '" name="askbox_settings[' . esc_attr($field) . ']" rows="2" class="regular-text">' . esc_html($settings[$field]) . '</textarea>';
         } else {
             echo '<input type="text" id="' . esc_attr($id) . '" name="askbox_settings[' . esc_attr($field) . ']" value="' . esc_attr($settings[$field]) . '" class="regular-text">';
+        }
+        echo '<p class="description">' . esc_html($help) . '</p></td></tr>';
+    }
+    $rules = ASKBOX_CONTRACT['widgetRules'];
+    $delay = $rules['greetingDelay'];
+    foreach (ASKBOX_GREETING_FIELDS as $field => [$label, $help]) {
+        $id = 'askbox_' . $field;
+        echo '<tr><th scope="row"><label for="' . esc_attr($id) . '">' . esc_html($label) . '</label></th><td>';
+        if ($field === 'greeting') {
+            echo '<input type="text" id="' . esc_attr($id) . '" name="askbox_settings[greeting]" value="' . esc_attr($settings[$field]) . '" maxlength="' . esc_attr($rules['greetingMax']) . '" class="regular-text">';
+            $help = sprintf($help, $rules['greetingMax']);
+        } else {
+            echo '<input type="number" id="' . esc_attr($id) . '" name="askbox_settings[greeting_delay]" value="' . esc_attr($settings[$field]) . '" min="' . esc_attr($delay['min']) . '" max="' . esc_attr($delay['max']) . '" step="any" class="small-text" placeholder="' . esc_attr($delay['default']) . '">';
+            $help = sprintf($help, $delay['min'], $delay['max'], $delay['default']);
         }
         echo '<p class="description">' . esc_html($help) . '</p></td></tr>';
     }

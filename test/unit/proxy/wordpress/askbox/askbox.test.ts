@@ -32,6 +32,8 @@ describe('WordPress plugin (hooks stubbed)', () => {
       // The chat file's add-ons, from next to it: nothing in the plugin names them.
       expect.stringMatching(/^askbox-code\.[\w-]+\.js$/),
       'askbox-debug.js',
+      // The greeting's file, which askbox.js loads from next to itself when a greeting is set and due.
+      expect.stringMatching(/^askbox-greeting\.[\w-]+\.js$/),
       'askbox-locales',
       expect.stringMatching(/^askbox-math\.[\w-]+\.js$/),
       'askbox-proxy.php',
@@ -236,5 +238,28 @@ describe('WordPress plugin (hooks stubbed)', () => {
       handoff_url: 'https://help.example/contact?from=chat&lang=en%20GB',
       handoff_email: 'help@shop.example',
     });
+  });
+
+  it('saves the greeting and its delay as the widget reads them, and puts them on the script tag, escaped', () => {
+    const report = JSON.parse(run()) as Record<string, [string[], Record<string, string>, string?]>;
+    const [errors, saved, tag] = report.greeting ?? [[], {}];
+    expect(errors).toEqual([]);
+    expect(saved).toEqual({ greeting: 'Questions about "delivery"? Ask me.', greeting_delay: '2.5' });
+    expect(tag).toContain(
+      ' data-greeting="Questions about &quot;delivery&quot;? Ask me." data-greeting-delay="2.5" src=',
+    );
+    expect(JSON.parse(run()).settings_page).toContain(
+      '<label for="askbox_greeting_delay">Greeting delay (seconds)</label>',
+    );
+  });
+
+  it('refuses a greeting or delay the widget would refuse, names it, and keeps the previous ones', () => {
+    const [errors, kept] = (JSON.parse(run()) as { greeting_refused: [string[], Record<string, string>] })
+      .greeting_refused;
+    expect(errors).toEqual([
+      'Greeting: not saved, the value is not valid',
+      'Greeting delay (seconds): not saved, the value is not valid',
+    ]);
+    expect(kept).toEqual({ greeting: 'Questions about "delivery"? Ask me.', greeting_delay: '2.5' });
   });
 });

@@ -2,14 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { parseHandoff } from '../../../../../src/config/handoff';
+import { parseConfig } from '../../../../../src/config/parse';
 import { parsePaths } from '../../../../../src/config/paths';
+import { WIDGET_RULES } from '../../../../../src/protocol/contract';
 import { freshBuild } from '../../../../helpers/build';
 import { requirePhp } from '../../../../helpers/php';
 
 const PLUGIN = fileURLToPath(new URL('../../../../../dist/wordpress/askbox', import.meta.url));
 const RULES = fileURLToPath(new URL('../rules.php', import.meta.url));
 
-type Field = 'show_on' | 'handoff_url' | 'handoff_email' | 'handoff_param';
+type Field = 'show_on' | 'handoff_url' | 'handoff_email' | 'handoff_param' | 'greeting' | 'greeting_delay';
 const HANDOFF_KEYS = { handoff_url: 'url', handoff_email: 'email', handoff_param: 'param' } as const;
 const SETTINGS = { handoff_url: 'handoffUrl', handoff_email: 'handoffEmail', handoff_param: 'handoffParam' } as const;
 
@@ -19,6 +21,10 @@ function widgetTakes(field: Field, value: string): boolean {
     let ok = true;
     parsePaths(value, () => (ok = false));
     return ok;
+  }
+  if (field === 'greeting' || field === 'greeting_delay') {
+    const key = field === 'greeting' ? 'greeting' : 'greetingDelay';
+    return parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', [key]: value }).issues === undefined;
   }
   if (value.trim() === '') return true;
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -94,12 +100,42 @@ const CASES: [Field, string][] = [
     'a@b..c',
     'a@b.c%0a',
   ].map((value): [Field, string] => ['handoff_email', value]),
+  ...[
+    'Questions? Ask me.',
+    '',
+    '   ',
+    'x'.repeat(WIDGET_RULES.greetingMax),
+    'x'.repeat(WIDGET_RULES.greetingMax + 1),
+    emoji.repeat(WIDGET_RULES.greetingMax),
+    emoji.repeat(WIDGET_RULES.greetingMax + 1),
+    ` ${'x'.repeat(WIDGET_RULES.greetingMax)}\u00a0`,
+  ].map((value): [Field, string] => ['greeting', value]),
+  ...[
+    '1',
+    '5',
+    '2.5',
+    '600',
+    '+7',
+    '5.',
+    '1e2',
+    ' 3 ',
+    '',
+    '0',
+    '0.99',
+    '.5',
+    '600.01',
+    '-1',
+    '1e3',
+    'soon',
+    'NaN',
+    'Infinity',
+  ].map((value): [Field, string] => ['greeting_delay', value]),
   ...['ticket', 'a-b_C9', 'a b', 'a=b', 'a'.repeat(64), 'a'.repeat(65), 'é', 'ticket\n', 'tick\net'].map(
     (value): [Field, string] => ['handoff_param', value],
   ),
 ];
 
-describe("the plugin's copies of the widget's page-rule and handoff checks (widget-rules.php)", () => {
+describe("the plugin's copies of the widget's page-rule, handoff and greeting checks (widget-rules.php)", () => {
   it('accept and refuse exactly what the widget does, over a table of edge cases', () => {
     requirePhp();
     freshBuild('dist/wordpress/askbox/widget-rules.php');
@@ -112,7 +148,7 @@ describe("the plugin's copies of the widget's page-rule and handoff checks (widg
     const judged = CASES.map(([field, value], i) => ({ field, value, php: php[i], widget: widgetTakes(field, value) }));
     expect(judged.filter((c) => c.php !== c.widget)).toEqual([]);
     // The table holds both outcomes for every field.
-    for (const field of ['show_on', 'handoff_url', 'handoff_email', 'handoff_param'])
+    for (const field of ['show_on', 'handoff_url', 'handoff_email', 'handoff_param', 'greeting', 'greeting_delay'])
       expect(new Set(judged.filter((c) => c.field === field).map((c) => c.widget))).toEqual(new Set([true, false]));
   });
 });
