@@ -312,6 +312,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     theme,
     documentIds,
     conversationName,
+    consent: bounded('consent', '', 1000) || undefined,
     ...limitNotice,
     streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
     stream,

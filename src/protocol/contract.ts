@@ -286,4 +286,6 @@ export const WIDGET_RULES = /* @__PURE__ */ Object.freeze({
   placeholderMax: 200,
   launcherLabelMax: 60,
   conversationNameMax: 100,
+  /** The consent text (`data-consent`, short Markdown with a link), which the visitor accepts before the first message. */
+  consentMax: 1000,
 });
