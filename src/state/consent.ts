@@ -1,7 +1,8 @@
 import { action, computed, type ReadonlySignal } from '@preact/signals';
-import { widgetKey, type WidgetConfig } from '../config/schema.js';
+import type { WidgetConfig } from '../config/schema.js';
 import type { Emit } from './events.js';
 import { createMachine, type Machine, type Transitions } from './machine.js';
+import { storageKey } from './session.js';
 import { parseJson, storeJson, type KeyValueStore } from './storage.js';
 
 /**
@@ -30,11 +31,11 @@ export const CONSENT_TRANSITIONS: Transitions<ConsentState, ConsentEvent> = {
 
 /**
  * Where a widget keeps its visitor's choice: one key per bot, proxy and instance, as its conversation is kept (see
- * session.ts), and, for a signed-in visitor, per person (`person`, their id), so that one person's choice on a shared
- * browser is not another's.
+ * session.ts; `reset()` forgets it with the rest), and, for a signed-in visitor, per person (`person`, their id), so
+ * that one person's choice on a shared browser is not another's.
  */
 export const consentKey = (config: WidgetConfig, person?: string): string =>
-  `consent:${widgetKey(config)}${person === undefined ? '' : `:person:${person}`}`;
+  `${storageKey('consent', config)}${person === undefined ? '' : `:person:${person}`}`;
 
 /**
  * A short fingerprint of the consent text (32-bit FNV-1a, hex): stored with the choice, so that a site that changes
