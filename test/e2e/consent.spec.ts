@@ -1,0 +1,194 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BOT_ID } from '../../demo/simulator/index';
+import { CHAT_TEXT } from '../../src/config/chat-text';
+import { axeViolations } from './axe';
+import { deepActive, retag, settle, startE2E, W } from './harness';
+
+/**
+ * The consent gate (issue 35, item 3) in Chromium, against the simulator through the demo's proxy: nothing reaches
+ * the proxy or the page's storage before the visitor accepts; Accept, Decline and a second look by keyboard, with
+ * focus after each; the choice remembered over a reload; the `consent` event; the gate clear of header and composer.
+ */
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+
+beforeAll(async () => {
+  e2e = await startE2E({ replies: [{ match: 'parcel', text: 'Your parcel is on its way.' }] });
+});
+afterAll(() => e2e?.close());
+
+const CONSENT = 'Your questions go to our AI assistant. See our [privacy policy](https://example.com/privacy).';
+const CONSENT_KEY = `local:askbox:v1:consent:${DEMO_BOT_ID}@/askbox`;
+const GATE = 'askbox-widget .consent';
+const ACCEPT = `${GATE} .consent__accept`;
+
+/**
+ * Records every write to the page's storage from now on (`local:` or `session:` and the key), and the widget's
+ * `consent` events, then puts the widget with the consent text on the page in place of the page's own.
+ */
+async function gatedWidget(page: Page) {
+  await page.locator(W.launcher).waitFor();
+  await page.evaluate(() => {
+    const log: string[] = [];
+    (window as unknown as { storageWrites: string[] }).storageWrites = log;
+    const { setItem } = Storage.prototype;
+    Storage.prototype.setItem = function (key: string, value: string) {
+      log.push(`${this === localStorage ? 'local' : 'session'}:${key}`);
+      setItem.call(this, key, value);
+    };
+  });
+  // A consent manager's own attribute beside ours: left to it, with no warning.
+  await retag(page, { consent: CONSENT, consentCategory: 'functional' });
+  await page.waitForFunction(() => window.Askbox !== undefined);
+  await page.locator(W.launcher).waitFor();
+  await page.evaluate(() => {
+    const events: unknown[] = [];
+    (window as unknown as { consents: unknown[] }).consents = events;
+    window.Askbox?.on('consent', (detail) => events.push(detail));
+  });
+}
+
+const writes = (page: Page) => page.evaluate(() => (window as unknown as { storageWrites: string[] }).storageWrites);
+const consents = (page: Page) => page.evaluate(() => (window as unknown as { consents: unknown[] }).consents);
+/** The requests to the proxy (`/askbox/…`) since `from`. */
+const proxied = (requests: string[], from = 0) => requests.slice(from).filter((r) => / \/askbox\//.test(r));
+
+/** Opens the panel from the keyboard: focus on the launcher, Enter. */
+async function openByKeyboard(page: Page) {
+  await page.locator(W.launcher).focus();
+  await page.keyboard.press('Enter');
+  await page.locator(W.panel).waitFor();
+}
+
+/** Whether the focused element in the widget shows a focus ring. */
+const ringed = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.querySelector('askbox-widget')?.shadowRoot?.activeElement;
+    return el ? getComputedStyle(el).outlineStyle !== 'none' && el.matches(':focus-visible') : false;
+  });
+
+/** The boxes of the panel's header, the gate and the composer. */
+async function boxes(page: Page) {
+  const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+  return {
+    head: await box('askbox-widget .head'),
+    gate: await box(GATE),
+    composer: await box('askbox-widget .composer'),
+  };
+}
+
+describe('the consent gate', () => {
+  it('lets nothing reach the proxy or storage before Accept, then chats: by keyboard, focus after each step', async () => {
+    const { page, requests, consoleErrors, consoleWarnings, pageErrors } = await e2e.open('/plain.html');
+    await gatedWidget(page);
+    const before = requests.length;
+    await openByKeyboard(page);
+    await page.locator(ACCEPT).waitFor();
+    expect(consoleWarnings).toEqual([]);
+    expect(await deepActive(page)).toBe('button.consent__accept');
+    expect(await ringed(page)).toBe(true);
+    const link = page.locator(`${GATE} a`);
+    expect([await link.getAttribute('href'), await link.getAttribute('target')]).toEqual([
+      'https://example.com/privacy',
+      '_blank',
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Typed before accepting: kept in the box, not sent; Enter moves to Accept.
+    await page.locator(W.input).fill('Where is my parcel?');
+    await page.locator(W.input).press('Enter');
+    expect(await deepActive(page)).toBe('button.consent__accept');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    await settle(page);
+    expect(proxied(requests, before)).toEqual([]);
+    expect(await writes(page)).toEqual([]);
+
+    // Clear of the header and the composer, inside the panel.
+    const { head, gate, composer } = await boxes(page);
+    expect(gate.y).toBeGreaterThanOrEqual(head.y + head.height);
+    expect(gate.y + gate.height).toBeLessThanOrEqual(composer.y);
+
+    await page.keyboard.press('Enter');
+    await page.locator(GATE).waitFor({ state: 'detached' });
+    expect(await deepActive(page)).toBe('textarea.input');
+    expect(await page.locator(W.input).inputValue()).toBe('Where is my parcel?');
+    expect(await consents(page)).toEqual([{ accepted: true }]);
+    await settle(page);
+    // Accepting sends nothing the visitor typed.
+    expect(proxied(requests, before).filter((r) => r.includes('/messages'))).toEqual([]);
+    expect(await writes(page)).toEqual([CONSENT_KEY]);
+
+    await page.keyboard.press('Enter');
+    await page.locator(W.bot, { hasText: 'on its way' }).waitFor();
+    expect(await deepActive(page)).toBe('textarea.input');
+    expect(proxied(requests, before)).toContain('POST /askbox/conversations');
+    expect(await writes(page)).toContain(`local:askbox:v1:conversation:${DEMO_BOT_ID}@/askbox`);
+
+    // A reload remembers the choice: no gate, focus in the box, the conversation read back.
+    await page.reload();
+    await gatedWidget(page);
+    await openByKeyboard(page);
+    await page.locator(W.user, { hasText: 'Where is my parcel?' }).waitFor();
+    expect(await page.locator(GATE).count()).toBe(0);
+    expect(await deepActive(page)).toBe('textarea.input');
+    expect(await consents(page)).toEqual([]);
+    expect([consoleErrors, pageErrors]).toEqual([[], []]);
+  });
+
+  it('after Decline sends nothing and stores only the refusal; "Read it again" leads back to Accept', async () => {
+    const { page, requests, consoleErrors, pageErrors } = await e2e.open('/plain.html');
+    await gatedWidget(page);
+    const before = requests.length;
+    await openByKeyboard(page);
+    await page.locator(ACCEPT).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await deepActive(page)).toBe('button.link-button');
+    await page.keyboard.press('Enter');
+    await page.locator(GATE, { hasText: CHAT_TEXT.consentDeclined }).waitFor();
+    expect(await deepActive(page)).toBe('button.link-button');
+    expect(await ringed(page)).toBe(true);
+    expect(await page.locator(W.input).isDisabled()).toBe(true);
+    expect(await consents(page)).toEqual([{ accepted: false }]);
+    expect(await axeViolations(page)).toEqual([]);
+    const { head, gate, composer } = await boxes(page);
+    expect(gate.y).toBeGreaterThanOrEqual(head.y + head.height);
+    expect(gate.y + gate.height).toBeLessThanOrEqual(composer.y);
+    await settle(page);
+    expect(proxied(requests, before)).toEqual([]);
+    expect(await writes(page)).toEqual([CONSENT_KEY]);
+
+    // Remembered over a reload, still with nothing sent.
+    await page.reload();
+    await gatedWidget(page);
+    const reloaded = requests.length;
+    await openByKeyboard(page);
+    await page.locator(GATE, { hasText: CHAT_TEXT.consentDeclined }).waitFor();
+    expect(await deepActive(page)).toBe('button.link-button');
+    await page.keyboard.press('Enter');
+    await page.locator(ACCEPT).waitFor();
+    expect(await deepActive(page)).toBe('button.consent__accept');
+    await settle(page);
+    expect(proxied(requests, reloaded)).toEqual([]);
+    expect(await writes(page)).toEqual([]);
+    expect([consoleErrors, pageErrors]).toEqual([[], []]);
+  });
+
+  it('keeps the gate and the composer apart with a long text on a phone', async () => {
+    const { page } = await e2e.open('/plain.html', { width: 390, height: 664, mobile: true });
+    await page.locator(W.launcher).waitFor();
+    await retag(page, { consent: `${'Long terms. '.repeat(80)}[Privacy](https://example.com/privacy)` });
+    await page.waitForFunction(() => window.Askbox !== undefined);
+    await page.locator(W.launcher).waitFor();
+    await page.locator(W.launcher).click();
+    await page.locator(ACCEPT).waitFor();
+    const { head, gate, composer } = await boxes(page);
+    expect(gate.y).toBeGreaterThanOrEqual(head.y + head.height);
+    expect(gate.y + gate.height).toBeLessThanOrEqual(composer.y);
+    // The text scrolls inside the gate; Accept is reached there.
+    await page.locator(ACCEPT).scrollIntoViewIfNeeded();
+    expect(await page.locator(ACCEPT).isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
