@@ -106,9 +106,7 @@ describe('the consent gate', () => {
     expect(await writes(page)).toEqual([]);
 
     // Clear of the header and the composer, inside the panel.
-    const { head, gate, composer } = await boxes(page);
-    expect(gate.y).toBeGreaterThanOrEqual(head.y + head.height);
-    expect(gate.y + gate.height).toBeLessThanOrEqual(composer.y);
+    await expectApart(page);
 
     await page.keyboard.press('Enter');
     await page.locator(GATE).waitFor({ state: 'detached' });
@@ -152,9 +150,7 @@ describe('the consent gate', () => {
     expect(await page.locator(W.input).isDisabled()).toBe(true);
     expect(await consents(page)).toEqual([{ accepted: false }]);
     expect(await axeViolations(page)).toEqual([]);
-    const { head, gate, composer } = await boxes(page);
-    expect(gate.y).toBeGreaterThanOrEqual(head.y + head.height);
-    expect(gate.y + gate.height).toBeLessThanOrEqual(composer.y);
+    await expectApart(page);
     await settle(page);
     expect(proxied(requests, before)).toEqual([]);
     expect(await writes(page)).toEqual([CONSENT_KEY]);
@@ -183,9 +179,7 @@ describe('the consent gate', () => {
     await page.locator(W.launcher).waitFor();
     await page.locator(W.launcher).click();
     await page.locator(ACCEPT).waitFor();
-    const { head, gate, composer } = await boxes(page);
-    expect(gate.y).toBeGreaterThanOrEqual(head.y + head.height);
-    expect(gate.y + gate.height).toBeLessThanOrEqual(composer.y);
+    await expectApart(page);
     // The text scrolls inside the gate; Accept is reached there.
     await page.locator(ACCEPT).scrollIntoViewIfNeeded();
     expect(await page.locator(ACCEPT).isVisible()).toBe(true);
