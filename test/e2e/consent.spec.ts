@@ -68,14 +68,19 @@ const ringed = (page: Page) =>
     return el ? getComputedStyle(el).outlineStyle !== 'none' && el.matches(':focus-visible') : false;
   });
 
-/** The boxes of the panel's header, the gate and the composer. */
-async function boxes(page: Page) {
+/**
+ * Measures the panel's header, the gate and the composer: in that order, top to bottom, none overlapping another,
+ * all inside the panel.
+ */
+async function expectApart(page: Page) {
   const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
-  return {
-    head: await box('askbox-widget .head'),
-    gate: await box(GATE),
-    composer: await box('askbox-widget .composer'),
-  };
+  const [panel, head, gate, composer] = await Promise.all(
+    [W.panel, 'askbox-widget .head', GATE, 'askbox-widget .composer'].map(box),
+  );
+  expect(head!.y).toBeGreaterThanOrEqual(panel!.y);
+  expect(gate!.y).toBeGreaterThanOrEqual(head!.y + head!.height);
+  expect(gate!.y + gate!.height).toBeLessThanOrEqual(composer!.y);
+  expect(composer!.y + composer!.height).toBeLessThanOrEqual(panel!.y + panel!.height);
 }
 
 describe('the consent gate', () => {
@@ -171,8 +176,8 @@ describe('the consent gate', () => {
     expect([consoleErrors, pageErrors]).toEqual([[], []]);
   });
 
-  it('keeps the gate and the composer apart with a long text on a phone', async () => {
-    const { page } = await e2e.open('/plain.html', { width: 390, height: 664, mobile: true });
+  it('keeps the gate and the composer apart with the longest text on a short phone screen', async () => {
+    const { page } = await e2e.open('/plain.html', { width: 390, height: 480, mobile: true });
     await page.locator(W.launcher).waitFor();
     await retag(page, { consent: `${'Long terms. '.repeat(80)}[Privacy](https://example.com/privacy)` });
     await page.waitForFunction(() => window.Askbox !== undefined);
