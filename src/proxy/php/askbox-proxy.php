@@ -363,6 +363,7 @@ const ASKBOX_CONTRACT = [
         'placeholderMax' => 200,
         'launcherLabelMax' => 60,
         'conversationNameMax' => 100,
+        'consentMax' => 1000,
     ],
 ];
 // </askbox-contract>
