@@ -190,4 +190,25 @@ describe('the consent gate', () => {
     expect(await page.locator(ACCEPT).isVisible()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  it('works on the strict-CSP page: the gate styled by the nonced stylesheet, Accept and a reply, no violation', async () => {
+    const { page, consoleErrors, pageErrors } = await e2e.open('/csp.html');
+    // The page's own tag, with the consent text: served as the site would serve it.
+    await page.route('**/csp.html', async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(' data-bot-id=', ` data-consent="${CONSENT}" data-bot-id=`);
+      await route.fulfill({ response, body: html });
+    });
+    await page.reload();
+    await page.locator(W.launcher).click();
+    await page.locator(ACCEPT).waitFor();
+    const background = await page.locator(ACCEPT).evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(background).not.toBe('rgba(0, 0, 0, 0)');
+    await page.locator(ACCEPT).click();
+    await page.locator(W.input).fill('Where is my parcel?');
+    await page.locator(W.input).press('Enter');
+    await page.locator(W.bot, { hasText: 'on its way' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect([...consoleErrors, ...pageErrors]).toEqual([]);
+  });
 });
