@@ -30,13 +30,13 @@ export function createAsking({ state, session, history, undo, emit, ask, allowed
 
   /**
    * Sends `text` (default: the draft). Resolves when the reply is complete or has failed. Before the visitor's
-   * consent nothing is sent: text given by the page goes into the box, sent only if the visitor sends it after
-   * accepting.
+   * consent nothing is sent: text given by the page goes into an empty box (what the visitor typed stays), sent only
+   * if the visitor sends it after accepting.
    */
   const send = action(async (text?: string) => {
     const content = (text ?? draft.value).trim();
     if (!allowed()) {
-      if (text !== undefined) draft.value = text;
+      if (text !== undefined && !draft.value.trim()) draft.value = text;
       return;
     }
     if (!content || state.busy.value || state.held.value) return;

@@ -33,12 +33,16 @@ describe('chat model: the consent gate', () => {
     model.open();
     model.setDraft('Where is my parcel?');
     await model.send();
+    // The visitor's own text stays: the page's does not replace it.
+    await model.send('A question from the page');
+    expect(model.draft.value).toBe('Where is my parcel?');
+    model.setDraft('');
     await model.send('A question from the page');
     model.newConversation();
     await Promise.resolve();
     expect([state.calls, state.proofs, writes]).toEqual([[], 0, []]);
     expect(model.canSend.value).toBe(false);
-    // The page's text waits in the box, for the visitor to send after accepting.
+    // The page's text waits in the empty box, for the visitor to send after accepting.
     expect(model.draft.value).toBe('A question from the page');
     expect(model.messages.value).toEqual([]);
     expect(events.map((e) => e.type)).toEqual(['open']);
