@@ -24,18 +24,24 @@ const GATE = 'askbox-widget .consent';
 const ACCEPT = `${GATE} .consent__accept`;
 
 /**
- * Records every write to the page's storage from now on (`local:` or `session:` and the key), and the widget's
- * `consent` events, then puts the widget with the consent text on the page in place of the page's own.
+ * Records every write to the page's storage from now on (`local:` or `session:` and the key; a removal with `-`
+ * before it), and the widget's `consent` events, then puts the widget with the consent text on the page in place of
+ * the page's own.
  */
 async function gatedWidget(page: Page) {
   await page.locator(W.launcher).waitFor();
   await page.evaluate(() => {
     const log: string[] = [];
     (window as unknown as { storageWrites: string[] }).storageWrites = log;
-    const { setItem } = Storage.prototype;
+    const { setItem, removeItem } = Storage.prototype;
+    const area = (storage: Storage) => (storage === localStorage ? 'local' : 'session');
     Storage.prototype.setItem = function (key: string, value: string) {
-      log.push(`${this === localStorage ? 'local' : 'session'}:${key}`);
+      log.push(`${area(this)}:${key}`);
       setItem.call(this, key, value);
+    };
+    Storage.prototype.removeItem = function (key: string) {
+      log.push(`-${area(this)}:${key}`);
+      removeItem.call(this, key);
     };
   });
   // A consent manager's own attribute beside ours: left to it, with no warning.
