@@ -217,4 +217,16 @@ describe('the consent gate', () => {
     expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
     expect([...consoleErrors, ...pageErrors]).toEqual([]);
   });
+
+  it('with a text over the limit, mounts nothing (a widget that cannot ask does not chat) and says so once', async () => {
+    const { page, consoleErrors, pageErrors, requests } = await e2e.open('/plain.html');
+    await page.locator(W.launcher).waitFor();
+    await retag(page, { consent: 'x'.repeat(1001) });
+    await expect.poll(() => consoleErrors.length).toBe(1);
+    expect(consoleErrors[0]).toContain('data-consent is longer than 1000 characters');
+    await settle(page);
+    expect(await page.locator('askbox-widget').count()).toBe(0);
+    expect(proxied(requests)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
 });
