@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { CHAT_TEXT } from '../../src/config/chat-text';
+import { readmeBlock } from '../helpers/readme';
 import { axeViolations } from './axe';
 import { deepActive, retag, settle, startE2E, W } from './harness';
 
@@ -18,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => e2e?.close());
 
-const CONSENT = 'Your questions go to our AI assistant. See our [privacy policy](https://example.com/privacy).';
+/** The consent text of the README's copy-paste example: the walks below run on what a site would paste. */
+const CONSENT = /data-consent="([^"]+)"/.exec(readmeBlock('Consent before the first message', 'html'))![1]!;
 const CONSENT_KEY = `local:askbox:v1:consent:${DEMO_BOT_ID}@/askbox`;
 const GATE = 'askbox-widget .consent';
 const ACCEPT = `${GATE} .consent__accept`;
