@@ -107,6 +107,9 @@ describe('the consent gate', () => {
       '_blank',
     ]);
     expect(await axeViolations(page)).toEqual([]);
+    await page.evaluate(() => window.Askbox?.setTheme('dark'));
+    expect(await axeViolations(page)).toEqual([]);
+    await page.evaluate(() => window.Askbox?.setTheme('auto'));
 
     // Typed before accepting: kept in the box, not sent; Enter moves to Accept.
     await page.locator(W.input).fill('Where is my parcel?');
