@@ -110,7 +110,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     if (path.startsWith('/sim/') && simulator) return void toNodeListener(simulator.handle)(req, res);
     if (path === '/favicon.ico') return void res.writeHead(204).end();
     if (path === '/demo.css') return serveFile(res, here('./pages/demo.css'), 'text/css; charset=utf-8');
-    if (path === '/askbox.js' || path === '/askbox-debug.js' || /^\/askbox-(chat|code|math|greeting)\.[\w-]+\.js$/.test(path))
+    if (
+      path === '/askbox.js' ||
+      path === '/askbox-debug.js' ||
+      /^\/askbox-(chat|code|math|greeting)\.[\w-]+\.js$/.test(path)
+    )
       return serveFile(res, here(`../dist${path}`), 'text/javascript; charset=utf-8');
     const pack = /^\/askbox-locales\/([a-z]{2})\.json$/.exec(path)?.[1];
     if (pack) return serveFile(res, here(`../dist/askbox-locales/${pack}.json`), 'application/json; charset=utf-8');

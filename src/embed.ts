@@ -42,10 +42,11 @@ function findScript(): HTMLScriptElement | null {
 
 /**
  * Attributes that optimisers, consent managers and SPA routers put on script tags (`data-cfasync`, `data-cookieconsent`,
- * `data-no-optimize`, `data-turbo-track`, `data-astro-rerun`…): theirs, not typos of ours, so no warning.
+ * `data-consent-category`, `data-no-optimize`, `data-turbo-track`, `data-astro-rerun`…): theirs, not typos of ours, so
+ * no warning. `data-consent` itself is ours (the consent gate).
  */
 const FOREIGN =
-  /^(cfasync|cookie|category|consent|no[A-Z]|pagespeed|turbo|astro|swup|wp|rocket|nitro|lazy|usercentrics)/;
+  /^(cfasync|cookie|category|consent[A-Z]|no[A-Z]|pagespeed|turbo|astro|swup|wp|rocket|nitro|lazy|usercentrics)/;
 
 /**
  * The tag's `data-*` attributes as config keys (`data-bot-id` → `botId`), every one of them, so that parseConfig

@@ -3,7 +3,8 @@ import { DEFAULT_TEXT, type LocalePack, type UiText, type WidgetConfig } from '.
 import { findUnknown, type UnknownKeys } from './unknown.js';
 
 /**
- * The strings of the panel's header menu and what it leads to (feedback, export, delete, a way to a person). They
+ * The strings of the panel's header menu and what it leads to (feedback, export, delete, a way to a person), and of
+ * the consent gate (ui/ConsentGate.tsx). They
  * live in the chat file, not in the launcher: a locale pack carries them by name, which the launcher hands on
  * untouched (`WidgetConfig.pack`).
  */
@@ -29,6 +30,13 @@ export const CHAT_TEXT = /* @__PURE__ */ Object.freeze({
   back: 'Back to the chat',
   current: 'Current',
   noConversations: 'No conversations yet.',
+  consentTitle: 'Before you chat',
+  consentAccept: 'Accept',
+  consentDecline: 'Decline',
+  consentNeeded: 'Please accept to start chatting.',
+  consentAccepted: 'Thank you. You can chat now.',
+  consentDeclined: 'You declined, so the chat is off. Nothing you typed was sent.',
+  consentReview: 'Read it again',
 });
 
 /** The chat file's own UI strings, one per key of `CHAT_TEXT`. */

@@ -251,6 +251,15 @@ function unknownKeys(input: Input, config: Settings): UnknownKeys {
   );
 }
 
+/** Where the widget sits: its stacking level and its distances from the page's corner. */
+function readPlacement({ numberIn }: Readers): Pick<Settings, 'zIndex' | 'offsetX' | 'offsetY'> {
+  return {
+    zIndex: numberIn('zIndex', Z_INDEX),
+    offsetX: numberIn('offsetX', OFFSET) ?? DEFAULTS.offsetX,
+    offsetY: numberIn('offsetY', OFFSET) ?? DEFAULTS.offsetY,
+  };
+}
+
 /** Both parsers' work: every setting read and checked in turn; `readLocale` gives the locale's strings the config holds. */
 function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText): ParseResult {
   const { languages = [], tables = {} } = env;
@@ -294,9 +303,6 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const limitNotice = readLimitNotice(read);
 
   const streamTimeout = numberIn('streamTimeout', STREAM_TIMEOUT);
-  const zIndex = numberIn('zIndex', Z_INDEX);
-  const offsetX = numberIn('offsetX', OFFSET);
-  const offsetY = numberIn('offsetY', OFFSET);
 
   const mode = oneOf('mode', MODES, DEFAULTS.mode);
   const target = bounded('target', '', 200) || undefined;
@@ -324,6 +330,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     theme,
     documentIds,
     conversationName,
+    consent: bounded('consent', '', 1000) || undefined,
     ...limitNotice,
     streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
     stream,
@@ -335,9 +342,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     mode,
     target,
     instance,
-    zIndex,
-    offsetX: offsetX ?? DEFAULTS.offsetX,
-    offsetY: offsetY ?? DEFAULTS.offsetY,
+    ...readPlacement(read),
     debug,
     showOn,
     hideOn,

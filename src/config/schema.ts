@@ -100,6 +100,11 @@ export interface WidgetConfig {
   theme: Theme;
   /** The UI language's direction unless `data-dir` says otherwise. */
   dir: Direction;
+  /**
+   * The consent text (short Markdown, e.g. with a link to the privacy policy) the visitor accepts before the first
+   * message; undefined for no consent gate (state/consent.ts).
+   */
+  consent: string | undefined;
   /** Focus mode: restrict the bot to these documents. */
   documentIds: readonly string[];
   conversationName: string;

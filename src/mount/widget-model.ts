@@ -40,10 +40,10 @@ export interface WidgetModel extends PanelStore {
   readonly open: boolean;
   /**
    * The chat opened or closed its panel (its `open` and `close` events). Remembered for the session from the first
-   * one that departs from the page's own choice (`data-open`) on, never before (privacy); an inline panel is always
-   * open, so nothing is remembered for it.
+   * one that departs from the page's own choice (`data-open`) on, never before (privacy), nor while `remember` is
+   * false (no consent yet); an inline panel is always open, so nothing is remembered for it.
    */
-  setOpen(open: boolean): void;
+  setOpen(open: boolean, remember?: boolean): void;
   /**
    * The launcher, with no chat, asks the panel to open while the chat loads (`pending`), or closes it: the frame
    * is closed, or the widget taken off the page. Not remembered: no `open` or `close` event fired.
@@ -113,10 +113,10 @@ export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore, arri
     get open() {
       return panel === 'open';
     },
-    setOpen: (open) => {
+    setOpen: (open, remember = true) => {
       panel = open ? 'open' : 'closed';
       if (open) endGreeting();
-      if (!bubble || !(tab.get(key) || open !== config.open)) return;
+      if (!remember || !bubble || !(tab.get(key) || open !== config.open)) return;
       tab.set(key, open ? '1' : '0');
       remembers = true;
     },

@@ -320,4 +320,6 @@ export const WIDGET_RULES = /* @__PURE__ */ Object.freeze({
   greetingMax: 150,
   /** Seconds on the page before the greeting shows (`data-greeting-delay`); fractions allowed. */
   greetingDelay: /* @__PURE__ */ Object.freeze({ default: 5, min: 1, max: 600 }),
+  /** The consent text (`data-consent`, short Markdown with a link), which the visitor accepts before the first message. */
+  consentMax: 1000,
 });

@@ -17,18 +17,28 @@ interface AskingDeps {
   emit: Emit;
   /** Asks the service for a reply (see `createSending`). */
   ask: (asked: Ask) => Promise<void>;
+  /** Whether the visitor's consent lets a message go (see consent.ts). */
+  allowed: () => boolean;
 }
 
 /**
  * The visitor's two ways of asking: `send` a message, and `retry` what failed; and the connection's return, which
  * sends (or reads back) the message it held, while a failure while online waits for Retry.
  */
-export function createAsking({ state, session, history, undo, emit, ask }: AskingDeps) {
+export function createAsking({ state, session, history, undo, emit, ask, allowed }: AskingDeps) {
   const { messages, draft } = state;
 
-  /** Sends `text` (default: the draft). Resolves when the reply is complete or has failed. */
+  /**
+   * Sends `text` (default: the draft). Resolves when the reply is complete or has failed. Before the visitor's
+   * consent nothing is sent: text given by the page goes into an empty box (what the visitor typed stays), sent only
+   * if the visitor sends it after accepting.
+   */
   const send = action(async (text?: string) => {
     const content = (text ?? draft.value).trim();
+    if (!allowed()) {
+      if (text !== undefined && !draft.value.trim()) draft.value = text;
+      return;
+    }
     if (!content || state.busy.value || state.held.value) return;
     if (messageLength(content) > MAX_MESSAGE_LENGTH) {
       // Too long to send: text given by the page goes into the box, for the visitor to shorten.

@@ -18,6 +18,11 @@ export interface WidgetEvents {
   feedback: { messageId: string; conversationId: string; rating: 'up' | 'down'; comment: string | undefined };
   /** The visitor asked for a person: `via` is how they are reached. */
   handoff: { conversationId: string | undefined; via: 'email' | 'url' };
+  /**
+   * The visitor accepted or declined the consent text (`data-consent`): once per choice, as they make it; a choice
+   * remembered from an earlier visit does not fire it.
+   */
+  consent: { accepted: boolean };
 }
 
 /** Emits a lifecycle event; `mount()` forwards these to `handle.on` listeners. */

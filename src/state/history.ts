@@ -36,6 +36,8 @@ interface HistoryDeps {
   runs: Runs;
   fail: Fail;
   state: ModelState;
+  /** Whether the visitor's consent lets the widget reach the proxy (consent.ts): nothing is read before. */
+  allowed: () => boolean;
 }
 
 /**
@@ -43,7 +45,7 @@ interface HistoryDeps {
  * again for a conversation resumed. It counts as read also when there is nothing earlier to read (a conversation
  * just created, or brought back by Undo).
  */
-export function createHistory({ client, session, conversations, runs, fail, state }: HistoryDeps) {
+export function createHistory({ client, session, conversations, runs, fail, state, allowed }: HistoryDeps) {
   const machine = createMachine(HISTORY_TRANSITIONS, 'unread');
   return {
     /** Whether the history is read: nothing earlier is left to load. */
@@ -53,9 +55,10 @@ export function createHistory({ client, session, conversations, runs, fail, stat
     /** Moves the history on `event` (see `HISTORY_TRANSITIONS`): its one writer. */
     go: machine.go,
     async load(): Promise<void> {
-      // Without a stored conversation there is nothing to load; reading the session again later costs nothing.
+      // Without a stored conversation (or consent) there is nothing to load; reading the session again later costs
+      // nothing.
       const stored = session.current();
-      if (!stored) return;
+      if (!stored || !allowed()) return;
       const run = runs.begin();
       state.go('load');
       try {

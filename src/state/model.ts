@@ -1,7 +1,8 @@
-import { action, createModel, type ReadonlySignal } from '@preact/signals';
+import { action, computed, createModel, type ReadonlySignal } from '@preact/signals';
 import type { ChatClient } from '../api/client.js';
 import type { WidgetConfig } from '../config/schema.js';
 import { createAsking } from './asking.js';
+import { createConsent } from './consent.js';
 import { createConversations } from './conversations.js';
 import type { Emit } from './events.js';
 import { createFail } from './fail.js';
@@ -43,15 +44,19 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const session = createSession(deps.storage, storageKey('conversation', config));
   const conversations = createConversations(deps.storage, storageKey('conversations', config));
   const state = createModelState(online);
-  const panel = createPanelView(deps.panel);
+  // Accepted, the chat gets ready as an open panel does. Before, nothing reaches the proxy or storage: not a message,
+  // a history, a proof, the panel's state.
+  const consent = createConsent({ storage: deps.storage, config, emit, accepted: () => switching.prepare() });
+  const allowed = () => consent.allows.peek();
+  const panel = createPanelView(deps.panel, allowed);
   const undo = createUndo(session);
   const stall = createStallWatch();
   const runs = createRuns();
   const fail = createFail({ config, online, go: state.go, emit });
   // A conversation created here has no earlier history to fetch.
   const created = () => void history.go('created');
-  const opener = createOpener({ client, config, session, created, gone: conversations.drop });
-  const history = createHistory({ client, session, conversations, runs, fail, state });
+  const opener = createOpener({ client, config, session, created, gone: conversations.drop, allowed });
+  const history = createHistory({ client, session, conversations, runs, fail, state, allowed });
   const ask = createSending({
     client,
     session,
@@ -67,7 +72,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
   const feedback = createFeedback({ client, storage: deps.storage, config, emit, conversation });
   const leave = feedback.flush;
   const switching = createSwitching({ session, conversations, undo, runs, opener, history, emit, state, panel, leave });
-  const { send, retry } = createAsking({ state, session, history, undo, emit, ask });
+  const { send, retry } = createAsking({ state, session, history, undo, emit, ask, allowed });
   const discard = () => {
     conversations.drop(conversation()?.id ?? '');
     feedback.forget(state.messages.value);
@@ -95,7 +100,9 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     stalled: stall.stalled,
     busy: state.busy,
     held: state.held,
-    canSend: state.canSend,
+    canSend: computed(() => consent.allows.value && state.canSend.value),
+    /** The consent gate (`config.consent`): where the visitor stands, and Accept, Decline, and a second look. */
+    consent,
     online,
     open: action(switching.open),
     close: action(switching.close),

@@ -20,6 +20,8 @@ interface OpenerDeps {
   created: () => void;
   /** The service no longer knows conversation `id`. */
   gone: (id: string) => void;
+  /** Whether the visitor's consent lets the widget reach the proxy (consent.ts): no proof is asked for before. */
+  allowed: () => boolean;
 }
 
 /**
@@ -29,11 +31,14 @@ interface OpenerDeps {
  * expired) is replaced by a new one, once, and `gone` is told its id. `warm` solves the proxy's proof of work ahead,
  * while the visitor types.
  */
-export function createOpener({ client, config, session, created, gone }: OpenerDeps) {
+export function createOpener({ client, config, session, created, gone, allowed }: OpenerDeps) {
   let proof: Promise<Proof | undefined> | undefined;
-  /** Starts the next new conversation's proof of work in the background, when there is no conversation in use. */
+  /**
+   * Starts the next new conversation's proof of work in the background, when there is no conversation in use and
+   * the visitor has consented.
+   */
   const warm = () => {
-    if (!session.current()) proof ??= client.prove(session.lastGrant());
+    if (allowed() && !session.current()) proof ??= client.prove(session.lastGrant());
   };
 
   async function createConversation(retried = false): Promise<ConversationRef> {

@@ -3,8 +3,11 @@ import { parseConversationRef } from '../api/parse.js';
 import { widgetKey, type WidgetConfig } from '../config/schema.js';
 import { parseJson, storeJson, type KeyValueStore } from './storage.js';
 
-/** What a widget keeps of its visitor in storage: the conversation in use, the earlier ones and the ratings. */
-export const VISITOR_KEYS = ['conversation', 'conversations', 'ratings'] as const;
+/**
+ * What a widget keeps of its visitor in storage: the conversation in use, the earlier ones, the ratings and the
+ * consent choice (consent.ts).
+ */
+export const VISITOR_KEYS = ['conversation', 'conversations', 'ratings', 'consent'] as const;
 
 /** Where a widget keeps `kind`: one key per bot, proxy and instance. */
 export const storageKey = (kind: (typeof VISITOR_KEYS)[number], config: WidgetConfig): string =>

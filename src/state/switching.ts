@@ -31,7 +31,7 @@ interface SwitchingDeps {
  * The panel and the conversation it shows: `clear` empties it and forgets the conversation, or puts `next` in its
  * place (`keep`: first keep it for Undo), which makes the send in flight stale, so nothing of the conversation left
  * behind is written; `resume` shows an earlier conversation; `restore` brings back what `clear` kept; `open` reads
- * the stored history the first time, and `close`.
+ * the stored history the first time, and `close`; `prepare` gets it ready to chat (again, once consent is given).
  */
 export function createSwitching({
   session,
@@ -45,6 +45,15 @@ export function createSwitching({
   panel,
   leave,
 }: SwitchingDeps) {
+  /**
+   * Gets the panel ready to chat: the stored history read the first time, and a first conversation's proof of work
+   * solved ahead; both wait for the visitor's consent (consent.ts), and this runs again once it is given.
+   */
+  function prepare() {
+    if (!history.loaded && !state.busy.value) void history.load();
+    opener.warm();
+  }
+
   function clear(keep: boolean, next?: ConversationRef) {
     leave();
     undo.keep(keep ? state.messages.value : []);
@@ -78,13 +87,12 @@ export function createSwitching({
     state.messages.value = restored;
   }
 
-  /** Opens the panel: the stored history is read the first time, and a first conversation's proof solved ahead. */
+  /** Opens the panel, and gets it ready to chat (see `prepare`). */
   function open() {
     if (panel.isOpen.value) return;
     panel.setOpen(true);
     emit('open', undefined);
-    if (!history.loaded && !state.busy.value) void history.load();
-    opener.warm();
+    prepare();
   }
 
   function close() {
@@ -94,5 +102,5 @@ export function createSwitching({
     emit('close', undefined);
   }
 
-  return { clear, resume, restore, open, close };
+  return { clear, resume, restore, open, close, prepare };
 }

@@ -7,13 +7,15 @@ import { SendIcon, StopIcon } from './icons.js';
 
 /**
  * The message box. Enter sends, Shift+Enter adds a line, and Enter while an input method is composing (CJK) is
- * left to the IME. Over-long text is kept, never truncated: the counter, on its own line under the box so the box
+ * left to the IME; before the visitor accepts the consent text, Enter moves to its Accept instead, the text kept (and
+ * sent only when the visitor sends it), and after a refusal the box is off. Over-long text is kept, never truncated: the counter, on its own line under the box so the box
  * keeps its width, says in words that the message is too long, and sending waits.
  */
 export function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement | null> }) {
-  const { model, config } = useWidget();
+  const { model, config, chatText } = useWidget();
   const { text } = config;
   const draft = model.draft.value;
+  const declined = model.consent.state.value === 'declined';
   const busy = model.busy.value;
   const loading = model.status.value.type === 'loading';
   const canSend = model.canSend.value;
@@ -35,6 +37,11 @@ export function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement
 
   const submit = (event: Event) => {
     event.preventDefault();
+    if (!model.consent.allows.peek()) {
+      // Nothing goes before the visitor accepts: the gate's Accept takes focus, and the text stays in the box.
+      (event.currentTarget as Element).closest('.panel')?.querySelector<HTMLElement>('.consent button')?.focus();
+      return model.say(chatText.consentNeeded);
+    }
     // The model ignores a send while a reply is on its way, so Enter during a reply does nothing.
     void model.send();
   };
@@ -54,6 +61,7 @@ export function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement
         placeholder={config.placeholder}
         aria-label={text.inputLabel}
         aria-invalid={over}
+        disabled={declined}
         aria-describedby={length >= COUNTER_THRESHOLD ? 'askbox-counter' : limited ? 'askbox-limit' : undefined}
         onInput={(event) => model.setDraft(event.currentTarget.value)}
         onKeyDown={onKeyDown}

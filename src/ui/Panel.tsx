@@ -5,21 +5,25 @@ import { ClearedNotice } from './ClearedNotice.js';
 import { DeleteConfirm } from './DeleteConfirm.js';
 import { PanelMenu } from './PanelMenu.js';
 import { Composer } from './Composer.js';
+import { ConsentGate } from './ConsentGate.js';
 import { ErrorNotice } from './ErrorNotice.js';
 import { MessageList } from './MessageList.js';
 import { useWidget } from './context.js';
 import { CloseIcon, NewIcon } from './icons.js';
 
 /**
- * The chat panel: header, conversation log, error notice and composer. Over the page it is a dialog that its close
+ * The chat panel: header, conversation log, error notice, consent gate and composer. Over the page it is a dialog that its close
  * button closes, and Escape (see mount/chat.ts); inline (no `onClose`) it is a region of the page. The header is a plain element, not
  * `<header>`: inside a dialog it would still count as a second `banner` landmark on many pages.
  */
 export function Panel({
   inputRef,
+  gateRef,
   onClose,
 }: {
   inputRef: RefObject<HTMLTextAreaElement | null>;
+  /** The consent gate's first button (see ConsentGate). */
+  gateRef: RefObject<HTMLButtonElement | null>;
   onClose?: () => void;
 }) {
   const { model, config } = useWidget();
@@ -68,6 +72,7 @@ export function Panel({
           <ClearedNotice inputRef={inputRef} />
           <DeleteConfirm />
           <ErrorNotice />
+          <ConsentGate inputRef={inputRef} gateRef={gateRef} />
           <Composer inputRef={inputRef} />
         </>
       )}

@@ -8,7 +8,8 @@ import { thenFocusComposer } from './focus.js';
 export function Starters() {
   const { model, config } = useWidget();
   const limited = model.held.value;
-  if (config.starters.length === 0) return null;
+  // A click sends at once: before the visitor's consent there is nothing to offer.
+  if (config.starters.length === 0 || !model.consent.allows.value) return null;
   return (
     <div class="starters" role="group" aria-label={config.text.starters}>
       {config.starters.map((question) => (

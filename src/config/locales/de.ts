@@ -68,4 +68,11 @@ Gespräche
 Zurück zum Chat
 Aktuell
 Noch keine Gespräche.
+Bevor Sie chatten
+Zustimmen
+Ablehnen
+Bitte stimmen Sie zu, um zu chatten.
+Danke. Sie können jetzt chatten.
+Sie haben abgelehnt, der Chat ist aus. Nichts, was Sie getippt haben, wurde gesendet.
+Noch einmal lesen
 `;

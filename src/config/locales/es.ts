@@ -68,4 +68,11 @@ Conversaciones
 Volver al chat
 Actual
 Aún no hay conversaciones.
+Antes de chatear
+Aceptar
+Rechazar
+Acepta para empezar a chatear.
+Gracias. Ya puedes chatear.
+Has rechazado, así que el chat está desactivado. No se envió nada de lo que escribiste.
+Volver a leerlo
 `;

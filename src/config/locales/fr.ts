@@ -68,4 +68,11 @@ Vos conversations
 Retour au chat
 En cours
 Aucune conversation pour l’instant.
+Avant de discuter
+Accepter
+Refuser
+Veuillez accepter pour commencer à discuter.
+Merci. Vous pouvez discuter maintenant.
+Vous avez refusé : le chat est désactivé. Rien de ce que vous avez tapé n’a été envoyé.
+Le relire
 `;

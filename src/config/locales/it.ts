@@ -68,4 +68,11 @@ Conversazioni
 Torna alla chat
 Attuale
 Ancora nessuna conversazione.
+Prima di chattare
+Accetta
+Rifiuta
+Accetta per iniziare a chattare.
+Grazie. Ora puoi chattare.
+Hai rifiutato, quindi la chat è disattivata. Nulla di ciò che hai scritto è stato inviato.
+Rileggi
 `;

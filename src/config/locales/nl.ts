@@ -68,4 +68,11 @@ Gesprekken
 Terug naar de chat
 Huidig
 Nog geen gesprekken.
+Voordat u chat
+Accepteren
+Weigeren
+Accepteer om te beginnen met chatten.
+Bedankt. U kunt nu chatten.
+U hebt geweigerd, dus de chat staat uit. Niets van wat u typte is verzonden.
+Opnieuw lezen
 `;

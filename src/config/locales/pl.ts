@@ -68,4 +68,11 @@ Rozmowy
 Wróć do czatu
 Bieżąca
 Brak rozmów.
+Zanim zaczniesz czat
+Akceptuję
+Odrzucam
+Zaakceptuj, aby rozpocząć czat.
+Dziękujemy. Możesz teraz czatować.
+Odrzucono, więc czat jest wyłączony. Nic z tego, co wpisano, nie zostało wysłane.
+Przeczytaj ponownie
 `;

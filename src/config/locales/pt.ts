@@ -68,4 +68,11 @@ Conversas
 Voltar ao chat
 Atual
 Ainda não há conversas.
+Antes de conversar
+Aceitar
+Recusar
+Aceite para começar a conversar.
+Obrigado. Agora você pode conversar.
+Você recusou, então o chat está desativado. Nada do que você digitou foi enviado.
+Ler novamente
 `;

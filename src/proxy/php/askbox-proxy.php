@@ -56,6 +56,7 @@ const ASKBOX_CONTRACT = [
         'proofClaim' => 'pow:used:{id}',
     ],
     'busyRetrySeconds' => 5,
+    'corsAllowHeaders' => ['content-type', 'x-askbox-grant', 'x-askbox-user', 'x-askbox-user-hash'],
     'corsMaxAgeSeconds' => 600,
     'defaultLimits' => [
         'visitorMessages' => [
@@ -101,6 +102,15 @@ const ASKBOX_CONTRACT = [
     ],
     'grantHeader' => 'x-askbox-grant',
     'hostPattern' => '^(?:[a-z0-9-]+(?:\\.[a-z0-9-]+)*|\\[[0-9a-f:.]+\\])(?::\\d{1,5})?$',
+    'identity' => [
+        'userHeader' => 'x-askbox-user',
+        'hashHeader' => 'x-askbox-user-hash',
+        'userIdPattern' => '^[A-Za-z0-9._@:+=-]{1,128}$',
+        'hashPattern' => '^[0-9a-f]{64}$',
+        'personLabel' => 'askbox-person:',
+        'personKeyPattern' => '^u-[0-9a-f]{40}$',
+        'conversationsMax' => 50,
+    ],
     'idPattern' => '^[A-Za-z0-9_-]{1,64}$',
     'limitBuckets' => [
         'message' => [[
@@ -209,6 +219,14 @@ const ASKBOX_CONTRACT = [
             'status' => 403,
             'message' => 'You are not allowed to use this chat.',
         ],
+        'identityRefused' => [
+            'status' => 403,
+            'message' => 'Your sign-in could not be verified. Please sign in again.',
+        ],
+        'identityRequired' => [
+            'status' => 401,
+            'message' => 'Sign in to see your conversations.',
+        ],
         'proofRequired' => [
             'status' => 428,
             'message' => 'Please wait a moment: the chat is getting ready.',
@@ -289,7 +307,7 @@ const ASKBOX_CONTRACT = [
     'routes' => [
         'conversations' => [
             'path' => 'conversations',
-            'methods' => ['POST'],
+            'methods' => ['GET', 'POST'],
         ],
         'conversation' => [
             'path' => 'conversations/{id}',
@@ -331,6 +349,7 @@ const ASKBOX_CONTRACT = [
     'storeSizes' => [
         'buckets' => 100000,
         'verifiedGrants' => 10000,
+        'people' => 10000,
     ],
     'trustedHops' => [
         'min' => 1,
@@ -369,6 +388,7 @@ const ASKBOX_CONTRACT = [
             'min' => 1,
             'max' => 600,
         ],
+        'consentMax' => 1000,
     ],
 ];
 // </askbox-contract>

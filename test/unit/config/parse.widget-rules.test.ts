@@ -23,6 +23,7 @@ describe("the widget's input rules (src/protocol/contract.ts WIDGET_RULES)", () 
     ['launcherLabel', WIDGET_RULES.launcherLabelMax],
     ['conversationName', WIDGET_RULES.conversationNameMax],
     ['greeting', WIDGET_RULES.greetingMax],
+    ['consent', WIDGET_RULES.consentMax],
   ])('%s takes exactly the contract length, %i characters', (field, max) => {
     expect(accepts({ [field]: '😀'.repeat(max) })).toBe(true);
     expect(accepts({ [field]: 'x'.repeat(max + 1) })).toBe(false);

@@ -147,6 +147,18 @@ describe('widget model: the open state, remembered for the session', () => {
     expect(model.opensAtLoad()).toBe(true);
   });
 
+  it('remembers nothing while the chat says not to (no consent yet), and again once it may', () => {
+    const { model, tab } = setup();
+    model.setOpen(true, false);
+    expect(model.open).toBe(true);
+    model.setOpen(false, false);
+    expect(model.open).toBe(false);
+    model.setOpen(true, false);
+    expect(tab.get(KEY)).toBeUndefined();
+    model.setOpen(true, true);
+    expect(tab.get(KEY)).toBe('1');
+  });
+
   it('forgets what it remembered (reset: the visitor is gone), and data-open rules again', () => {
     const { model, tab } = setup({ open: 'true' });
     model.setOpen(false);

@@ -26,6 +26,7 @@ function setup() {
     runs: createRuns(),
     fail: (error) => failures.push(error),
     state,
+    allowed: () => true,
   });
   return { history, state, failures };
 }

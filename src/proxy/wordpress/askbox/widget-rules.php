@@ -1,9 +1,11 @@
 <?php
 /**
- * The widget's page rules, "Talk to a person" and greeting settings: checked on save with the widget's own rules, so that a
- * value the widget would refuse is not saved. The rules live in the widget's launcher (src/config/paths.ts) and chat
- * file (src/config/handoff.ts), not in the wire contract: moving them there would add bytes to the launcher. Their
- * copies below are held to the TypeScript ones by test/unit/proxy/wordpress/askbox/widget-rules.test.ts over a table of cases.
+ * The widget's page rules, "Talk to a person", consent and greeting settings: checked on save with the widget's own
+ * rules, so that a value the widget would refuse is not saved. The page rules and the handoff's live in the widget's
+ * launcher (src/config/paths.ts) and chat file (src/config/handoff.ts), not in the wire contract: moving them there
+ * would add bytes to the launcher; the consent text's and the greeting's bounds are the contract's (WIDGET_RULES).
+ * Their copies below are held to the TypeScript ones by test/unit/proxy/wordpress/askbox/widget-rules.test.ts over a
+ * table of cases.
  */
 
 if (!defined('ABSPATH')) {
@@ -17,6 +19,7 @@ const ASKBOX_WIDGET_FIELDS = [
     'handoff_url' => ['Talk to a person: URL', 'A contact page or helpdesk (http or https), opened in a new tab.', 'data-handoff-url'],
     'handoff_email' => ['Talk to a person: email', 'Without a URL: an address the visitor writes to, with the conversation.', 'data-handoff-email'],
     'handoff_param' => ['Talk to a person: URL parameter', 'A query parameter the URL gets the conversation id in, e.g. ticket.', 'data-handoff-param'],
+    'consent' => ['Consent before the first message', 'Markdown the visitor accepts before chatting, e.g. with a link to your privacy policy; nothing is sent or stored before. Empty: no consent step.', 'data-consent'],
 ];
 
 /**
@@ -93,10 +96,22 @@ function askbox_greeting_valid(string $field, string $value): bool
 }
 
 /**
+ * Whether the widget takes `$value` as its consent text (`data-consent`): trimmed as the widget trims it, at most
+ * WIDGET_RULES.consentMax characters (code points, as the widget counts them). Text that is not UTF-8 is refused.
+ */
+function askbox_consent_valid(string $value): bool
+{
+    $trimmed = askbox_trim($value);
+    return $trimmed !== null && preg_match_all('/./su', $trimmed) <= ASKBOX_CONTRACT['widgetRules']['consentMax'];
+}
+
+/**
  * The widget settings of `$input`, checked. A refused field keeps its previous value (`$previous`) and is named in a
- * settings error; the handoff's three go together, as the widget leaves "Talk to a person" out when one is wrong.
+ * settings error; the handoff's three go together, as the widget leaves "Talk to a person" out when one is wrong. A
+ * consent text too long keeps the previous one too: emptied, it would take the consent step away.
  * Values are taken raw, not through sanitize_text_field (which would strip a URL's %XX): the rules admit no
- * markup-breaking character where it matters, and the output is escaped.
+ * markup-breaking character where it matters, and the output is escaped. SECURITY: the consent text is Markdown and
+ * may hold anything; it is escaped into its attribute, and the widget renders it through its reply sanitiser.
  */
 function askbox_sanitize_widget(array $input, array $previous): array
 {
@@ -133,6 +148,13 @@ function askbox_sanitize_widget(array $input, array $previous): array
             $refused[] = sprintf(__('%s: not saved, the value is not valid', 'askbox'), ASKBOX_GREETING_FIELDS[$field][0]);
         }
     }
+    $consent = (string) ($input['consent'] ?? '');
+    if (askbox_consent_valid($consent)) {
+        $settings['consent'] = askbox_trim($consent);
+    } else {
+        $settings['consent'] = $previous['consent'];
+        $refused[] = sprintf(__('%1$s: not saved, it is longer than %2$d characters', 'askbox'), ASKBOX_WIDGET_FIELDS['consent'][0], ASKBOX_CONTRACT['widgetRules']['consentMax']);
+    }
     foreach ($refused as $message) {
         add_settings_error('askbox_settings', 'askbox_widget', $message);
     }
@@ -159,8 +181,9 @@ function askbox_widget_rows(array $settings): void
     foreach (ASKBOX_WIDGET_FIELDS as $field => [$label, $help]) {
         $id = 'askbox_' . $field;
         echo '<tr><th scope="row"><label for="' . esc_attr($id) . '">' . esc_html($label) . '</label></th><td>';
-        if ($field === 'show_on' || $field === 'hide_on') {
-            echo '<textarea id="' . esc_attr($id) . '" name="askbox_settings[' . esc_attr($field) . ']" rows="2" class="regular-text">' . esc_html($settings[$field]) . '</textarea>';
+        if ($field === 'show_on' || $field === 'hide_on' || $field === 'consent') {
+            $rows = $field === 'consent' ? 4 : 2;
+            echo '<textarea id="' . esc_attr($id) . '" name="askbox_settings[' . esc_attr($field) . ']" rows="' . $rows . '" class="regular-text">' . esc_html($settings[$field]) . '</textarea>';
         } else {
             echo '<input type="text" id="' . esc_attr($id) . '" name="askbox_settings[' . esc_attr($field) . ']" value="' . esc_attr($settings[$field]) . '" class="regular-text">';
         }

@@ -2,6 +2,7 @@
 // Judges each case on stdin ([field, value] pairs, JSON) with the plugin's copies of the widget's rules and prints
 // whether each is accepted (JSON). Usage: php rules.php <plugin folder> < cases.json
 require __DIR__ . '/stubs.php';
+// The wire contract (ASKBOX_CONTRACT), which the consent text's and the greeting's bounds come from.
 require $argv[1] . '/askbox-proxy.php';
 require $argv[1] . '/widget-rules.php';
 
@@ -10,6 +11,7 @@ echo json_encode(array_map(static function (array $case): bool {
     [$field, $value] = $case;
     if ($field === 'show_on') return askbox_path_patterns($value)[1] === [];
     if ($field === 'greeting' || $field === 'greeting_delay') return askbox_greeting_valid($field, $value);
+    if ($field === 'consent') return askbox_consent_valid($value);
     $trimmed = askbox_trim($value);
     return $trimmed === '' || askbox_handoff_valid($field, $value);
 }, $cases));

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_METHODS, ROUTES, TRUSTED_HOPS } from '../../../../../src/protocol/contract';
+import { ROUTE_METHODS, ROUTES, TRUSTED_HOPS, WIDGET_RULES } from '../../../../../src/protocol/contract';
 import { freshBuild } from '../../../../helpers/build';
 import { requirePhp } from '../../../../helpers/php';
 
@@ -204,19 +204,30 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(report.settings_page_unprivileged).toBe('');
   });
 
-  it('saves page rules, "Talk to a person" and proof of work, and puts them on the script tag, escaped', () => {
+  it('saves page rules, "Talk to a person", the consent text and proof of work, and puts them on the script tag, escaped', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
     expect(report.widget_errors).toEqual([]);
+    const consent = 'I agree to the [privacy policy](https://shop.example/privacy?a=1&b=%20).\n\n"Really" <b>now</b>.';
     expect(report.widget_settings).toEqual({
       show_on: '/help/*\n/docs/*\n/faq',
       hide_on: '/help/private/*',
       handoff_url: 'https://help.example/contact?from=chat&lang=en%20GB',
       handoff_email: 'help@shop.example',
       handoff_param: 'ticket',
+      // Trimmed as the widget trims it, its Markdown and its link's %XX kept: the widget sanitises what it shows.
+      consent,
       proof_of_work: '1',
     });
+    const escaped = consent
+      .replaceAll('&', '&amp;')
+      .replaceAll('"', '&quot;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;');
     expect(report.widget_tag).toContain(
-      ' data-show-on="/help/* /docs/* /faq" data-hide-on="/help/private/*" data-handoff-url="https://help.example/contact?from=chat&amp;lang=en%20GB" data-handoff-email="help@shop.example" data-handoff-param="ticket" src=',
+      ` data-show-on="/help/* /docs/* /faq" data-hide-on="/help/private/*" data-handoff-url="https://help.example/contact?from=chat&amp;lang=en%20GB" data-handoff-email="help@shop.example" data-handoff-param="ticket" data-consent="${escaped}" src=`,
+    );
+    expect(report.widget_page).toContain(
+      `<label for="askbox_consent">Consent before the first message</label></th><td><textarea id="askbox_consent" name="askbox_settings[consent]" rows="4" class="regular-text">${escaped}</textarea>`,
     );
     expect(report.widget_pow).toBe(true);
     expect(report.no_pow).toBe(false);
@@ -224,12 +235,13 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(report.settings_page).toContain('<label for="askbox_handoff_param">Talk to a person: URL parameter</label>');
   });
 
-  it('refuses a pattern or handoff value the widget would refuse, names it, and keeps the previous ones', () => {
+  it('refuses a pattern, handoff value or consent text the widget would refuse, names it, and keeps the previous ones', () => {
     const [errors, kept] = (JSON.parse(run()) as { widget_refused: [string[], Record<string, string>] }).widget_refused;
     expect(errors).toEqual([
       'Show only on: "help" is not a path pattern such as /checkout/*',
       'Hide on: "/shop?x" is not a path pattern such as /checkout/*',
       'Talk to a person: email: not saved, the value is not valid',
+      `Consent before the first message: not saved, it is longer than ${WIDGET_RULES.consentMax} characters`,
     ]);
     // The handoff's three go together, as the widget drops "Talk to a person" when one is wrong.
     expect(kept).toMatchObject({
@@ -237,6 +249,8 @@ describe('WordPress plugin (hooks stubbed)', () => {
       hide_on: '/help/private/*',
       handoff_url: 'https://help.example/contact?from=chat&lang=en%20GB',
       handoff_email: 'help@shop.example',
+      // Not emptied: that would take the consent step away.
+      consent: expect.stringMatching(/^I agree to the \[privacy policy\]/),
     });
   });
 

@@ -11,7 +11,7 @@ import { requirePhp } from '../../../../helpers/php';
 const PLUGIN = fileURLToPath(new URL('../../../../../dist/wordpress/askbox', import.meta.url));
 const RULES = fileURLToPath(new URL('../rules.php', import.meta.url));
 
-type Field = 'show_on' | 'handoff_url' | 'handoff_email' | 'handoff_param' | 'greeting' | 'greeting_delay';
+type Field = 'show_on' | 'handoff_url' | 'handoff_email' | 'handoff_param' | 'greeting' | 'greeting_delay' | 'consent';
 const HANDOFF_KEYS = { handoff_url: 'url', handoff_email: 'email', handoff_param: 'param' } as const;
 const SETTINGS = { handoff_url: 'handoffUrl', handoff_email: 'handoffEmail', handoff_param: 'handoffParam' } as const;
 
@@ -26,6 +26,8 @@ function widgetTakes(field: Field, value: string): boolean {
     const key = field === 'greeting' ? 'greeting' : 'greetingDelay';
     return parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', [key]: value }).issues === undefined;
   }
+  if (field === 'consent')
+    return parseConfig({ botId: 'askboxDemo01', proxyUrl: '/askbox', consent: value }).config !== undefined;
   if (value.trim() === '') return true;
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   return parseHandoff({ [SETTINGS[field]]: value })[HANDOFF_KEYS[field]] !== undefined;
@@ -133,9 +135,24 @@ const CASES: [Field, string][] = [
   ...['ticket', 'a-b_C9', 'a b', 'a=b', 'a'.repeat(64), 'a'.repeat(65), 'é', 'ticket\n', 'tick\net'].map(
     (value): [Field, string] => ['handoff_param', value],
   ),
+  // The consent text: its length once trimmed, in code points (WIDGET_RULES.consentMax, 1000).
+  ...[
+    'I agree to the [privacy policy](https://example.com/privacy?a=1&b=%20).',
+    '',
+    '   ',
+    'c'.repeat(1000),
+    'c'.repeat(1001),
+    emoji.repeat(1000),
+    emoji.repeat(1001),
+    `  ${'c'.repeat(1000)}\n\n`,
+    `\ufeff${'c'.repeat(1000)}\u00a0`,
+    `\u0085${'c'.repeat(1000)}`,
+    `${'c'.repeat(999)}\u200b`,
+    '<script>alert(1)</script> "quoted" & <b>bold</b>',
+  ].map((value): [Field, string] => ['consent', value]),
 ];
 
-describe("the plugin's copies of the widget's page-rule, handoff and greeting checks (widget-rules.php)", () => {
+describe("the plugin's copies of the widget's page-rule, handoff, greeting and consent checks (widget-rules.php)", () => {
   it('accept and refuse exactly what the widget does, over a table of edge cases', () => {
     requirePhp();
     freshBuild('dist/wordpress/askbox/widget-rules.php');
@@ -148,7 +165,15 @@ describe("the plugin's copies of the widget's page-rule, handoff and greeting ch
     const judged = CASES.map(([field, value], i) => ({ field, value, php: php[i], widget: widgetTakes(field, value) }));
     expect(judged.filter((c) => c.php !== c.widget)).toEqual([]);
     // The table holds both outcomes for every field.
-    for (const field of ['show_on', 'handoff_url', 'handoff_email', 'handoff_param', 'greeting', 'greeting_delay'])
+    for (const field of [
+      'show_on',
+      'handoff_url',
+      'handoff_email',
+      'handoff_param',
+      'greeting',
+      'greeting_delay',
+      'consent',
+    ])
       expect(new Set(judged.filter((c) => c.field === field).map((c) => c.widget))).toEqual(new Set([true, false]));
   });
 });
