@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { addStyles, createShadowHost } from '../../../src/mount/shadow-host';
+import { mount } from '../../../src/mount/mount';
+import { addStyles, createShadowHost, HOST_TAG } from '../../../src/mount/shadow-host';
 import { createSiteStyles } from '../../../src/mount/site-style';
 
 /**
@@ -112,5 +113,23 @@ describe('the site styles', () => {
     } finally {
       Object.defineProperty(window.CSSStyleSheet.prototype, 'replaceSync', { value: original, configurable: true });
     }
+  });
+
+  it('adopts mount()’s `css` after every sheet of the widget’s own once the panel is shown, and takes it away with it', async () => {
+    // Nothing reaches a network: what the chat asks of the proxy is answered empty.
+    const fetch = vi.fn(async () => new Response('[]', { headers: { 'content-type': 'application/json' } }));
+    vi.stubGlobal('fetch', fetch);
+    const chat = mount({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', css: '.head { letter-spacing: 3px; }' });
+    chat.open();
+    const root = document.querySelector(HOST_TAG)?.shadowRoot;
+    if (!root) throw new Error('no widget');
+    await vi.waitFor(() => expect(root.querySelector('.panel')).not.toBeNull());
+    const sheets = adopted(root);
+    expect(sheets.at(-1)).toBe('.head { letter-spacing: 3px; }');
+    // The launcher's, the frame's and the panel's own sheets come first; the stylesheet's (none given) is empty.
+    expect(sheets.length).toBeGreaterThanOrEqual(4);
+    expect(sheets.at(-2)).toBe('');
+    chat.destroy();
+    expect(adopted(root)).not.toContain('.head { letter-spacing: 3px; }');
   });
 });
