@@ -29,7 +29,10 @@ export const PARTS = /* @__PURE__ */ Object.freeze({
   close: 'button button-close',
 });
 
-/** Every part name the widget publishes, each once (`bubble` and `button` stand for their kinds too). */
-export const PART_NAMES: readonly string[] = /* @__PURE__ */ Object.freeze([
-  ...new Set(Object.values(PARTS).flatMap((part) => part.split(' '))),
-]);
+/**
+ * Every part name the widget publishes, each once (`bubble` and `button` stand for their kinds too). A function, not
+ * a constant: the launcher imports this module for its own name, and a computed constant would keep the table in it.
+ */
+export function partNames(): string[] {
+  return [...new Set(Object.values(PARTS).flatMap((part) => part.split(' ')))];
+}
