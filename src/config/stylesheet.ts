@@ -17,9 +17,14 @@ const MAX_URL_LENGTH = 2000;
 // SECURITY: the stylesheet is fetched and adopted as CSS, which can restyle the panel and send what it shows to the
 // origin it names (a background-image per attribute value). So it comes from the page's own origin, or over https
 // from an origin that agrees to serve it (CORS). Spelled out, never guessed: a protocol-relative `//host`, a
-// backslash (read as a slash), whitespace or control characters (which URL parsing strips), credentials in the URL,
-// and every other scheme (`javascript:`, `data:`, `blob:`, `file:`, `http:` on another origin) are refused.
+// backslash (read as a slash), whitespace or control characters (which URL parsing strips), credentials, an IP
+// address for a host, and every other scheme (`javascript:`, `data:`, `blob:`, `file:`, `http:` on another origin)
+// are refused. The WordPress plugin checks the same rule (widget-rules.php, held to this one by its test).
 const UNSAFE = /[\s\\]/;
+/** A scheme: what a URL starts with when it is not relative. */
+const SCHEME = /^[a-z][a-z\d+.-]*:/i;
+/** An absolute URL as the rule spells it: http(s), a host name (its last label not a number), an optional port. */
+const ABSOLUTE = /^https?:\/\/(?:[a-z\d-]+\.)*(?=[\d-]*[a-z])[a-z\d-]+(?::\d{1,5})?(?:[/?#]|$)/i;
 
 /** Whether `value` holds a control character, which a URL parser would drop without a word. */
 const hasControl = (value: string) => [...value].some((c) => c < ' ' || c === '\u007f');
@@ -31,13 +36,14 @@ const hasControl = (value: string) => [...value].some((c) => c < ' ' || c === '\
 export function stylesheetUrl(value: string, page: string): string | undefined {
   if (value.length > MAX_URL_LENGTH || UNSAFE.test(value) || hasControl(value) || value.startsWith('//'))
     return undefined;
+  if (SCHEME.test(value) && !ABSOLUTE.test(value)) return undefined;
   let url: URL;
   try {
     url = new URL(value, page);
   } catch {
+    // A port past 65535.
     return undefined;
   }
-  if (url.username || url.password) return undefined;
   const own = url.origin === new URL(page).origin;
   const allowed = url.protocol === 'https:' || (own && url.protocol === 'http:');
   return allowed ? url.href : undefined;

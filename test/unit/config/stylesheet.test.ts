@@ -18,6 +18,12 @@ describe('the stylesheet URL rule', () => {
     ['https://cdn.shop.example/askbox.css', 'https://cdn.shop.example/askbox.css'],
     ['HTTPS://CDN.example/a.css', 'https://cdn.example/a.css'],
     ['https://cdn.example:8443/a.css', 'https://cdn.example:8443/a.css'],
+    ['https://cdn.example:65535/a.css', 'https://cdn.example:65535/a.css'],
+    ['https://cdn.example', 'https://cdn.example/'],
+    ['https://cdn-1.example?v=1', 'https://cdn-1.example/?v=1'],
+    ['https://1cdn.example/a.css', 'https://1cdn.example/a.css'],
+    ['https://shop.example/a@b.css', 'https://shop.example/a@b.css'],
+    ['1a:b.css', 'https://shop.example/help/1a:b.css'],
   ])('takes %s as %s', (value, url) => {
     expect(stylesheetUrl(value, PAGE)).toBe(url);
   });
@@ -52,6 +58,15 @@ describe('the stylesheet URL rule', () => {
     ['/a.css\u2028'],
     ['https://cdn.example/a b.css'],
     ['https://'],
+    ['https:evil.example/a.css'],
+    ['https:/evil.example/a.css'],
+    ['https://127.0.0.1/a.css'],
+    ['https://999.1.1.1/a.css'],
+    ['https://[::1]/a.css'],
+    ['https://cdn.example:65536/a.css'],
+    ['https://cdn.example./a.css'],
+    ['https://cdn.exa_mple/a.css'],
+    ['c:/styles/a.css'],
     [`https://cdn.example/${'a'.repeat(2000)}.css`],
   ])('refuses %j', (value) => {
     expect(stylesheetUrl(value, PAGE)).toBeUndefined();

@@ -8,6 +8,9 @@ $cases = json_decode((string) file_get_contents('php://stdin'), true, 512, JSON_
 echo json_encode(array_map(static function (array $case): bool {
     [$field, $value] = $case;
     if ($field === 'show_on') return askbox_path_patterns($value)[1] === [];
+    // The stylesheet's rule on a site served over https, and on one served over http (a local install).
+    if ($field === 'stylesheet') return askbox_trim($value) === '' || askbox_stylesheet_valid($value, 'https://blog.example');
+    if ($field === 'stylesheet_http') return askbox_trim($value) === '' || askbox_stylesheet_valid($value, 'http://localhost:8080');
     $trimmed = askbox_trim($value);
     return $trimmed === '' || askbox_handoff_valid($field, $value);
 }, $cases));

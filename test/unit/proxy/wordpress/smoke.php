@@ -81,13 +81,13 @@ $GLOBALS['wp']['filters']['askbox_proxy_options'] = [];
 
 // The widget's page rules, "Talk to a person" and proof of work, checked with the widget's rules.
 $GLOBALS['wp']['errors'] = [];
-$widget = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => "/help/*, /docs/*\n/faq", 'hide_on' => '/help/private/*', 'handoff_url' => ' https://help.example/contact?from=chat&lang=en%20GB ', 'handoff_email' => 'help@shop.example', 'handoff_param' => 'ticket', 'proof_of_work' => '1']);
+$widget = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => "/help/*, /docs/*\n/faq", 'hide_on' => '/help/private/*', 'handoff_url' => ' https://help.example/contact?from=chat&lang=en%20GB ', 'handoff_email' => 'help@shop.example', 'handoff_param' => 'ticket', 'stylesheet' => ' /wp-content/themes/shop/askbox.css?v="2"&x ', 'proof_of_work' => '1']);
 $report['widget_errors'] = $GLOBALS['wp']['errors'];
 $report['widget_settings'] = array_intersect_key($widget, ASKBOX_WIDGET_FIELDS + ['proof_of_work' => 1]);
 update_option('askbox_settings', $widget);
 $report['widget_tag'] = apply_filters('script_loader_tag', '<script src="askbox.js"></script>', 'askbox');
 $report['widget_pow'] = askbox_proxy_options(askbox_settings())['proofOfWork'] ?? null;
-$refused = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => '/ok/*, help', 'hide_on' => '/shop?x', 'handoff_url' => 'https://new.example', 'handoff_email' => "help@shop.example?cc=evil@x.example", 'handoff_param' => 'ticket']);
+$refused = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => '/ok/*, help', 'hide_on' => '/shop?x', 'handoff_url' => 'https://new.example', 'handoff_email' => "help@shop.example?cc=evil@x.example", 'handoff_param' => 'ticket', 'stylesheet' => 'javascript:alert(1)']);
 $report['widget_refused'] = [$GLOBALS['wp']['errors'], array_intersect_key($refused, ASKBOX_WIDGET_FIELDS + ['proof_of_work' => 1])];
 update_option('askbox_settings', $saved);
 $report['no_pow'] = array_key_exists('proofOfWork', askbox_proxy_options(askbox_settings()));

@@ -202,7 +202,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(report.settings_page_unprivileged).toBe('');
   });
 
-  it('saves page rules, "Talk to a person" and proof of work, and puts them on the script tag, escaped', () => {
+  it('saves page rules, "Talk to a person", the custom stylesheet and proof of work, and puts them on the script tag, escaped', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
     expect(report.widget_errors).toEqual([]);
     expect(report.widget_settings).toEqual({
@@ -211,23 +211,26 @@ describe('WordPress plugin (hooks stubbed)', () => {
       handoff_url: 'https://help.example/contact?from=chat&lang=en%20GB',
       handoff_email: 'help@shop.example',
       handoff_param: 'ticket',
+      stylesheet: '/wp-content/themes/shop/askbox.css?v="2"&x',
       proof_of_work: '1',
     });
     expect(report.widget_tag).toContain(
-      ' data-show-on="/help/* /docs/* /faq" data-hide-on="/help/private/*" data-handoff-url="https://help.example/contact?from=chat&amp;lang=en%20GB" data-handoff-email="help@shop.example" data-handoff-param="ticket" src=',
+      ' data-show-on="/help/* /docs/* /faq" data-hide-on="/help/private/*" data-handoff-url="https://help.example/contact?from=chat&amp;lang=en%20GB" data-handoff-email="help@shop.example" data-handoff-param="ticket" data-stylesheet="/wp-content/themes/shop/askbox.css?v=&quot;2&quot;&amp;x" src=',
     );
     expect(report.widget_pow).toBe(true);
     expect(report.no_pow).toBe(false);
     expect(report.settings_page).toContain('name="askbox_settings[proof_of_work]"');
     expect(report.settings_page).toContain('<label for="askbox_handoff_param">Talk to a person: URL parameter</label>');
+    expect(report.settings_page).toContain('<label for="askbox_stylesheet">Custom stylesheet URL</label>');
   });
 
-  it('refuses a pattern or handoff value the widget would refuse, names it, and keeps the previous ones', () => {
+  it('refuses a pattern, handoff value or stylesheet the widget would refuse, names it, and keeps the previous ones', () => {
     const [errors, kept] = (JSON.parse(run()) as { widget_refused: [string[], Record<string, string>] }).widget_refused;
     expect(errors).toEqual([
       'Show only on: "help" is not a path pattern such as /checkout/*',
       'Hide on: "/shop?x" is not a path pattern such as /checkout/*',
       'Talk to a person: email: not saved, the value is not valid',
+      'Custom stylesheet URL: not saved, use a path on this site or an https URL',
     ]);
     // The handoff's three go together, as the widget drops "Talk to a person" when one is wrong.
     expect(kept).toMatchObject({
@@ -235,6 +238,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
       hide_on: '/help/private/*',
       handoff_url: 'https://help.example/contact?from=chat&lang=en%20GB',
       handoff_email: 'help@shop.example',
+      stylesheet: '/wp-content/themes/shop/askbox.css?v="2"&x',
     });
   });
 });
