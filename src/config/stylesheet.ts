@@ -8,7 +8,7 @@ export interface SiteStyle {
 }
 
 /** What `data-stylesheet` must be, as its console error says. */
-export const STYLESHEET_RULE =
+const STYLESHEET_RULE =
   'a URL on the page\'s own origin (e.g. "/css/askbox.css") or an https: URL on another origin that serves it with CORS';
 
 /** The longest stylesheet URL accepted, as for the limit notice's link. */

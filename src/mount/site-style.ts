@@ -17,7 +17,7 @@ const CSS = 1;
  * Fetches the site's stylesheet. Resolves with its text, or with undefined after one console error saying why: a
  * stylesheet that fails leaves the widget in its own styles.
  */
-export async function fetchStylesheet(url: string): Promise<string | undefined> {
+async function fetchStylesheet(url: string): Promise<string | undefined> {
   let reason: string;
   try {
     // Same-origin credentials only; another origin must agree to serve it (CORS), as for a module script.
