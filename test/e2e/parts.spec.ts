@@ -146,6 +146,16 @@ describe('the site’s stylesheet and CSS', () => {
     },
   );
 
+  it('stay after the code add-on’s sheet, which arrives later: a tie with its token colours is the site’s', async () => {
+    const { page, consoleErrors } = await styledPage('/csp.html', 'data-css=".hljs-string { color: rgb(1, 2, 3); }"');
+    await ask(page, 'Show me the JavaScript snippet');
+    const token = page.locator('askbox-widget .msg--bot:not(.msg--streaming) pre .hljs-string').first();
+    await token.waitFor();
+    expect(await token.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(1, 2, 3)');
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
   it.each([
     ['a 404', { status: 404, type: 'text/css' }, 'the server answered 404'],
     ['a page that is not CSS', { status: 200, type: 'text/html' }, 'not text/css'],
