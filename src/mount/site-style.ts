@@ -33,28 +33,34 @@ async function fetchStylesheet(url: string): Promise<string | undefined> {
   return undefined;
 }
 
+/** The site's two sheets in a shadow root: what fills them, keeps them last and takes them out. */
+interface SiteSheets extends SiteStyles {
+  fill(index: number, css: string): void;
+}
+
 /**
- * Adopts two empty sheets into `root` after those it has, filled as their CSS arrives: constructed stylesheets (no
- * inline style, so nothing for a strict CSP to block; `baseURL` resolves the stylesheet's own `url()`s), else
- * `<style>` elements with the page's nonce.
+ * Two empty constructed stylesheets adopted into `root` after those it has (no inline style, so nothing for a strict
+ * CSP to block; `baseURL` resolves the stylesheet's own `url()`s). Throws where the page patched CSSStyleSheet.
  */
-function adoptSiteSheets(root: ShadowRoot, { baseURL, nonce }: { baseURL?: string; nonce: string | undefined }) {
-  const Sheet = sheetConstructor(root);
-  if (Sheet) {
-    const sheets = [new Sheet(baseURL ? { baseURL } : {}), new Sheet()];
-    const others = () => root.adoptedStyleSheets.filter((sheet) => !sheets.includes(sheet));
-    const raise = () => {
-      root.adoptedStyleSheets = [...others(), ...sheets];
-    };
-    raise();
-    return {
-      fill: (index: number, css: string) => sheets[index]?.replaceSync(css),
-      raise,
-      remove: () => {
-        root.adoptedStyleSheets = others();
-      },
-    };
-  }
+function adoptConstructed(root: ShadowRoot, Sheet: typeof CSSStyleSheet, baseURL: string | undefined): SiteSheets {
+  const sheets = [new Sheet(baseURL ? { baseURL } : {}), new Sheet()];
+  for (const sheet of sheets) sheet.replaceSync('');
+  const others = () => root.adoptedStyleSheets.filter((sheet) => !sheets.includes(sheet));
+  const raise = () => {
+    root.adoptedStyleSheets = [...others(), ...sheets];
+  };
+  raise();
+  return {
+    fill: (index, css) => sheets[index]?.replaceSync(css),
+    raise,
+    remove: () => {
+      root.adoptedStyleSheets = others();
+    },
+  };
+}
+
+/** Two empty `<style>` elements with the page's nonce, after the others in `root`. */
+function appendStyles(root: ShadowRoot, nonce: string | undefined): SiteSheets {
   const styles = [STYLESHEET, CSS].map(() => root.ownerDocument.createElement('style'));
   for (const style of styles) if (nonce) style.setAttribute('nonce', nonce);
   const raise = () => {
@@ -64,7 +70,7 @@ function adoptSiteSheets(root: ShadowRoot, { baseURL, nonce }: { baseURL?: strin
   };
   raise();
   return {
-    fill: (index: number, css: string) => {
+    fill: (index, css) => {
       const style = styles[index];
       if (style) style.textContent = css;
     },
@@ -73,6 +79,17 @@ function adoptSiteSheets(root: ShadowRoot, { baseURL, nonce }: { baseURL?: strin
       for (const style of styles) style.remove();
     },
   };
+}
+
+/** The site's sheets in `root`: constructed where the browser has them, else `<style>`s, as for the widget's own. */
+function adoptSiteSheets(root: ShadowRoot, { baseURL, nonce }: { baseURL?: string; nonce: string | undefined }) {
+  const Sheet = sheetConstructor(root);
+  try {
+    if (Sheet) return adoptConstructed(root, Sheet, baseURL);
+  } catch {
+    // A polyfilled or patched CSSStyleSheet: <style> elements instead.
+  }
+  return appendStyles(root, nonce);
 }
 
 /**

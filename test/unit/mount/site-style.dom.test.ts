@@ -115,6 +115,23 @@ describe('the site styles', () => {
     }
   });
 
+  it('falls back to <style>s where the page patched CSSStyleSheet so that it throws', () => {
+    const original = window.CSSStyleSheet.prototype.replaceSync;
+    Object.defineProperty(window.CSSStyleSheet.prototype, 'replaceSync', {
+      value: () => {
+        throw new Error('patched');
+      },
+      configurable: true,
+    });
+    try {
+      const root = shadowRoot();
+      createSiteStyles({ input: { css: '.css{}' }, styleNonce: 'n0nce' }, PAGE).adopt(root);
+      expect([...root.querySelectorAll('style')].map((style) => style.textContent)).toEqual([OWN, '', '.css{}']);
+    } finally {
+      Object.defineProperty(window.CSSStyleSheet.prototype, 'replaceSync', { value: original, configurable: true });
+    }
+  });
+
   it('adopts mount()’s `css` after every sheet of the widget’s own once the panel is shown, and takes it away with it', async () => {
     // Nothing reaches a network: what the chat asks of the proxy is answered empty.
     const fetch = vi.fn(async () => new Response('[]', { headers: { 'content-type': 'application/json' } }));
