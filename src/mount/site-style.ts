@@ -94,7 +94,9 @@ function adoptSiteSheets(root: ShadowRoot, { baseURL, nonce }: { baseURL?: strin
 
 /**
  * Starts the site's styles of one chat (`data-stylesheet`, `css`), read from its settings as given: the stylesheet
- * is fetched at once, ahead of the panel; `adopt` puts both into the widget's shadow root once it is shown.
+ * is fetched at once, ahead of the panel; `adopt` puts both into the widget's shadow root once it is shown. Fetched,
+ * not linked: a `<link rel="stylesheet">` in the shadow root would come before its adopted sheets in the cascade (the
+ * widget's own, which it could then not override), and a strict CSP's `style-src` would have to allow it.
  */
 export function createSiteStyles(config: Pick<WidgetConfig, 'input' | 'styleNonce'>, page: string) {
   const { url, css } = parseSiteStyle(config.input, page);
