@@ -1,4 +1,5 @@
 import type { HandoffKey } from './handoff.js';
+import type { SiteStyleKey } from './stylesheet.js';
 import { canonicalTag, launcherLocaleText, localeText, resolveLocale } from './locale.js';
 import {
   messageLength,
@@ -34,12 +35,15 @@ export type ParseResult = UnknownKeys &
 
 /**
  * The chat file's settings, which `input` may hold besides the config's own keys: the launcher carries only their
- * names (config/handoff.ts reads them).
+ * names (config/handoff.ts and config/stylesheet.ts read them).
  */
-const HANDOFF = { handoffUrl: true, handoffEmail: true, handoffParam: true } as const satisfies Record<
-  HandoffKey,
-  true
->;
+const CHAT_FILE_SETTINGS = {
+  handoffUrl: true,
+  handoffEmail: true,
+  handoffParam: true,
+  stylesheet: true,
+  css: true,
+} as const satisfies Record<HandoffKey | SiteStyleKey, true>;
 
 /**
  * The config's keys that follow from others (`language` and `pack` from `locale`), hold the input itself, or say how
@@ -247,7 +251,7 @@ function readUiText(input: Input, base: UiText, fail: Fail): UiText {
 function unknownKeys(input: Input, config: Settings): UnknownKeys {
   return findUnknown(
     Object.keys(input).filter((key) => !SINGLE_TEXT.test(key)),
-    [...Object.keys(config), ...Object.keys(HANDOFF)],
+    [...Object.keys(config), ...Object.keys(CHAT_FILE_SETTINGS)],
   );
 }
 

@@ -116,7 +116,7 @@ export interface WidgetConfig {
   limitLinkText: string | undefined;
   /**
    * The settings as given, for those the chat file reads itself so that the launcher need not carry their rules:
-   * `handoffUrl`, `handoffEmail` and `handoffParam` (config/handoff.ts).
+   * `handoffUrl`, `handoffEmail` and `handoffParam` (config/handoff.ts), `stylesheet` and `css` (config/stylesheet.ts).
    */
   input: Readonly<Record<string, unknown>>;
   /**

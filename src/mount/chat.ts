@@ -20,6 +20,7 @@ import { copyText } from './clipboard.js';
 import { downloadText } from './download.js';
 import type { Launcher } from './launcher.js';
 import { createPhoneFit } from './phone.js';
+import { createSiteStyles, type SiteStyles } from './site-style.js';
 
 const CONNECTION = ['online', 'offline'];
 
@@ -76,11 +77,16 @@ function createWidgetContext({ model, config, slot, addons }: WidgetContextDeps)
   };
 }
 
-/** Adds the add-ons' stylesheet (the code's token colours) next to the panel's when they arrive; returns the stop. */
-function followAddonStyles(addons: Addons | undefined, addStyles: (css: string) => void): () => void {
+/**
+ * Adds the add-ons' stylesheet (the code's token colours) next to the panel's when they arrive, and the site's sheets
+ * after it again; returns the stop.
+ */
+function followAddonStyles(addons: Addons | undefined, addStyles: (css: string) => void, site: SiteStyles) {
   return effect(() => {
     const sheet = addons?.css.value;
-    if (sheet) addStyles(sheet);
+    if (!sheet) return;
+    addStyles(sheet);
+    site.raise();
   });
 }
 
@@ -149,12 +155,16 @@ export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Cha
     online,
     panel: home.panel,
   });
+  // Fetched now, on the visitor's first sign of interest, so that it is there when the panel opens.
+  const siteStyles = createSiteStyles(config, location.href);
   let hide: (() => void) | undefined;
   return {
     model,
     show(launcher, addStyles, openedFrom) {
       if (hide) return;
       addStyles(css + conversationsCss);
+      // The site's own styles (data-stylesheet, css), after the widget's: an override of the site's wins a tie.
+      const site = siteStyles.adopt(launcher.root.getRootNode() as ShadowRoot);
       const phone = createPhoneFit(launcher.root);
       // Where focus goes back to when the panel closes from inside: the launcher, or without one, whatever had
       // focus when the panel opened (e.g. the page's own "Chat with us" button that called Askbox.open()).
@@ -173,7 +183,7 @@ export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Cha
       const stopUnread = effect(() => {
         if (model.announcement.value) launcher.addUnread();
       });
-      const stopAddonStyles = followAddonStyles(home.addons, addStyles);
+      const stopAddonStyles = followAddonStyles(home.addons, addStyles, site);
       const stopWatching = watchWindow(launcher.root.ownerDocument.defaultView, { online, model });
       // Closed from inside (Escape, the close button), focus goes back to the launcher or where it came from.
       const close = () => {
@@ -197,6 +207,7 @@ export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Cha
       hide = () => {
         stopWatching();
         stopAddonStyles();
+        site.remove();
         launcher.root.removeEventListener('keydown', onEscape);
         stop();
         stopUnread();

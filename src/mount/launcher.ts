@@ -1,4 +1,5 @@
 import type { WidgetConfig } from '../config/schema.js';
+import { LAUNCHER_PART } from '../styles/parts.js';
 import { make, makeButton } from './dom.js';
 
 /** The id of the panel the launcher opens: the chat's, or the frame standing in for it while the chat loads. */
@@ -45,6 +46,8 @@ export function createLauncher(
   const slot = make(doc, 'div', 'askbox__slot');
   const button = makeButton(doc, launcherLabel ? 'launcher launcher--label' : 'launcher');
   button.setAttribute('aria-controls', PANEL_ID);
+  // Set here, not by the chat file: a page's `::part(launcher)` rule styles the launcher from its first paint.
+  button.setAttribute('part', LAUNCHER_PART);
   // The icon is drawn by launcher.css (a clip path in its colour, the chat bubble or, open, the cross): an inline
   // <svg> would make every page view set up the browser's SVG interfaces for one shape.
   button.append(make(doc, 'span', 'launcher__icon'));

@@ -2,7 +2,9 @@ import { ChatError } from '../api/errors.js';
 import { parseConfig } from '../config/parse.js';
 import { TABLES } from '../config/locales/index.js';
 import { describeUnknown } from '../config/unknown.js';
+import type { HandoffKey } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
+import type { SiteStyleKey } from '../config/stylesheet.js';
 import { createChat } from './chat.js';
 import { showGreeting } from './greeting-bubble.js';
 import type { WidgetHandle } from './handle.js';
@@ -11,8 +13,11 @@ import { pageLanguages, startWidget } from './widget.js';
 
 export type { WidgetHandle } from './handle.js';
 
-/** Raw options for `mount()`: the same keys as `WidgetConfig`, as values or `data-*`-style strings. */
-export type MountOptions = Partial<Record<keyof WidgetConfig, unknown>>;
+/**
+ * Raw options for `mount()`: the same keys as `WidgetConfig`, as values or `data-*`-style strings, and those the chat
+ * reads itself (`handoffUrl`…, `stylesheet`, and `css`, the site's CSS adopted after the widget's own).
+ */
+export type MountOptions = Partial<Record<keyof WidgetConfig | HandoffKey | SiteStyleKey, unknown>>;
 
 /** The widgets `mount()` has started and not destroyed. */
 const mounted = createRegistry();

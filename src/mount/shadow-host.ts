@@ -37,10 +37,9 @@ export function addStyles(root: ShadowRoot, css: string, nonce: string | undefin
 
 function adoptStyles(root: ShadowRoot, css: string): boolean {
   try {
-    const view = root.ownerDocument.defaultView;
-    if (!view || !('adoptedStyleSheets' in root) || typeof view.CSSStyleSheet?.prototype.replaceSync !== 'function')
-      return false;
-    const sheet = new view.CSSStyleSheet();
+    const Sheet = sheetConstructor(root);
+    if (!Sheet) return false;
+    const sheet = new Sheet();
     sheet.replaceSync(css);
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
     return true;
@@ -48,4 +47,12 @@ function adoptStyles(root: ShadowRoot, css: string): boolean {
     // A polyfilled or patched CSSStyleSheet: fall back to a <style> element.
     return false;
   }
+}
+
+/** The constructor of stylesheets `root` can adopt, if its browser has them (else `<style>` elements do). */
+export function sheetConstructor(root: ShadowRoot): typeof CSSStyleSheet | undefined {
+  const view = root.ownerDocument.defaultView;
+  return view && 'adoptedStyleSheets' in root && typeof view.CSSStyleSheet?.prototype.replaceSync === 'function'
+    ? view.CSSStyleSheet
+    : undefined;
 }

@@ -4,6 +4,7 @@ import { COUNTER_THRESHOLD, MAX_MESSAGE_LENGTH, messageLength } from '../config/
 import { useWidget } from './context.js';
 import { thenFocusComposer } from './focus.js';
 import { SendIcon, StopIcon } from './icons.js';
+import { PARTS } from '../styles/parts.js';
 
 /**
  * The message box. Enter sends, Shift+Enter adds a line, and Enter while an input method is composing (CJK) is
@@ -51,10 +52,11 @@ export function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement
   };
 
   return (
-    <form class="composer" onSubmit={submit}>
+    <form class="composer" part={PARTS.composer} onSubmit={submit}>
       <textarea
         ref={inputRef}
         class="input"
+        part={PARTS.input}
         rows={1}
         dir="auto"
         value={draft}
@@ -73,13 +75,20 @@ export function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement
         </p>
       )}
       {busy && !loading ? (
-        <button type="button" class="icon-button send" aria-label={text.stop} onClick={thenFocusComposer(model.stop)}>
+        <button
+          type="button"
+          class="icon-button send"
+          part={PARTS.stop}
+          aria-label={text.stop}
+          onClick={thenFocusComposer(model.stop)}
+        >
           <StopIcon />
         </button>
       ) : (
         <button
           type="submit"
           class="icon-button send"
+          part={PARTS.send}
           aria-label={text.send}
           aria-describedby={limited ? 'askbox-limit' : undefined}
           disabled={!canSend}

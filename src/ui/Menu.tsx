@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { PARTS } from '../styles/parts.js';
 
 /** One entry of a menu: a button, or a link (`href`: mailto:, or a page opened in a new tab). */
 export interface MenuItem {
@@ -103,6 +104,7 @@ export function Menu({ label, icon, items }: { label: string; icon: ComponentChi
       <button
         ref={button}
         class="icon-button"
+        part={PARTS.menu}
         id="askbox-menu-button"
         aria-label={label}
         title={label}

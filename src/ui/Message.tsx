@@ -8,6 +8,7 @@ import { isRateable } from '../state/feedback.js';
 import { FeedbackComment } from './FeedbackComment.js';
 import { RateButtons } from './RateButtons.js';
 import { HandoffLink } from './HandoffLink.js';
+import { PARTS } from '../styles/parts.js';
 
 /** One message bubble: the visitor's as plain text, the bot's as sanitised markdown with its sources. */
 export function Message({ message, isLast }: { message: ChatMessage; isLast: boolean }) {
@@ -30,7 +31,10 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
   );
   return (
     // Waiting (pending) and failed exclude each other: the modifier is the status's own name.
-    <article class={`msg msg--${user ? 'user' : 'bot'}${waiting || failed ? ` msg--${message.status}` : ''}`}>
+    <article
+      class={`msg msg--${user ? 'user' : 'bot'}${waiting || failed ? ` msg--${message.status}` : ''}`}
+      part={user ? PARTS.userBubble : PARTS.botBubble}
+    >
       <span class="sr-only">{user ? text.you : text.assistant}: </span>
       {user ? (
         <p class="msg__text" dir="auto">
@@ -60,7 +64,7 @@ export function Message({ message, isLast }: { message: ChatMessage; isLast: boo
         </p>
       )}
       {message.sources.length > 0 && (
-        <div class="sources">
+        <div class="sources" part={PARTS.sources}>
           <span class="sources__label">{text.sources}</span>
           <ol class="sources__list">
             {message.sources.map((source) => (

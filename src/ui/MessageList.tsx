@@ -7,6 +7,7 @@ import { Message } from './Message.js';
 import { Starters } from './Starters.js';
 import { useWidget } from './context.js';
 import { DownIcon } from './icons.js';
+import { PARTS } from '../styles/parts.js';
 
 /** Room left above a long reply's start when the log stops following it. */
 const READING_MARGIN = 12;
@@ -219,6 +220,7 @@ export function MessageList() {
     <div class="log-wrap">
       <div
         class="log"
+        part={PARTS.messages}
         ref={log}
         onScroll={onScroll}
         onWheel={release}
@@ -233,7 +235,7 @@ export function MessageList() {
         <div class="log__in" ref={content}>
           {messages.length === 0 && status !== 'loading' && (
             <>
-              <article class="msg msg--bot msg--welcome">
+              <article class="msg msg--bot msg--welcome" part={PARTS.botBubble}>
                 <Markdown text={config.welcome} />
               </article>
               <Starters />
@@ -278,7 +280,7 @@ function StreamingReply() {
   });
   const streaming = shown.value;
   return streaming ? (
-    <article class="msg msg--bot msg--streaming" aria-busy="true">
+    <article class="msg msg--bot msg--streaming" part={PARTS.botBubble} aria-busy="true">
       <Markdown text={streaming} streaming />
     </article>
   ) : null;

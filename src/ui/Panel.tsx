@@ -10,6 +10,7 @@ import { ErrorNotice } from './ErrorNotice.js';
 import { MessageList } from './MessageList.js';
 import { useWidget } from './context.js';
 import { CloseIcon, NewIcon } from './icons.js';
+import { PARTS } from '../styles/parts.js';
 
 /**
  * The chat panel: header, conversation log, error notice, consent gate and composer. Over the page it is a dialog that its close
@@ -46,20 +47,27 @@ export function Panel({
     <section
       id="askbox-panel"
       class="panel"
+      part={PARTS.panel}
       role={onClose ? 'dialog' : 'region'}
       aria-modal={onClose ? 'false' : undefined}
       aria-labelledby="askbox-title"
     >
-      <div class="head">
-        <h2 id="askbox-title" class="title">
+      <div class="head" part={PARTS.header}>
+        <h2 id="askbox-title" class="title" part={PARTS.title}>
           {config.title}
         </h2>
-        <button class="icon-button" aria-label={text.newConversation} title={text.newConversation} onClick={startOver}>
+        <button
+          class="icon-button"
+          part={PARTS.newConversation}
+          aria-label={text.newConversation}
+          title={text.newConversation}
+          onClick={startOver}
+        >
           <NewIcon />
         </button>
         <PanelMenu />
         {onClose && (
-          <button class="icon-button" aria-label={text.close} title={text.close} onClick={onClose}>
+          <button class="icon-button" part={PARTS.close} aria-label={text.close} title={text.close} onClick={onClose}>
             <CloseIcon />
           </button>
         )}

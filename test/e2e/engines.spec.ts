@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../demo/server';
 import { freshBuild } from '../helpers/build';
+import { readmeBlock } from '../helpers/readme';
 import { launchFirefox, launchWebKit, requireEngines, until, type Engine } from '../helpers/engines';
 
 /**
  * The core walk in the engines of Firefox and Safari, as in Chromium: boot without a page error, open by keyboard,
  * send and stream a markdown reply, keep it across a reload, close with Escape back to the launcher, the strict-CSP
- * page with highlighted code and math, a phone-sized window, a long reply's thumbs-down with a comment, copying the
- * conversation, a long history opened at its latest message after a reload, a chat file that cannot load (its
- * notice, Retry, close, then a reload that loads it), and the greeting beside the launcher. Keyboard only: the same keys in every engine, no driver-specific clicks (a control is given focus
+ * page with highlighted code and math, the README's `::part` example from the page, a phone-sized window, a long
+ * reply's thumbs-down with a comment, copying the conversation, a long history opened at its latest message after a
+ * reload, a chat file that cannot load (its notice, Retry, close, then a reload that loads it), and the greeting
+ * beside the launcher. Keyboard only: the same keys in every engine, no driver-specific clicks (a control is given focus
  * by script, then pressed).
  */
 
@@ -148,6 +150,8 @@ const GREETING_PLACED = `(() => {
   const bubble = ${inWidget('.greeting')}.getBoundingClientRect(), launcher = ${inWidget('.launcher')}.getBoundingClientRect();
   return bubble.bottom <= launcher.top && bubble.top >= 0 && bubble.left >= 0 && bubble.right <= innerWidth;
 })()`;
+/** The README's copy-paste example of styling the widget's parts from the page. */
+const PARTS_EXAMPLE = readmeBlock('Styling beyond the theme', 'css');
 
 let server: DemoServer;
 
@@ -267,6 +271,20 @@ describe.each([
 
     await engine.goto(`${server.url}/`);
     await openByKeyboard();
+    expect(await engine.read('window.__errors')).toEqual([]);
+  }, 90_000);
+
+  it('takes the README’s ::part example from the page: the launcher at once, the header once opened', async () => {
+    await fresh('/');
+    await until(engine, inWidget('button.launcher'));
+    const style = `Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(PARTS_EXAMPLE)} })`;
+    await engine.read(`(document.head.append(${style}), true)`);
+    expect(await engine.read(`getComputedStyle(${inWidget('.launcher')}).borderTopLeftRadius`)).toBe('12px');
+    await openByKeyboard();
+    expect(
+      await engine.read(`(({ backgroundColor, fontFamily }) => ({ backgroundColor, fontFamily }))(
+        getComputedStyle(${inWidget('.head')}))`),
+    ).toEqual({ backgroundColor: 'rgb(17, 94, 89)', fontFamily: 'Georgia, "Times New Roman", serif' });
     expect(await engine.read('window.__errors')).toEqual([]);
   }, 90_000);
 

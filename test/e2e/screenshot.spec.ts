@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeBlock } from '../helpers/readme';
 import { ask, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
@@ -47,6 +48,22 @@ describe('the README screenshot', () => {
     await expect.poll(() => page.locator(W.input).isEnabled()).toBe(true);
     expect(consoleErrors).toEqual([]);
     await shoot(page, `screenshot-${name}`);
+  });
+});
+
+describe('the README screenshot of the widget styled from the page', () => {
+  it('shows the README’s ::part example applied, as written', async () => {
+    const { page, consoleErrors } = await e2e.open('/');
+    await page.addStyleTag({ content: readmeBlock('Styling beyond the theme', 'css') });
+    await ask(page, 'How do returns work?');
+    await page.locator(`${W.bot} .sources`).waitFor();
+    await expect.poll(() => page.locator(W.input).isEnabled()).toBe(true);
+    // The example in force (parts.spec.ts measures each part).
+    expect(await page.locator('askbox-widget .head').evaluate((head) => getComputedStyle(head).fontFamily)).toContain(
+      'Georgia',
+    );
+    expect(consoleErrors).toEqual([]);
+    await shoot(page, 'screenshot-parts');
   });
 });
 

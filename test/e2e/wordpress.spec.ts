@@ -20,6 +20,8 @@ const TITLE = 'Shop help desk';
 /** A visitor's comment on a thumbs-down, markup included: the settings page must show it as text. */
 const COMMENT = 'Too <b>vague</b> about delivery';
 const HANDOFF = 'https://help.example/contact?from=chat&lang=en';
+/** A stylesheet WordPress itself serves, as the custom stylesheet: the chat adopts its rules after its own. */
+const STYLESHEET = '/wp-includes/css/dashicons.min.css';
 
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let site: Awaited<ReturnType<typeof startWordPress>>;
@@ -94,6 +96,12 @@ async function visitorChats(comment?: string) {
     .toBe(1);
   const answer = (await page.locator(W.bot).textContent()) ?? '';
   const panel = (await page.locator(W.panel).textContent()) ?? '';
+  // The custom stylesheet's rules, adopted after the widget's own (then the empty sheet of `css`, not set here).
+  const siteRules = () =>
+    page.evaluate(
+      () => document.querySelector('askbox-widget')?.shadowRoot?.adoptedStyleSheets.at(-2)?.cssRules.length ?? 0,
+    );
+  await expect.poll(siteRules).toBeGreaterThan(10);
   // Back on the post later: the panel reopens with the conversation, read back through the proxy's message list.
   await page.reload();
   await page.locator(W.panel).waitFor();
@@ -170,6 +178,7 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
       Position: 'bottom-left',
       'Hide on': '/checkout/*, /cart',
       'Talk to a person: URL': HANDOFF,
+      'Custom stylesheet URL': STYLESHEET,
     });
     // The key is kept server-side: the form shows only that one is saved.
     expect(await admin.getByLabel('Cody API key').inputValue()).toBe('');
@@ -200,9 +209,10 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
         ]),
       );
       expect(visit.html).not.toContain(KEY);
-      // The settings page's page rules and "Talk to a person", on the widget's tag.
+      // The settings page's page rules, "Talk to a person" and stylesheet, on the widget's tag.
       expect(visit.html).toContain('data-hide-on="/checkout/* /cart"');
       expect(visit.html).toContain(`data-handoff-url="${HANDOFF.replace('&', '&amp;')}"`);
+      expect(visit.html).toContain(`data-stylesheet="${STYLESHEET}"`);
       // The upstream got the key from the server, and only on its API host.
       expect(upstream.records.filter((r) => r.host === 'api').every((r) => r.authorization === `Bearer ${KEY}`)).toBe(
         true,

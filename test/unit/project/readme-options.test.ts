@@ -17,12 +17,14 @@ describe('README: every setting of the tag, with its default', () => {
 
   it('has a row for every config key (the nonce as `nonce`, the UI strings as `data-text`)', () => {
     // `language` and `pack` follow from `locale`; the element and mount() take the same keys.
-    // `input` carries the settings the chat file reads itself: the handoff's (issue 23).
+    // `input` carries the settings the chat file reads itself: the handoff's (issue 23) and the site's styles.
     const keys = [
       ...Object.keys(config ?? {}).filter((key) => !['language', 'pack', 'input'].includes(key)),
       'handoffUrl',
       'handoffEmail',
       'handoffParam',
+      'stylesheet',
+      'css',
     ];
     const names = keys.map((key) => (key === 'styleNonce' ? 'nonce' : attribute(key)));
     expect(names.filter((name) => !rows.has(name))).toEqual([]);

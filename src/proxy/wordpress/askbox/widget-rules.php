@@ -1,11 +1,11 @@
 <?php
 /**
- * The widget's page rules, "Talk to a person", consent and greeting settings: checked on save with the widget's own
- * rules, so that a value the widget would refuse is not saved. The page rules and the handoff's live in the widget's
- * launcher (src/config/paths.ts) and chat file (src/config/handoff.ts), not in the wire contract: moving them there
- * would add bytes to the launcher; the consent text's and the greeting's bounds are the contract's (WIDGET_RULES).
- * Their copies below are held to the TypeScript ones by test/unit/proxy/wordpress/askbox/widget-rules.test.ts over a
- * table of cases.
+ * The widget's page rules, "Talk to a person", consent, greeting and custom stylesheet settings: checked on save
+ * with the widget's own rules, so that a value the widget would refuse is not saved. The page rules, the handoff's
+ * and the stylesheet's live in the widget's launcher (src/config/paths.ts) and chat file (src/config/handoff.ts,
+ * src/config/stylesheet.ts), not in the wire contract: moving them there would add bytes to the launcher; the
+ * consent text's and the greeting's bounds are the contract's (WIDGET_RULES). Their copies below are held to the
+ * TypeScript ones by test/unit/proxy/wordpress/askbox/widget-rules.test.ts over a table of cases.
  */
 
 if (!defined('ABSPATH')) {
@@ -20,6 +20,7 @@ const ASKBOX_WIDGET_FIELDS = [
     'handoff_email' => ['Talk to a person: email', 'Without a URL: an address the visitor writes to, with the conversation.', 'data-handoff-email'],
     'handoff_param' => ['Talk to a person: URL parameter', 'A query parameter the URL gets the conversation id in, e.g. ticket.', 'data-handoff-param'],
     'consent' => ['Consent before the first message', 'Markdown the visitor accepts before chatting, e.g. with a link to your privacy policy; nothing is sent or stored before. Empty: no consent step.', 'data-consent'],
+    'stylesheet' => ['Custom stylesheet URL', "Your CSS for the chat, applied after its own: a path on this site (e.g. /wp-content/themes/yours/askbox.css), or an https URL on another site that serves it with CORS. Style the chat's parts from your theme with askbox-widget::part(header) and the like.", 'data-stylesheet'],
 ];
 
 /**
@@ -67,6 +68,30 @@ function askbox_path_patterns(string $text): array
 function askbox_trim(string $value): ?string
 {
     return preg_replace('/^[' . ASKBOX_JS_SPACE . ']+|[' . ASKBOX_JS_SPACE . ']+\z/u', '', $value);
+}
+
+/**
+ * Whether the widget takes `$value` for data-stylesheet on the pages of `$home` (the site's address), as
+ * src/config/stylesheet.ts's stylesheetUrl: a relative URL (on the page's origin), an https URL with a host name, or
+ * http on the page's own origin; no white space, backslash or control character, no `//host`, at most 2000 UTF-16
+ * units. Trimmed first, as the widget does.
+ */
+function askbox_stylesheet_valid(string $value, string $home): bool
+{
+    $url = askbox_trim($value);
+    if ($url === null || $url === '') return false;
+    $units = preg_match_all('/./su', $url) + preg_match_all('/[\x{10000}-\x{10FFFF}]/u', $url);
+    if ($units > 2000 || preg_match('~[' . ASKBOX_JS_SPACE . '\\\\\x{00}-\x{1F}\x{7F}]|^//~u', $url)) return false;
+    if (!preg_match('~^[a-z][a-z0-9+.-]*:~i', $url)) return true;
+    if (!preg_match('~^(https?)://((?:[a-z0-9-]+\.)*(?=[0-9-]*[a-z])[a-z0-9-]+)(?::([0-9]{1,5}))?(?:[/?#]|\z)~i', $url, $m)) return false;
+    $scheme = strtolower($m[1]);
+    $port = isset($m[3]) ? (int) $m[3] : ($scheme === 'https' ? 443 : 80);
+    if ($port > 65535) return false;
+    if ($scheme === 'https') return true;
+    // http: only on the page's own origin.
+    $page = parse_url($home);
+    $pagePort = $page['port'] ?? 80;
+    return ($page['scheme'] ?? '') === 'http' && strtolower($page['host'] ?? '') === strtolower($m[2]) && $pagePort === $port;
 }
 
 /** Whether the widget takes `$value` for the handoff setting `$field` (as its parseHandoff: trimmed first). */
@@ -154,6 +179,14 @@ function askbox_sanitize_widget(array $input, array $previous): array
     } else {
         $settings['consent'] = $previous['consent'];
         $refused[] = sprintf(__('%1$s: not saved, it is longer than %2$d characters', 'askbox'), ASKBOX_WIDGET_FIELDS['consent'][0], ASKBOX_CONTRACT['widgetRules']['consentMax']);
+    }
+    $given = (string) ($input['stylesheet'] ?? '');
+    $stylesheet = askbox_trim($given) ?? $given;
+    if ($stylesheet === '' || askbox_stylesheet_valid($stylesheet, home_url())) {
+        $settings['stylesheet'] = $stylesheet;
+    } else {
+        $settings['stylesheet'] = $previous['stylesheet'];
+        $refused[] = sprintf(__('%s: not saved, use a path on this site or an https URL', 'askbox'), ASKBOX_WIDGET_FIELDS['stylesheet'][0]);
     }
     foreach ($refused as $message) {
         add_settings_error('askbox_settings', 'askbox_widget', $message);

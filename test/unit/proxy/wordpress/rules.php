@@ -12,6 +12,9 @@ echo json_encode(array_map(static function (array $case): bool {
     if ($field === 'show_on') return askbox_path_patterns($value)[1] === [];
     if ($field === 'greeting' || $field === 'greeting_delay') return askbox_greeting_valid($field, $value);
     if ($field === 'consent') return askbox_consent_valid($value);
+    // The stylesheet's rule on a site served over https, and on one served over http (a local install).
+    if ($field === 'stylesheet') return askbox_trim($value) === '' || askbox_stylesheet_valid($value, 'https://blog.example');
+    if ($field === 'stylesheet_http') return askbox_trim($value) === '' || askbox_stylesheet_valid($value, 'http://localhost:8080');
     $trimmed = askbox_trim($value);
     return $trimmed === '' || askbox_handoff_valid($field, $value);
 }, $cases));

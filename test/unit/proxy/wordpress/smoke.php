@@ -81,7 +81,7 @@ $GLOBALS['wp']['filters']['askbox_proxy_options'] = [];
 
 // The widget's page rules, "Talk to a person", the consent text and proof of work, checked with the widget's rules.
 $GLOBALS['wp']['errors'] = [];
-$widget = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => "/help/*, /docs/*\n/faq", 'hide_on' => '/help/private/*', 'handoff_url' => ' https://help.example/contact?from=chat&lang=en%20GB ', 'handoff_email' => 'help@shop.example', 'handoff_param' => 'ticket', 'consent' => " I agree to the [privacy policy](https://shop.example/privacy?a=1&b=%20).\n\n\"Really\" <b>now</b>. ", 'proof_of_work' => '1']);
+$widget = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => "/help/*, /docs/*\n/faq", 'hide_on' => '/help/private/*', 'handoff_url' => ' https://help.example/contact?from=chat&lang=en%20GB ', 'handoff_email' => 'help@shop.example', 'handoff_param' => 'ticket', 'consent' => " I agree to the [privacy policy](https://shop.example/privacy?a=1&b=%20).\n\n\"Really\" <b>now</b>. ", 'stylesheet' => ' /wp-content/themes/shop/askbox.css?v="2"&x ', 'proof_of_work' => '1']);
 $report['widget_errors'] = $GLOBALS['wp']['errors'];
 $report['widget_settings'] = array_intersect_key($widget, ASKBOX_WIDGET_FIELDS + ['proof_of_work' => 1]);
 update_option('askbox_settings', $widget);
@@ -90,7 +90,7 @@ $report['widget_pow'] = askbox_proxy_options(askbox_settings())['proofOfWork'] ?
 ob_start();
 askbox_settings_page();
 $report['widget_page'] = ob_get_clean();
-$refused = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => '/ok/*, help', 'hide_on' => '/shop?x', 'handoff_url' => 'https://new.example', 'handoff_email' => "help@shop.example?cc=evil@x.example", 'handoff_param' => 'ticket', 'consent' => str_repeat('c', 1001)]);
+$refused = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => '/ok/*, help', 'hide_on' => '/shop?x', 'handoff_url' => 'https://new.example', 'handoff_email' => "help@shop.example?cc=evil@x.example", 'handoff_param' => 'ticket', 'consent' => str_repeat('c', 1001), 'stylesheet' => 'javascript:alert(1)']);
 $report['widget_refused'] = [$GLOBALS['wp']['errors'], array_intersect_key($refused, ASKBOX_WIDGET_FIELDS + ['proof_of_work' => 1])];
 // The greeting: its text and delay checked with the contract's WIDGET_RULES, printed as data-greeting(-delay).
 $GLOBALS['wp']['errors'] = [];

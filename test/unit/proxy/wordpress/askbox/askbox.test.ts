@@ -204,7 +204,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(report.settings_page_unprivileged).toBe('');
   });
 
-  it('saves page rules, "Talk to a person", the consent text and proof of work, and puts them on the script tag, escaped', () => {
+  it('saves page rules, "Talk to a person", the consent text, the custom stylesheet and proof of work, and puts them on the script tag, escaped', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
     expect(report.widget_errors).toEqual([]);
     const consent = 'I agree to the [privacy policy](https://shop.example/privacy?a=1&b=%20).\n\n"Really" <b>now</b>.';
@@ -216,6 +216,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
       handoff_param: 'ticket',
       // Trimmed as the widget trims it, its Markdown and its link's %XX kept: the widget sanitises what it shows.
       consent,
+      stylesheet: '/wp-content/themes/shop/askbox.css?v="2"&x',
       proof_of_work: '1',
     });
     const escaped = consent
@@ -224,7 +225,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
       .replaceAll('<', '&lt;')
       .replaceAll('>', '&gt;');
     expect(report.widget_tag).toContain(
-      ` data-show-on="/help/* /docs/* /faq" data-hide-on="/help/private/*" data-handoff-url="https://help.example/contact?from=chat&amp;lang=en%20GB" data-handoff-email="help@shop.example" data-handoff-param="ticket" data-consent="${escaped}" src=`,
+      ` data-show-on="/help/* /docs/* /faq" data-hide-on="/help/private/*" data-handoff-url="https://help.example/contact?from=chat&amp;lang=en%20GB" data-handoff-email="help@shop.example" data-handoff-param="ticket" data-consent="${escaped}" data-stylesheet="/wp-content/themes/shop/askbox.css?v=&quot;2&quot;&amp;x" src=`,
     );
     expect(report.widget_page).toContain(
       `<label for="askbox_consent">Consent before the first message</label></th><td><textarea id="askbox_consent" name="askbox_settings[consent]" rows="4" class="regular-text">${escaped}</textarea>`,
@@ -233,15 +234,17 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(report.no_pow).toBe(false);
     expect(report.settings_page).toContain('name="askbox_settings[proof_of_work]"');
     expect(report.settings_page).toContain('<label for="askbox_handoff_param">Talk to a person: URL parameter</label>');
+    expect(report.settings_page).toContain('<label for="askbox_stylesheet">Custom stylesheet URL</label>');
   });
 
-  it('refuses a pattern, handoff value or consent text the widget would refuse, names it, and keeps the previous ones', () => {
+  it('refuses a pattern, handoff value, consent text or stylesheet the widget would refuse, names it, and keeps the previous ones', () => {
     const [errors, kept] = (JSON.parse(run()) as { widget_refused: [string[], Record<string, string>] }).widget_refused;
     expect(errors).toEqual([
       'Show only on: "help" is not a path pattern such as /checkout/*',
       'Hide on: "/shop?x" is not a path pattern such as /checkout/*',
       'Talk to a person: email: not saved, the value is not valid',
       `Consent before the first message: not saved, it is longer than ${WIDGET_RULES.consentMax} characters`,
+      'Custom stylesheet URL: not saved, use a path on this site or an https URL',
     ]);
     // The handoff's three go together, as the widget drops "Talk to a person" when one is wrong.
     expect(kept).toMatchObject({
@@ -251,6 +254,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
       handoff_email: 'help@shop.example',
       // Not emptied: that would take the consent step away.
       consent: expect.stringMatching(/^I agree to the \[privacy policy\]/),
+      stylesheet: '/wp-content/themes/shop/askbox.css?v="2"&x',
     });
   });
 

@@ -5,13 +5,25 @@ import { parseHandoff } from '../../../../../src/config/handoff';
 import { parseConfig } from '../../../../../src/config/parse';
 import { parsePaths } from '../../../../../src/config/paths';
 import { WIDGET_RULES } from '../../../../../src/protocol/contract';
+import { parseSiteStyle } from '../../../../../src/config/stylesheet';
 import { freshBuild } from '../../../../helpers/build';
 import { requirePhp } from '../../../../helpers/php';
 
 const PLUGIN = fileURLToPath(new URL('../../../../../dist/wordpress/askbox', import.meta.url));
 const RULES = fileURLToPath(new URL('../rules.php', import.meta.url));
 
-type Field = 'show_on' | 'handoff_url' | 'handoff_email' | 'handoff_param' | 'greeting' | 'greeting_delay' | 'consent';
+type Field =
+  | 'show_on'
+  | 'handoff_url'
+  | 'handoff_email'
+  | 'handoff_param'
+  | 'greeting'
+  | 'greeting_delay'
+  | 'consent'
+  | 'stylesheet'
+  | 'stylesheet_http';
+/** The site's address for each stylesheet field: over https, and a local install over http. */
+const HOMES = { stylesheet: 'https://blog.example/', stylesheet_http: 'http://localhost:8080/' } as const;
 const HANDOFF_KEYS = { handoff_url: 'url', handoff_email: 'email', handoff_param: 'param' } as const;
 const SETTINGS = { handoff_url: 'handoffUrl', handoff_email: 'handoffEmail', handoff_param: 'handoffParam' } as const;
 
@@ -30,6 +42,8 @@ function widgetTakes(field: Field, value: string): boolean {
     return parseConfig({ botId: 'askboxDemo01', proxyUrl: '/askbox', consent: value }).config !== undefined;
   if (value.trim() === '') return true;
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  if (field === 'stylesheet' || field === 'stylesheet_http')
+    return parseSiteStyle({ stylesheet: value }, HOMES[field]).url !== undefined;
   return parseHandoff({ [SETTINGS[field]]: value })[HANDOFF_KEYS[field]] !== undefined;
 }
 
@@ -132,6 +146,52 @@ const CASES: [Field, string][] = [
     'NaN',
     'Infinity',
   ].map((value): [Field, string] => ['greeting_delay', value]),
+  ...[
+    '/wp-content/themes/shop/askbox.css',
+    ' /askbox.css?v=2 ',
+    'askbox.css',
+    '1a:b.css',
+    'https://blog.example/askbox.css',
+    'HTTPS://CDN.Example:8443/a.css',
+    'https://cdn.example',
+    'https://cdn.example?v=1',
+    'https://cdn.example:65535/a.css',
+    'https://cdn.example:65536/a.css',
+    'http://blog.example/askbox.css',
+    'http://localhost:8080/askbox.css',
+    'http://LOCALHOST:8080/a.css',
+    'http://localhost/askbox.css',
+    'http://localhost:8081/askbox.css',
+    'javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'data:text/css,a{}',
+    'blob:https://blog.example/1',
+    'ftp://blog.example/a.css',
+    'c:/a.css',
+    '//evil.example/a.css',
+    '/\\evil.example/a.css',
+    'https:evil.example/a.css',
+    'https:/evil.example/a.css',
+    'https://user:pw@cdn.example/a.css',
+    'https://blog.example@evil.example/a.css',
+    'https://127.0.0.1/a.css',
+    'https://[::1]/a.css',
+    'https://cdn.example./a.css',
+    'https://cdn.exa_mple/a.css',
+    'https://cdn.example/a b.css',
+    'https://cdn.example/a\u0085b.css',
+    '/a\u00a0b.css',
+    '/a\u0007.css',
+    '\ufeff/a.css',
+    `/${'a'.repeat(1999)}`,
+    `/${'a'.repeat(2000)}`,
+    `/${emoji.repeat(999)}a`,
+    `/${emoji.repeat(1000)}`,
+    '   ',
+  ].flatMap((value): [Field, string][] => [
+    ['stylesheet', value],
+    ['stylesheet_http', value],
+  ]),
   ...['ticket', 'a-b_C9', 'a b', 'a=b', 'a'.repeat(64), 'a'.repeat(65), 'é', 'ticket\n', 'tick\net'].map(
     (value): [Field, string] => ['handoff_param', value],
   ),
@@ -152,7 +212,7 @@ const CASES: [Field, string][] = [
   ].map((value): [Field, string] => ['consent', value]),
 ];
 
-describe("the plugin's copies of the widget's page-rule, handoff, greeting and consent checks (widget-rules.php)", () => {
+describe("the plugin's copies of the widget's page-rule, handoff, greeting, consent and stylesheet checks (widget-rules.php)", () => {
   it('accept and refuse exactly what the widget does, over a table of edge cases', () => {
     requirePhp();
     freshBuild('dist/wordpress/askbox/widget-rules.php');
@@ -173,6 +233,8 @@ describe("the plugin's copies of the widget's page-rule, handoff, greeting and c
       'greeting',
       'greeting_delay',
       'consent',
+      'stylesheet',
+      'stylesheet_http',
     ])
       expect(new Set(judged.filter((c) => c.field === field).map((c) => c.widget))).toEqual(new Set([true, false]));
   });
