@@ -143,9 +143,12 @@ describe('the packed package', () => {
       'DEFAULT_LIMITS',
       'DEFAULT_TIMEOUTS',
       'GRANT_HEADER',
+      'createMemoryPeopleStore',
       'createMemoryStore',
       'createProxy',
+      'createRedisPeopleStore',
       'createRedisStore',
+      'identityHash',
       'logToConsole',
     ]);
     expect(loaded.node).toEqual(['nodeAesGcm', 'nodeFetch', 'toNodeListener']);
