@@ -154,6 +154,7 @@ describe('the packed package', () => {
     expect(loaded.node).toEqual(['nodeAesGcm', 'nodeFetch', 'toNodeListener']);
     expect(loaded.worker).toEqual([
       'AskboxLimits',
+      'createDurableObjectPeopleStore',
       'createDurableObjectStore',
       'default',
       'optionsFromEnv',
