@@ -10,6 +10,7 @@ import { createHandoff } from './handoff.js';
 import { createHistory } from './history.js';
 import { createModelState } from './model-state.js';
 import { createOpener } from './opener.js';
+import { createPersonList } from './person-list.js';
 import { createPanelView, type PanelStore } from './panel.js';
 import { createRemoval } from './removal.js';
 import { createRuns } from './runs.js';
@@ -41,7 +42,10 @@ export interface ChatModelDeps {
 export const ChatModel = createModel((deps: ChatModelDeps) => {
   const { client, config, emit, online } = deps;
   const session = createSession(deps.storage, storageKey('conversation', config));
-  const conversations = createConversations(deps.storage, storageKey('conversations', config));
+  // A signed-in person's list is theirs on every device: it lives at the proxy, not in this browser.
+  const conversations = config.user
+    ? createPersonList({ client })
+    : createConversations(deps.storage, storageKey('conversations', config));
   const state = createModelState(online);
   const panel = createPanelView(deps.panel);
   const undo = createUndo(session);
