@@ -10,7 +10,7 @@ import { createSanitizer } from '../render/sanitize.js';
 import { createTimeFormat } from '../render/time.js';
 import type { Emit } from '../state/events.js';
 import type { PanelStore } from '../state/panel.js';
-import { createMemoryStore, type KeyValueStore } from '../state/storage.js';
+import type { KeyValueStore } from '../state/storage.js';
 import css from '../styles/panel.css?inline';
 import conversationsCss from '../styles/conversations.css?inline';
 import { App } from '../ui/App.js';
@@ -129,8 +129,7 @@ export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Cha
         stream: config.stream,
         user: config.user,
       }),
-    // Nothing about a signed-in person is written to the browser's storage: their list is the proxy's.
-    storage: config.user ? createMemoryStore() : home.storage,
+    storage: home.storage,
     config,
     emit,
     online,
