@@ -57,9 +57,9 @@ const askboxKeys = () =>
   [localStorage, sessionStorage].flatMap((area) => Object.keys(area).filter((key) => key.startsWith('askbox')));
 
 describe('identify() and reset() on the handle', () => {
-  it('sends as the person the tag signs in, then as the one identify() names, then as no one after reset()', async () => {
+  it('sends as the person mount() signs in, then as the one identify() names, then as no one after reset()', async () => {
     const proxy = fakeProxy();
-    const chat = start({ ...minimal, userId: ALICE.id, userHash: ALICE.hash });
+    const chat = start({ ...minimal, user: ALICE });
     await chat.send('one');
     expect([proxy.people(), proxy.created()]).toEqual([['alice+hash'], 1]);
     // Nothing about the person stays in the browser (the open panel's state is the tab's, and reset() forgets it).
