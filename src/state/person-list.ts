@@ -20,17 +20,18 @@ export const LIST_TRANSITIONS: Transitions<ListState, ListEvent> = {
 };
 
 /**
- * The proxy's list as the panel shows it, joined with what this chat knows: a conversation used here keeps its
- * first question as title and its last activity; one the proxy does not list (yet) stays. Newest activity first.
+ * The proxy's list as the panel shows it: the proxy's is the whole list (a conversation deleted on another device is
+ * gone), joined with what this chat knows: a conversation used here keeps its first question as title and its last
+ * activity. Newest activity first.
  */
 function join(listed: readonly ApiConversation[], known: readonly Earlier[]): Earlier[] {
   const byId = new Map(known.map((entry) => [entry.id, entry]));
-  const fromProxy = listed.map(({ id, grant, name, createdAt }): Earlier => {
-    const here = byId.get(id);
-    byId.delete(id);
-    return { id, grant, title: here?.title ?? name, at: here?.at ?? createdAt };
-  });
-  return [...fromProxy, ...byId.values()].sort((a, b) => b.at - a.at);
+  return listed
+    .map(({ id, grant, name, createdAt }): Earlier => {
+      const here = byId.get(id);
+      return { id, grant, title: here?.title ?? name, at: here?.at ?? createdAt };
+    })
+    .sort((a, b) => b.at - a.at);
 }
 
 interface PersonListDeps {

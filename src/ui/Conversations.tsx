@@ -29,6 +29,7 @@ export function Conversations() {
       ref={view}
       class="convos"
       aria-labelledby="askbox-convos"
+      aria-busy={state === 'loading'}
       onKeyDown={(event) => {
         if (event.key !== 'Escape') return;
         // The panel's own Escape (mount/chat.ts) would close the whole panel.

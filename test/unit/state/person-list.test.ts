@@ -86,21 +86,21 @@ describe('a signed-in person’s list', () => {
     expect(answers).toHaveLength(2);
   });
 
-  it('keeps what this chat knows: a conversation used here keeps its question as title, and stays if not listed', async () => {
+  it('takes the proxy’s list as the whole list, a conversation used here keeping its question as title', async () => {
     const { list, answers } = setup();
     list.touch({ id: 'conv00000001', grant: 'here-1' }, 'Which plans?');
-    list.touch({ id: 'conv00000009', grant: 'here-9' }, 'Not listed yet');
+    // Deleted on another device: the proxy no longer lists it.
+    list.touch({ id: 'conv00000009', grant: 'here-9' }, 'Deleted elsewhere');
     list.show(true);
     answers[0]!.resolve([listed(1, 1000), listed(3, 30_000)]);
     await vi.waitFor(() => expect(list.state.value).toBe('read'));
     expect(list.all().map(({ id, title, grant }) => [id, title, grant])).toEqual([
       ['conv00000003', 'Website visitor', 'person-grant-3'],
-      ['conv00000009', 'Not listed yet', 'here-9'],
       // The proxy's grant is the fresh one.
       ['conv00000001', 'Which plans?', 'person-grant-1'],
     ]);
     list.drop('conv00000003');
-    expect(list.all().map((entry) => entry.id)).toEqual(['conv00000009', 'conv00000001']);
+    expect(list.all().map((entry) => entry.id)).toEqual(['conv00000001']);
   });
 
   it('fails, keeps the entries it had, and reads again on reload', async () => {
@@ -126,6 +126,8 @@ describe('a signed-in person in the chat model', () => {
     test.reply('hi');
     await test.model.send('hello');
     await test.model.feedback.rate(test.model.messages.value.at(-1)!.id, 'up');
+    // The proxy lists the conversation just started, as it does once it created it.
+    test.state.people.push({ ...listed(1, 500), grant: 'grant-1' });
     test.model.conversations.show(true);
     await vi.waitFor(() => expect(test.model.conversations.state.value).toBe('read'));
     expect(test.model.conversations.all().map((entry) => entry.title)).toEqual(['hello', 'Website visitor']);
