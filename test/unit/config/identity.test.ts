@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseIdentity, sameIdentity } from '../../../src/config/identity';
+import { parseIdentity, sameIdentity, USER_HASH, USER_ID } from '../../../src/config/identity';
 import { parseConfig, parseLauncherConfig } from '../../../src/config/parse';
 import { IDENTITY } from '../../../src/protocol/contract';
 
@@ -45,9 +45,9 @@ describe('parseIdentity: the contract’s patterns', () => {
     }
   });
 
-  it('holds the contract’s patterns, not copies', () => {
-    expect(IDENTITY.userIdPattern).toBe('^[A-Za-z0-9._@:+=-]{1,128}$');
-    expect(IDENTITY.hashPattern).toBe('^[0-9a-f]{64}$');
+  it('holds the contract’s patterns, to the letter', () => {
+    expect([USER_ID.source, USER_ID.flags]).toEqual([IDENTITY.userIdPattern, '']);
+    expect([USER_HASH.source, USER_HASH.flags]).toEqual([IDENTITY.hashPattern, '']);
   });
 
   it('tells the same person, signed alike, from another', () => {
