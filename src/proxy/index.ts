@@ -4,6 +4,7 @@
  */
 export { createProxy, type ProxyHandler } from './core/proxy.js';
 export { logToConsole } from './core/console-log.js';
+export { identityHash } from './core/identity.js';
 export type { BucketCheck, LimitStore } from './core/limits.js';
 export { createMemoryPeopleStore, createMemoryStore } from './stores/memory.js';
 export type { PeopleStore, PersonConversation, PersonEntry } from './core/people.js';

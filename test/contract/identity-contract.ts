@@ -9,7 +9,7 @@ import type { ProxyRuntime } from './proxy-contract';
 import { startUpstream } from './upstream';
 
 /** The secret the contract's site shares with its proxy, and another site's. */
-export const IDENTITY_SECRET = 'contract-identity-secret-0123456789';
+const IDENTITY_SECRET = 'contract-identity-secret-0123456789';
 const OTHER_SITE_SECRET = 'another-site-identity-secret-98765';
 
 /** HMAC-SHA256(secret, text) in lowercase hex, as a site's server computes it (node:crypto, not the proxy's code). */

@@ -17,7 +17,7 @@ const PERSON_KEY_DIGITS = 40;
 const encoder = new TextEncoder();
 
 /** Who a request speaks for: nobody in particular (no identity header), a verified person, or a refusal. */
-export type Identity = { person: null } | { person: string } | { refused: Response };
+type Identity = { person: null } | { person: string } | { refused: Response };
 
 /** Checks identity headers; made once per proxy. */
 export type IdentityCheck = (request: IncomingRequest) => Promise<Identity>;
@@ -68,7 +68,13 @@ async function personKey(key: CryptoKey, id: string): Promise<string> {
   return `u-${toHex(mac).slice(0, PERSON_KEY_DIGITS)}`;
 }
 
-/** HMAC-SHA256(secret, text) in lowercase hex: the hash a site's server computes for the id `text`. */
+/**
+ * HMAC-SHA256(secret, text) in lowercase hex: the `data-user-hash` a site's server computes for the person's id
+ * `text` with the proxy's `identitySecret` (on any runtime with Web Crypto; `hash_hmac('sha256', …)` in PHP).
+ *
+ * @example
+ * const hash = await identityHash(process.env.ASKBOX_IDENTITY_SECRET, user.id);
+ */
 export async function identityHash(secret: string, text: string): Promise<string> {
   const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
     'sign',

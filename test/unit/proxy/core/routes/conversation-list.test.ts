@@ -121,7 +121,7 @@ describe('proxy: a signed-in person’s conversations', () => {
       limits: { visitorMessages: { burst: 1, perMinute: 1 }, ipMessages: { burst: 100, perMinute: 100 } },
     });
     // Two anonymous visits (two visitor ids), then the same person signs in on both.
-    const grants = [];
+    const grants: { data: { id: string }; meta: { grant: string } }[] = [];
     for (const name of ['a', 'b']) {
       const response = await proxy.call('POST', '/conversations', { name, bot_id: DEMO_BOT_ID });
       grants.push((await response.json()) as { data: { id: string }; meta: { grant: string } });
