@@ -53,7 +53,8 @@ describe('signed-in visitors (Chromium, through the demo proxy and simulator)', 
     await openList(b.page);
     expect(await b.page.locator(`${ENTRIES} span`).allTextContents()).toEqual(['Website visitor']);
     expect(await deepActive(b.page)).toBe('button.menu__item');
-    await b.page.locator(ENTRIES).first().click();
+    // By keyboard: the entry has focus, and Enter opens it.
+    await b.page.keyboard.press('Enter');
     await b.page.locator(W.bot).filter({ hasText: 'We have two plans.' }).waitFor();
     expect(await b.page.locator(W.user).textContent()).toContain('Which plans?');
     expect(await deepActive(b.page)).toBe('textarea.input');
@@ -65,6 +66,7 @@ describe('signed-in visitors (Chromium, through the demo proxy and simulator)', 
     expect(await c.page.locator(ENTRIES).count()).toBe(0);
     expect(await c.page.locator(`${VIEW} [role="status"]`).textContent()).toBe(CHAT_TEXT.noConversations);
     expect(await deepActive(c.page)).toBe('button.link-button');
+    expect(await axeViolations(c.page)).toEqual([]);
 
     // B deletes it: gone from her list everywhere.
     await b.page.locator(MENU_BUTTON).click();
