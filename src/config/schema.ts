@@ -1,3 +1,5 @@
+import type { Identity } from './identity.js';
+
 /**
  * A locale pack: one language's strings by name. A UI string's key as in `text` (`send`), an error sentence's as
  * `errors.<kind>` (`errors.network`), then `title`, `welcome`, `placeholder` and the chat file's own strings
@@ -166,6 +168,11 @@ export interface WidgetConfig {
   /** The greeting's own page rules, read as `showOn` and `hideOn` are, on the pages the widget is on. */
   greetingShowOn: readonly string[];
   greetingHideOn: readonly string[];
+  /**
+   * The signed-in visitor (`data-user-id` and `data-user-hash`, or `user: {id, hash}`), checked by the proxy; undefined:
+   * anonymous, the conversations kept in this browser.
+   */
+  user: Identity | undefined;
 }
 
 /**

@@ -67,8 +67,6 @@ interface ConsentDeps {
   storage: KeyValueStore;
   config: WidgetConfig;
   emit: Emit;
-  /** The signed-in visitor's id: their choice is kept for them, not for the browser. */
-  person?: string | undefined;
   /** Called once the visitor accepts: the chat gets ready as an open panel does. */
   accepted?: () => void;
 }
@@ -92,9 +90,11 @@ export interface Consent {
  * read (as the panel shows), not when the chat is created; it counts only for the same text. Without a consent text
  * the gate is accepted from the start and never writes anything.
  */
-export function createConsent({ storage, config, emit, person, accepted }: ConsentDeps): Consent {
+export function createConsent({ storage, config, emit, accepted }: ConsentDeps): Consent {
   const text = config.consent;
-  const key = consentKey(config, person);
+  // A signed-in person's choice is theirs, kept in this browser under the first 16 digits of their hash (a pseudonym,
+  // never their id), and outlives their logout as the record of what they accepted.
+  const key = consentKey(config, config.user?.hash.slice(0, 16));
   const fingerprint = text === undefined ? '' : consentFingerprint(text);
   let machine: Machine<ConsentState, ConsentEvent> | undefined;
   const started = () => {

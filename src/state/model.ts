@@ -11,13 +11,14 @@ import { createHandoff } from './handoff.js';
 import { createHistory } from './history.js';
 import { createModelState } from './model-state.js';
 import { createOpener } from './opener.js';
+import { createPersonList } from './person-list.js';
 import { createPanelView, type PanelStore } from './panel.js';
 import { createRemoval } from './removal.js';
 import { createRuns } from './runs.js';
 import { createSending } from './sending.js';
 import { createSession, storageKey } from './session.js';
 import { createStallWatch } from './stall.js';
-import type { KeyValueStore } from './storage.js';
+import { createMemoryStore, type KeyValueStore } from './storage.js';
 import { createSwitching } from './switching.js';
 import { createUndo } from './undo.js';
 
@@ -34,6 +35,19 @@ export interface ChatModelDeps {
 }
 
 /**
+ * Where the visitor's conversation, ratings and list are kept: the browser's storage for an anonymous visitor. Nothing
+ * about a signed-in person is written to the browser's storage: their conversation and ratings are held in memory,
+ * and their list, theirs on every device, is the proxy's.
+ */
+function visitorStores({ client, config, storage: browser }: ChatModelDeps) {
+  const storage = config.user ? createMemoryStore() : browser;
+  const conversations = config.user
+    ? createPersonList({ client })
+    : createConversations(storage, storageKey('conversations', config));
+  return { storage, session: createSession(storage, storageKey('conversation', config)), conversations };
+}
+
+/**
  * The widget's state and actions. `status` is the one source of what the widget is doing (see `ChatStatus`);
  * `retry()` is the one way to repeat what failed. Nothing touches the network or storage before the visitor
  * engages: the stored conversation is read when the panel first opens (history) or the first message is sent, and
@@ -41,8 +55,7 @@ export interface ChatModelDeps {
  */
 export const ChatModel = createModel((deps: ChatModelDeps) => {
   const { client, config, emit, online } = deps;
-  const session = createSession(deps.storage, storageKey('conversation', config));
-  const conversations = createConversations(deps.storage, storageKey('conversations', config));
+  const { storage, session, conversations } = visitorStores(deps);
   const state = createModelState(online);
   // Accepted, the chat gets ready as an open panel does. Before, nothing reaches the proxy or storage: not a message,
   // a history, a proof, the panel's state.
@@ -69,7 +82,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     state,
   });
   const conversation = () => session.current();
-  const feedback = createFeedback({ client, storage: deps.storage, config, emit, conversation });
+  const feedback = createFeedback({ client, storage, config, emit, conversation });
   const leave = feedback.flush;
   const switching = createSwitching({ session, conversations, undo, runs, opener, history, emit, state, panel, leave });
   const { send, retry } = createAsking({ state, session, history, undo, emit, ask, allowed });

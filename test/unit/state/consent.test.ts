@@ -23,7 +23,7 @@ const configWith = (input: Record<string, unknown> = { consent: TEXT }) => {
 };
 
 /** A consent gate over `storage`, recording the events it emits and every write to storage. */
-function setup(storage: KeyValueStore = createMemoryStorage(), input?: Record<string, unknown>, person?: string) {
+function setup(storage: KeyValueStore = createMemoryStorage(), input?: Record<string, unknown>) {
   const events: unknown[] = [];
   const writes: string[] = [];
   const recorded: KeyValueStore = {
@@ -41,7 +41,6 @@ function setup(storage: KeyValueStore = createMemoryStorage(), input?: Record<st
     storage: recorded,
     config: configWith(input),
     emit: (type, detail) => events.push({ type, detail }),
-    person,
   });
   return { consent, events, writes, storage };
 }
@@ -153,13 +152,19 @@ describe('consent: the visitor’s choice', () => {
     expect([writes, events]).toEqual([[], []]);
   });
 
-  it('keeps a signed-in visitor’s choice for them, apart from the browser’s', () => {
+  it('keeps a signed-in visitor’s choice for them, apart from the browser’s, under a pseudonym of their hash', () => {
     const storage = createMemoryStorage();
-    setup(storage, undefined, 'user-42').consent.accept();
-    expect(storage.get(`${KEY}:person:user-42`)).toBeDefined();
+    const person = (id: string, digit: string) => ({
+      consent: TEXT,
+      user: { id, hash: digit.repeat(16) + '0'.repeat(48) },
+    });
+    const { consent, writes } = setup(storage, person('user-42', 'a'));
+    consent.accept();
+    expect(writes).toEqual([`${KEY}:person:${'a'.repeat(16)}`]);
+    expect(storage.get(writes[0]!)).not.toContain('user-42');
     expect(setup(storage).consent.state.value).toBe('asking');
-    expect(setup(storage, undefined, 'user-7').consent.state.value).toBe('asking');
-    expect(setup(storage, undefined, 'user-42').consent.state.value).toBe('accepted');
+    expect(setup(storage, person('user-7', 'b')).consent.state.value).toBe('asking');
+    expect(setup(storage, person('user-42', 'a')).consent.state.value).toBe('accepted');
   });
 });
 
