@@ -8,7 +8,7 @@
 
 /** Where the proxy answers, under its base path, and with which methods. */
 export const ROUTES = /* @__PURE__ */ Object.freeze({
-  conversations: { path: 'conversations', methods: ['POST'] },
+  conversations: { path: 'conversations', methods: ['GET', 'POST'] },
   /** A visitor's own conversation, deleted at the service (its grant only). */
   conversation: { path: 'conversations/{id}', methods: ['DELETE'] },
   /** A rating of a reply; the service has no such endpoint, so it goes to the site's `onFeedback`, never upstream. */
@@ -73,6 +73,23 @@ export const TRUSTED_HOPS = /* @__PURE__ */ Object.freeze({
 
 /** The request header that carries a visitor's grant. */
 export const GRANT_HEADER = 'x-askbox-grant';
+
+/** Signed-in visitors (issue 35): the site's server signs the person's id with the proxy's `identitySecret`. */
+export const IDENTITY = /* @__PURE__ */ Object.freeze({
+  /** The person's id as the site knows it, sent by the widget on every request when signed in. */
+  userHeader: 'x-askbox-user',
+  /** HMAC-SHA256(identitySecret, id as UTF-8), lowercase hex. */
+  hashHeader: 'x-askbox-user-hash',
+  /** What an id may be: header-safe, no spaces, at most 128 characters. */
+  userIdPattern: '^[A-Za-z0-9._@:+=-]{1,128}$',
+  hashPattern: '^[0-9a-f]{64}$',
+  /** The key a person's conversations, grants and limits go by: `u-` + the first 40 hex digits of
+   *  HMAC-SHA256(identitySecret, personLabel + id). 42 characters, so never an anonymous visitor id (22). */
+  personLabel: 'askbox-person:',
+  personKeyPattern: '^u-[0-9a-f]{40}$',
+  /** The newest conversations kept per person; an older one drops out of the list (it stays at the service). */
+  conversationsMax: 50,
+});
 
 /** Conversation, bot, document and visitor ids, as a RegExp source (the service's ids are 12 alphanumerics). */
 export const ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
@@ -205,6 +222,8 @@ export const STORE_SIZES = /* @__PURE__ */ Object.freeze({
   buckets: 100_000,
   /** Verified grants remembered, so a repeated grant costs no HMAC. */
   verifiedGrants: 10_000,
+  /** People whose lists a bounded store keeps; beyond it the least recently used person goes. */
+  people: 10_000,
 });
 
 /** Every refusal the proxy itself makes: its status and its message, in the service's envelope. */
@@ -216,6 +235,8 @@ export const REFUSALS = /* @__PURE__ */ Object.freeze({
   wrongHost: { status: 421, message: 'This chat is not served on this host.' },
   originRefused: { status: 403, message: 'This site is not allowed to use this chat.' },
   notAuthorized: { status: 403, message: 'You are not allowed to use this chat.' },
+  identityRefused: { status: 403, message: 'Your sign-in could not be verified. Please sign in again.' },
+  identityRequired: { status: 401, message: 'Sign in to see your conversations.' },
   /** A new conversation without a valid, unused, unexpired proof of work; the widget solves a new one and retries. */
   proofRequired: { status: 428, message: 'Please wait a moment: the chat is getting ready.' },
   unsupportedType: { status: 415, message: 'The request body must be application/json.' },

@@ -390,7 +390,6 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
     describe('allowlist, methods and hostile requests', () => {
       it.each([
         ['GET', '/bots'],
-        ['GET', '/conversations'],
         ['GET', '/conversations/abcdefabcdef'],
         ['DELETE', '/conversations/abcdefabcdef'],
         ['POST', '/conversations/abcdefabcdef'],
