@@ -91,6 +91,14 @@ export const IDENTITY = /* @__PURE__ */ Object.freeze({
   conversationsMax: 50,
 });
 
+/** The request headers a CORS preflight allows (`Access-Control-Allow-Headers`, joined by `, `). */
+export const CORS_ALLOW_HEADERS: readonly string[] = /* @__PURE__ */ Object.freeze([
+  'content-type',
+  GRANT_HEADER,
+  IDENTITY.userHeader,
+  IDENTITY.hashHeader,
+]);
+
 /** Conversation, bot, document and visitor ids, as a RegExp source (the service's ids are 12 alphanumerics). */
 export const ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
@@ -222,7 +230,7 @@ export const STORE_SIZES = /* @__PURE__ */ Object.freeze({
   buckets: 100_000,
   /** Verified grants remembered, so a repeated grant costs no HMAC. */
   verifiedGrants: 10_000,
-  /** People whose lists a bounded store keeps; beyond it the least recently used person goes. */
+  /** People whose conversation lists a bounded store keeps; beyond it the least recently used person goes. */
   people: 10_000,
 });
 
@@ -235,7 +243,9 @@ export const REFUSALS = /* @__PURE__ */ Object.freeze({
   wrongHost: { status: 421, message: 'This chat is not served on this host.' },
   originRefused: { status: 403, message: 'This site is not allowed to use this chat.' },
   notAuthorized: { status: 403, message: 'You are not allowed to use this chat.' },
+  /** A signed-in visitor whose identity headers do not verify (issue 35). */
   identityRefused: { status: 403, message: 'Your sign-in could not be verified. Please sign in again.' },
+  /** `GET conversations` without identity headers: the list is a signed-in person's. */
   identityRequired: { status: 401, message: 'Sign in to see your conversations.' },
   /** A new conversation without a valid, unused, unexpired proof of work; the widget solves a new one and retries. */
   proofRequired: { status: 428, message: 'Please wait a moment: the chat is getting ready.' },

@@ -56,6 +56,7 @@ const ASKBOX_CONTRACT = [
         'proofClaim' => 'pow:used:{id}',
     ],
     'busyRetrySeconds' => 5,
+    'corsAllowHeaders' => ['content-type', 'x-askbox-grant', 'x-askbox-user', 'x-askbox-user-hash'],
     'corsMaxAgeSeconds' => 600,
     'defaultLimits' => [
         'visitorMessages' => [
@@ -609,7 +610,7 @@ function askbox_dispatch(array $c, string $method, string $path): int
     if ($cross && !in_array($origin, $c['origins'], true)) return askbox_refuse('originRefused');
     $GLOBALS['askbox_cors'] = $cross ? ['Access-Control-Allow-Origin' => $origin, 'Access-Control-Expose-Headers' => 'retry-after'] : [];
     if ($method === 'OPTIONS') {
-        return askbox_send(204, null, ['Access-Control-Allow-Methods' => implode(', ', ASKBOX_CONTRACT['routeMethods']), 'Access-Control-Allow-Headers' => implode(', ', ['content-type', ASKBOX_CONTRACT['grantHeader'], ASKBOX_CONTRACT['identity']['userHeader'], ASKBOX_CONTRACT['identity']['hashHeader']]), 'Access-Control-Max-Age' => (string) ASKBOX_CONTRACT['corsMaxAgeSeconds']]);
+        return askbox_send(204, null, ['Access-Control-Allow-Methods' => implode(', ', ASKBOX_CONTRACT['routeMethods']), 'Access-Control-Allow-Headers' => implode(', ', ASKBOX_CONTRACT['corsAllowHeaders']), 'Access-Control-Max-Age' => (string) ASKBOX_CONTRACT['corsMaxAgeSeconds']]);
     }
     if (is_callable($c['authorize']) && $path !== $base . '/health') {
         $verdict = ($c['authorize'])();
@@ -1478,6 +1479,12 @@ function askbox_identity(array $c): string|int|null
     $formed = $id !== null && $hash !== null && preg_match('~' . ASKBOX_CONTRACT['identity']['userIdPattern'] . '~D', $id)
         && preg_match('~' . ASKBOX_CONTRACT['identity']['hashPattern'] . '~D', $hash);
     if (!$formed || !hash_equals(hash_hmac('sha256', $id, $secret), $hash)) return askbox_refuse('identityRefused');
+    return askbox_person_key($secret, $id);
+}
+
+/** The key a person goes by: `u-` and the first 40 hex digits of HMAC-SHA256(secret, personLabel + id). */
+function askbox_person_key(string $secret, string $id): string
+{
     return 'u-' . substr(hash_hmac('sha256', ASKBOX_CONTRACT['identity']['personLabel'] . $id, $secret), 0, 40);
 }
 

@@ -39,6 +39,12 @@ function askbox_identity(array $c): string|int|null
     $formed = $id !== null && $hash !== null && preg_match('~' . ASKBOX_CONTRACT['identity']['userIdPattern'] . '~D', $id)
         && preg_match('~' . ASKBOX_CONTRACT['identity']['hashPattern'] . '~D', $hash);
     if (!$formed || !hash_equals(hash_hmac('sha256', $id, $secret), $hash)) return askbox_refuse('identityRefused');
+    return askbox_person_key($secret, $id);
+}
+
+/** The key a person goes by: `u-` and the first 40 hex digits of HMAC-SHA256(secret, personLabel + id). */
+function askbox_person_key(string $secret, string $id): string
+{
     return 'u-' . substr(hash_hmac('sha256', ASKBOX_CONTRACT['identity']['personLabel'] . $id, $secret), 0, 40);
 }
 

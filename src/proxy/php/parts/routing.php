@@ -18,7 +18,7 @@ function askbox_dispatch(array $c, string $method, string $path): int
     if ($cross && !in_array($origin, $c['origins'], true)) return askbox_refuse('originRefused');
     $GLOBALS['askbox_cors'] = $cross ? ['Access-Control-Allow-Origin' => $origin, 'Access-Control-Expose-Headers' => 'retry-after'] : [];
     if ($method === 'OPTIONS') {
-        return askbox_send(204, null, ['Access-Control-Allow-Methods' => implode(', ', ASKBOX_CONTRACT['routeMethods']), 'Access-Control-Allow-Headers' => implode(', ', ['content-type', ASKBOX_CONTRACT['grantHeader'], ASKBOX_CONTRACT['identity']['userHeader'], ASKBOX_CONTRACT['identity']['hashHeader']]), 'Access-Control-Max-Age' => (string) ASKBOX_CONTRACT['corsMaxAgeSeconds']]);
+        return askbox_send(204, null, ['Access-Control-Allow-Methods' => implode(', ', ASKBOX_CONTRACT['routeMethods']), 'Access-Control-Allow-Headers' => implode(', ', ASKBOX_CONTRACT['corsAllowHeaders']), 'Access-Control-Max-Age' => (string) ASKBOX_CONTRACT['corsMaxAgeSeconds']]);
     }
     if (is_callable($c['authorize']) && $path !== $base . '/health') {
         $verdict = ($c['authorize'])();
