@@ -44,8 +44,8 @@ const askboxLines = (proxy: Proxy) =>
     .split('\n')
     .filter((line) => line.includes('[askbox]'));
 /** PHP on a fresh store, with `$people` the SQLite store of people and `$add` adding to it. */
-const store = (code: string) =>
-  runPhpOnStore(`$people = new AskboxSqlitePeople(['storeDir' => getenv('ASKBOX_TEST_STORE'), 'grantTtl' => 3600]);
+const store = (code: string, grantTtl = 3600) =>
+  runPhpOnStore(`$people = new AskboxSqlitePeople(['storeDir' => getenv('ASKBOX_TEST_STORE'), 'grantTtl' => ${grantTtl}]);
     $add = static fn (string $p, string $id) => $people->add($p, ['id' => $id, 'bot_id' => 'b', 'name' => $id, 'created_at' => 't']);
     ${code}`);
 
@@ -335,4 +335,14 @@ describe('the PHP people store', () => {
       echo json_encode([count($people->list('u-first')), count($people->list('u-second')), count($people->list('u-2'))]);`);
     expect(kept).toEqual([1, 0, 1]);
   }, 60_000);
+
+  it('forgets a person unused for a grant’s lifetime (their grants have all expired) when another comes', () => {
+    // A lifetime of 20 ms here, so the test need not wait an hour.
+    const kept = store(
+      `$add('u-old', 'a'); usleep(40000); $add('u-new', 'b');
+      echo json_encode([count($people->list('u-old')), count($people->list('u-new'))]);`,
+      0.02,
+    );
+    expect(kept).toEqual([0, 1]);
+  });
 });
