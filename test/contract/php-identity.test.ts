@@ -1,9 +1,12 @@
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT_ID } from '../../demo/simulator/index';
 import { IDENTITY, ROUTE_METHODS, STORE_SIZES } from '../../src/protocol/contract';
 import { limitMessage, refusalBody } from '../helpers/messages';
-import { runPhpOnStore, startPhpProxy } from '../helpers/php';
+import { runPhp, runPhpOnStore, startPhpProxy } from '../helpers/php';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, PARTNER } from './config';
 import { readGrant } from './http';
 import { startUpstream } from './upstream';
@@ -344,5 +347,23 @@ describe('the PHP people store', () => {
       0.02,
     );
     expect(kept).toEqual([0, 1]);
+  });
+
+  it('adds its tables to a store made before signed-in visitors (schema version 1), keeping its buckets', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'askbox-store-v1-'));
+    try {
+      const kept = runPhp(
+        `$old = new PDO('sqlite:' . getenv('DIR') . '/askbox-store.sqlite');
+        $old->exec('CREATE TABLE buckets (k TEXT PRIMARY KEY, t REAL NOT NULL, a INTEGER NOT NULL, e INTEGER NOT NULL) WITHOUT ROWID; INSERT INTO buckets VALUES (\\'kept\\', 1, 1, 9999999999999); PRAGMA user_version = 1;');
+        $old = null;
+        $people = new AskboxSqlitePeople(['storeDir' => getenv('DIR'), 'grantTtl' => 3600]);
+        $people->add('u-a', ['id' => 'c1', 'bot_id' => 'b', 'name' => 'n', 'created_at' => 't']);
+        echo json_encode([array_column($people->list('u-a'), 'id'), askbox_db(['storeDir' => getenv('DIR')])->query('SELECT k FROM buckets')->fetchColumn()]);`,
+        { DIR: dir },
+      );
+      expect(kept).toEqual([['c1'], 'kept']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
