@@ -16,6 +16,8 @@ export interface DemoServerOptions {
   proxyUrl?: string;
   /** Signs grants (`ASKBOX_SECRET`); default: random per run, so conversations end with the demo. */
   secret?: string | undefined;
+  /** Verifies signed-in visitors (`ASKBOX_IDENTITY_SECRET`); default: DEMO_IDENTITY_SECRET, a fixed demo secret. */
+  identitySecret?: string | undefined;
   /** Proxy options over the demo's own (limits, timeouts…), for tests. */
   proxy?: Partial<ProxyOptions>;
   /** Scripted replies for the simulator. */
@@ -46,6 +48,8 @@ export interface DemoServer {
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SIMULATOR_KEY = 'askbox-simulator-key';
+/** The demo's identity secret when ASKBOX_IDENTITY_SECRET is unset: public, for the demo only, never for a site. */
+export const DEMO_IDENTITY_SECRET = 'askbox-demo-identity-secret';
 const PAGES = new Set([
   'index',
   'de',
@@ -126,6 +130,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       // The simulator streams from a port of its own, as the real service streams from a host of its own.
       ...(streams && { streamOrigins: [`http://127.0.0.1:${streams.port}`] }),
       secret: options.secret ?? randomHex(32),
+      identitySecret: options.identitySecret ?? DEMO_IDENTITY_SECRET,
       // Stream tokens sealed on node:crypto, as the README's Node recipes seal them: the same tokens, less CPU.
       aesGcm: nodeAesGcm,
       log: (entry) => entry.level !== 'info' && console.error('[proxy]', JSON.stringify(entry)),
@@ -195,6 +200,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     port: Number(argument('port') ?? process.env.PORT ?? 5173),
     host: argument('host') ?? process.env.HOST,
     secret: process.env.ASKBOX_SECRET,
+    identitySecret: process.env.ASKBOX_IDENTITY_SECRET,
     scenario: scenarioFile ? loadScenario(scenarioFile) : undefined,
     apiKey: process.env.CODY_API_KEY,
     upstream: process.env.CODY_API_URL,
@@ -204,5 +210,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     `Askbox demo on ${demo.url} — ${demo.simulator ? 'using the local Cody API simulator' : 'proxying to the real Cody API'}`,
   );
   if (scenarioFile) console.log(`Scenario: ${scenarioFile}`);
+  if (!process.env.ASKBOX_IDENTITY_SECRET)
+    console.log(
+      `Signed-in visitors: the fixed demo identity secret "${DEMO_IDENTITY_SECRET}" (set ASKBOX_IDENTITY_SECRET)`,
+    );
   process.on('SIGINT', () => void demo.close().then(() => process.exit(0)));
 }

@@ -4,8 +4,10 @@
  */
 export { createProxy, type ProxyHandler } from './core/proxy.js';
 export { logToConsole } from './core/console-log.js';
+export { identityHash } from './core/identity.js';
 export type { BucketCheck, LimitStore } from './core/limits.js';
-export { createMemoryStore } from './stores/memory.js';
+export { createMemoryPeopleStore, createMemoryStore } from './stores/memory.js';
+export type { PeopleStore, PersonConversation, PersonEntry } from './core/people.js';
 export {
   DEFAULT_LIMITS,
   DEFAULT_TIMEOUTS,
@@ -20,4 +22,4 @@ export {
 } from './core/options.js';
 export { GRANT_HEADER } from './core/policy.js';
 export type { ProofOfWorkOptions } from './core/proof.js';
-export { createRedisStore, type RedisEval } from './stores/redis.js';
+export { createRedisPeopleStore, createRedisStore, type RedisEval } from './stores/redis.js';

@@ -7,7 +7,9 @@
 export { default } from './adapters/workers/worker.js';
 export {
   AskboxLimits,
+  createDurableObjectPeopleStore,
   createDurableObjectStore,
+  type DurableObjectStateLike,
   type DurableObjectNamespaceLike,
   type DurableObjectStubLike,
 } from './stores/durable-object.js';

@@ -32,6 +32,8 @@ export interface ContractConfig {
     ipMessagesPerDay: number;
   };
   timeouts: { connectMs: number; firstByteMs: number; idleMs: number; maxStreamMs: number };
+  /** Verifies signed-in visitors (absent: identity headers are refused). */
+  identitySecret?: string;
   /** Proof of work before each new conversation (off when absent). */
   proofOfWork?: { cost: number; prefixLength: number; raisedCost: number; raisedPrefixLength: number };
 }

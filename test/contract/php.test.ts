@@ -5,7 +5,7 @@ import { contractConfig } from './config';
 import { defineProofContract } from './proof-contract';
 import { defineProxyContract } from './proxy-contract';
 
-/** The contract against the one-file PHP proxy under `php -S`. */
+/** The contract against the one-file PHP proxy under `php -S`, signed-in visitors included. */
 defineProxyContract({ name: 'php', start: (config) => startPhpProxy(config) });
 defineProofContract({ name: 'php', start: (config) => startPhpProxy(config) });
 

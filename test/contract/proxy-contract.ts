@@ -12,6 +12,7 @@ import {
   type ContractConfig,
 } from './config';
 import { defineGateContract } from './gate-contract';
+import { defineIdentityContract } from './identity-contract';
 import { mintGrant, rawRequest, readGrant, readTimed } from './http';
 import { startUpstream } from './upstream';
 
@@ -390,6 +391,7 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
     describe('allowlist, methods and hostile requests', () => {
       it.each([
         ['GET', '/bots'],
+        ['PUT', '/conversations'],
         ['GET', '/conversations/abcdefabcdef'],
         ['DELETE', '/conversations/abcdefabcdef'],
         ['POST', '/conversations/abcdefabcdef'],
@@ -888,4 +890,5 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
     });
   });
   defineGateContract(runtime);
+  defineIdentityContract(runtime);
 }

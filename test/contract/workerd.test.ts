@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDurableObjectStore } from '../../src/proxy/stores/durable-object';
+import { createDurableObjectPeopleStore, createDurableObjectStore } from '../../src/proxy/stores/durable-object';
+import { EXPIRY_CASES, PEOPLE_CASES } from '../fixtures/people-stores';
 import { BUCKET_CASES, runBucketCase } from '../fixtures/token-buckets';
 import { refusalBody } from '../helpers/messages';
 import { simulateDays } from '../helpers/proxy';
@@ -174,6 +175,17 @@ describe('the Worker entry on workerd, hostile or failing', () => {
         expect(await runBucketCase(table, c, `table:${i}`), c.title).toBe(c.wait);
       expect(await store.claim('stream:x', 2000, 0)).toBe(true);
       expect(await store.claim('stream:x', 2000, 1999)).toBe(false);
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
+
+  it('keeps signed-in people’s lists in the Durable Object’s storage, passing the people cases', async () => {
+    const worker = await startWorker(config);
+    try {
+      const namespace = await worker.limits();
+      for (const [i, c] of [...PEOPLE_CASES, ...EXPIRY_CASES].entries())
+        await c.run(createDurableObjectPeopleStore(namespace, `people-case-${i}`));
     } finally {
       await worker.close();
     }

@@ -17,6 +17,7 @@ function workerBindings(config: ContractConfig): Record<string, string> {
     ASKBOX_BASE_PATH: config.basePath,
     CODY_API_URL: config.upstream,
     ...(config.allowedHosts && { ASKBOX_ALLOWED_HOSTS: config.allowedHosts.join(',') }),
+    ...(config.identitySecret && { ASKBOX_IDENTITY_SECRET: config.identitySecret }),
     ...(config.proofOfWork && { ASKBOX_PROOF_OF_WORK: JSON.stringify(config.proofOfWork) }),
     // The contract trusts one X-Forwarded-For hop; on Cloudflare the default, CF-Connecting-IP, needs no option.
     ASKBOX_OPTIONS: JSON.stringify({

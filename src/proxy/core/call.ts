@@ -17,6 +17,8 @@ export interface Call {
   ip: string;
   /** Its span and route template, for the telemetry of the calls it makes. */
   seen: RequestTelemetry;
+  /** The verified person's key (identity.ts), when the request speaks for a signed-in person; absent: anonymous. */
+  person?: string;
 }
 
 /** `request` as a fetch `Request` (itself, when it is one), for a hook of the site's that takes one. */

@@ -1,4 +1,5 @@
 import { resolveOptions, type ProxyLogEntry, type ProxyOptions, type ResolvedOptions } from './options.js';
+import { createIdentityCheck, type IdentityCheck } from './identity.js';
 import { createPolicy, type Policy } from './policy.js';
 import { createProofOfWork, type ProofOfWork } from './proof.js';
 import { createSealer, type Sealer } from './seal.js';
@@ -12,6 +13,8 @@ export interface ProxyDeps {
   /** The site's own hooks. */
   hooks: Pick<ProxyOptions, 'authorize' | 'onFeedback' | 'onDelete'>;
   policy: Policy;
+  /** Who a request speaks for: anonymous, a verified person, or refused (identity.ts). */
+  identify: IdentityCheck;
   proof: ProofOfWork;
   sealer: Sealer;
   streamCap: StreamCap;
@@ -33,6 +36,7 @@ export function createDeps(options: ProxyOptions): ProxyDeps {
     config,
     hooks: { authorize: options.authorize, onFeedback: options.onFeedback, onDelete: options.onDelete },
     policy,
+    identify: createIdentityCheck(config.identitySecret, log),
     proof: createProofOfWork({ ...config, settings: config.proofOfWork, guard: policy.guard }),
     sealer: createSealer(config.secrets, config.now, options.aesGcm),
     streamCap: createStreamCap(config.maxStreams),
@@ -41,6 +45,9 @@ export function createDeps(options: ProxyOptions): ProxyDeps {
     log,
     // SECURITY: whatever an error says, the key and the secrets never reach a log line.
     redact: (text) =>
-      [config.apiKey, ...config.secrets].reduce((out, secret) => out.split(secret).join('[redacted]'), text),
+      [config.apiKey, ...config.secrets, ...(config.identitySecret ? [config.identitySecret] : [])].reduce(
+        (out, secret) => out.split(secret).join('[redacted]'),
+        text,
+      ),
   };
 }

@@ -1,9 +1,8 @@
 import { asFetchRequest, type Call } from './call.js';
 import type { ProxyDeps } from './deps.js';
-import { GRANT_HEADER } from './policy.js';
 import { noteRefusal } from './refusal.js';
 import { BASE_HEADERS, refuse } from './respond.js';
-import { CORS_MAX_AGE_SECONDS, ROUTE_METHODS } from '../../protocol/contract.js';
+import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS, ROUTE_METHODS } from '../../protocol/contract.js';
 import { isServedHost, serializedOriginHost } from './hosts.js';
 import { route } from './router.js';
 
@@ -12,7 +11,7 @@ import { route } from './router.js';
  * `authorize`; and what every answer carries: the base headers and, for a page on another origin, CORS.
  */
 
-const ALLOW_HEADERS = `content-type, ${GRANT_HEADER}`;
+const ALLOW_HEADERS = CORS_ALLOW_HEADERS.join(', ');
 /** What every answer carries, listed once rather than spread into a new object per request. */
 const SHARED_HEADERS = Object.entries({ ...BASE_HEADERS, vary: 'Origin' });
 
@@ -59,11 +58,18 @@ async function authorized(deps: ProxyDeps, call: Call): Promise<Response> {
   const { authorize } = deps.hooks;
   // The health route answers load balancers, which carry no login or captcha.
   const open = call.url.pathname === `${deps.config.base}/health`;
-  if (!authorize || open) return route(deps, call);
+  if (!authorize || open) return identified(deps, call);
   // The hook takes a fetch Request; the route then reads that same one, so a body the hook read is read once.
   const request = asFetchRequest(call.request);
   const verdict = await authorize(request);
   if (verdict instanceof Response) return noteRefusal(new Response(verdict.body, verdict), { reason: 'notAuthorized' });
   if (verdict !== true) return refuse('notAuthorized');
-  return route(deps, { ...call, request });
+  return identified(deps, { ...call, request });
+}
+
+/** The route's answer for the person the identity headers name (none: anonymous); a 403 when they do not verify. */
+async function identified(deps: ProxyDeps, call: Call): Promise<Response> {
+  const identity = await deps.identify(call.request);
+  if ('refused' in identity) return identity.refused;
+  return route(deps, identity.person === null ? call : { ...call, person: identity.person });
 }

@@ -1,6 +1,7 @@
 import type { LimitStore } from './limits.js';
+import type { PeopleStore } from './people.js';
 import { isPrivateHost, type StreamHosts } from './hosts.js';
-import { createMemoryStore } from '../stores/memory.js';
+import { createMemoryPeopleStore, createMemoryStore } from '../stores/memory.js';
 import { resolveProofOfWork, type ProofOfWorkOptions, type ProofOfWorkSettings } from './proof.js';
 import type { AesGcm } from './seal.js';
 import {
@@ -113,6 +114,14 @@ export interface ProxyOptions {
    */
   secret?: string | readonly string[];
   /**
+   * Verifies signed-in visitors (≥ 16 characters, shared with the site's server only): the site sends the person's
+   * id and HMAC-SHA256(identitySecret, id) in hex, and the proxy keeps that person's conversations for them on any
+   * device. Unset: identity headers are refused (403), anonymous visitors work as ever.
+   */
+  identitySecret?: string;
+  /** Where signed-in people's conversation lists live (default: this process's memory, bounded). */
+  peopleStore?: PeopleStore;
+  /**
    * The proxy's public origin (e.g. `https://example.com`): the same-host check uses it, not the Host header, and
    * only requests for its host (or one of `allowedHosts`) are served.
    */
@@ -219,6 +228,9 @@ export interface ResolvedOptions {
   documentIds: readonly string[];
   limits: Limits | false;
   store: LimitStore;
+  /** The secret that verifies signed-in visitors; undefined: none are. */
+  identitySecret: string | undefined;
+  people: PeopleStore;
   proofOfWork: ProofOfWorkSettings | undefined;
   timeouts: Timeouts;
   maxStreams: number | undefined;
@@ -295,11 +307,23 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     documentIds,
     limits,
     store,
+    ...resolveIdentity(options),
     proofOfWork: resolveProofOfWork(options.proofOfWork),
     timeouts,
     maxStreams: options.maxStreams,
     now: options.now ?? Date.now,
   };
+}
+
+/** The identity secret, checked as `secret` is, and the people store (default: memory). */
+function resolveIdentity(options: ProxyOptions): Pick<ResolvedOptions, 'identitySecret' | 'people'> {
+  const secret = options.identitySecret;
+  if (secret !== undefined && (typeof secret !== 'string' || secret.length < SECRET_MIN_LENGTH))
+    fail(`identitySecret must be a string of at least ${SECRET_MIN_LENGTH} characters`);
+  const people = options.peopleStore ?? createMemoryPeopleStore();
+  if (!['list', 'add', 'remove'].every((name) => typeof people[name as keyof PeopleStore] === 'function'))
+    fail('peopleStore must have list(person, now), add(entry) and remove(person, id)');
+  return { identitySecret: secret, people };
 }
 
 /** SECURITY: a count of hops out of range would read an address the client wrote; refused as on every runtime. */

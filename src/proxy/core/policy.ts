@@ -1,5 +1,6 @@
-import type { IncomingRequest } from './call.js';
+import type { Call } from './call.js';
 import { createGrants, type Grant } from './grant.js';
+import { isPersonKey } from './identity.js';
 import type { BucketCheck } from './limits.js';
 import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
 import { noteRefusal } from './refusal.js';
@@ -26,17 +27,29 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
   const grants = createGrants(options.secrets, options.now);
 
   /**
-   * The request's grant when it is valid for `conversationId` and one of our bots; else null.
+   * The call's valid grant when it is the caller's: a signed-in person's grant (its visitor id a person key) only
+   * with that very person's verified identity; an anonymous visitor's with or without one.
+   * SECURITY: after logout, or under another person's identity, a person's grant is no grant at all (rule 5).
+   */
+  async function ownGrant(call: Caller): Promise<Grant | null> {
+    const grant = await grants.verify(call.request.headers.get(GRANT_HEADER));
+    return grant && (!isPersonKey(grant.visitorId) || grant.visitorId === call.person) ? grant : null;
+  }
+
+  /**
+   * The call's grant when it is valid for `conversationId`, one of our bots, and the caller's own; else null.
    * SECURITY: without it, the conversation does not exist for this visitor (404, no existence oracle).
    */
-  async function grantFor(request: IncomingRequest, conversationId: unknown): Promise<Grant | null> {
-    const grant = await grants.verify(request.headers.get(GRANT_HEADER));
+  async function grantFor(call: Caller, conversationId: unknown): Promise<Grant | null> {
+    const grant = await ownGrant(call);
     return grant && grant.conversationId === conversationId && options.bots.has(grant.botId) ? grant : null;
   }
 
-  /** Any valid grant the request carries: the visitor's identity when they start another conversation. */
-  const visitorOf = async (request: IncomingRequest) =>
-    (await grants.verify(request.headers.get(GRANT_HEADER)))?.visitorId;
+  /**
+   * Who the call's limits count: the signed-in person, else the visitor of any own grant it carries (their
+   * identity when they start another conversation); undefined for a first-time anonymous visitor.
+   */
+  const visitorOf = async (call: Caller) => call.person ?? (await ownGrant(call))?.visitorId;
 
   const mint = (conversationId: string, botId: string, visitorId: string) =>
     grants.sign({
@@ -99,7 +112,15 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
       options.store.claim(BUCKET_KEYS.streamClaim.replace('{id}', id), options.streamTtlMs, options.now()),
     );
 
-  return { grantFor, visitorOf, mint, limit, firstUse, guard: withinDeadline };
+  return { grantFor, visitorOf, countedAs, mint, limit, firstUse, guard: withinDeadline };
+}
+
+/** What the policy reads of a call: its request, and the verified person it speaks for. */
+type Caller = Pick<Call, 'request' | 'person'>;
+
+/** The visitor a granted action counts against: the signed-in person, else the grant's visitor. */
+function countedAs(call: Caller, grant: Grant): string {
+  return call.person ?? grant.visitorId;
 }
 
 function bucket(key: string, rate: Rate): BucketCheck {

@@ -4,6 +4,7 @@ import type { ProxyDeps } from './deps.js';
 import { ID } from './options.js';
 import { notAllowed, refuse } from './respond.js';
 import { challenge } from './routes/challenge.js';
+import { listConversations } from './routes/conversation-list.js';
 import { createConversation } from './routes/conversations.js';
 import { deleteConversation } from './routes/delete.js';
 import { rateReply } from './routes/feedback.js';
@@ -26,7 +27,9 @@ export function route(deps: ProxyDeps, call: Call): Promise<Response> | Response
   if (resource === 'health' && id === undefined) return only(ROUTES.health, () => health(deps, call));
   if (resource === 'challenge' && id === undefined) return only(ROUTES.challenge, () => challenge(deps, call));
   if (resource === 'conversations' && id === undefined)
-    return only(ROUTES.conversations, () => createConversation(deps, call));
+    return only(ROUTES.conversations, () =>
+      method === 'GET' ? listConversations(deps, call) : createConversation(deps, call),
+    );
   if (resource === 'conversations') return only(ROUTES.conversation, () => deleteConversation(deps, call, id!));
   if (resource === 'feedback' && id === undefined) return only(ROUTES.feedback, () => rateReply(deps, call));
   if (resource === 'messages' && id === 'stream') return only(ROUTES.messageStream, () => sendForStream(deps, call));

@@ -1,5 +1,6 @@
 import type { BucketCheck, LimitStore } from '../core/limits.js';
-import { createMemoryStore } from './memory.js';
+import { isPersonConversation, withFirst, type PeopleStore, type PersonConversation } from '../core/people.js';
+import { createMemoryPeopleStore, createMemoryStore } from './memory.js';
 
 /**
  * Limits in a Cloudflare Durable Object: the store the Worker entry uses when `ASKBOX_LIMITS` is bound, so every
@@ -32,10 +33,27 @@ export function isDurableObjectNamespace(value: unknown): value is DurableObject
 
 /** One question to the limits object: the path and body of the request, and the field of the answer wanted. */
 interface Question {
+  /** The store asking, named in its error. */
+  what: 'limit store' | 'people store';
   path: string;
   body: unknown;
   field: string;
   valid: (value: unknown) => boolean;
+}
+
+/** One call to the object of `namespace` at `path`; its answer's `field`, which `valid` must accept. */
+async function ask(namespace: DurableObjectNamespaceLike, { what, path, body, field, valid }: Question) {
+  // A stub belongs to the request that made it (Workers forbid I/O across requests): one per call.
+  const stub = namespace.get(namespace.idFromName(LIMITS_OBJECT_NAME));
+  const response = await stub.fetch(`https://askbox-limits/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = ((await response.json().catch(() => null)) ?? {}) as Record<string, unknown>;
+  if (!response.ok || !valid(answer[field]))
+    throw new Error(`Durable Object ${what}: unexpected answer (${response.status})`);
+  return answer[field];
 }
 
 /**
@@ -48,53 +66,137 @@ interface Question {
  */
 export function createDurableObjectStore(namespace: DurableObjectNamespaceLike, siteId = 'askbox'): LimitStore {
   const prefix = `${siteId}:`;
-  /** One call to the object at `path`; its answer's `field`, which `valid` must accept. */
-  async function ask({ path, body, field, valid }: Question) {
-    // A stub belongs to the request that made it (Workers forbid I/O across requests): one per call.
-    const stub = namespace.get(namespace.idFromName(LIMITS_OBJECT_NAME));
-    const response = await stub.fetch(`https://askbox-limits/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const answer = ((await response.json().catch(() => null)) ?? {}) as Record<string, unknown>;
-    if (!response.ok || !valid(answer[field]))
-      throw new Error(`Durable Object limit store: unexpected answer (${response.status})`);
-    return answer[field];
-  }
   return {
     async take(checks, now) {
       const keyed = checks.map((check) => ({ ...check, key: prefix + check.key }));
-      return (await ask({ path: 'take', body: { checks: keyed, now }, field: 'wait', valid: isWait })) as number;
+      return (await ask(namespace, {
+        what: 'limit store',
+        path: 'take',
+        body: { checks: keyed, now },
+        field: 'wait',
+        valid: isWait,
+      })) as number;
     },
     async claim(key, ttlMs, now) {
       const body = { key: prefix + key, ttlMs, now };
-      return (await ask({ path: 'claim', body, field: 'claimed', valid: isBoolean })) as boolean;
+      return (await ask(namespace, {
+        what: 'limit store',
+        path: 'claim',
+        body,
+        field: 'claimed',
+        valid: isBoolean,
+      })) as boolean;
+    },
+  };
+}
+
+/**
+ * A `PeopleStore` kept in the same `AskboxLimits` object, in its durable storage (the lists must outlive an idle
+ * object, unlike buckets). Keys are prefixed with `siteId`, as buckets are.
+ */
+export function createDurableObjectPeopleStore(namespace: DurableObjectNamespaceLike, siteId = 'askbox'): PeopleStore {
+  const prefix = `${siteId}:`;
+  return {
+    async list(person, now) {
+      const body = { person: prefix + person, now };
+      const list = await ask(namespace, {
+        what: 'people store',
+        path: 'people/list',
+        body,
+        field: 'list',
+        valid: Array.isArray,
+      });
+      return (list as unknown[]).filter(isPersonConversation);
+    },
+    async add({ person, conversation, ttlMs, now }) {
+      const body = { person: prefix + person, conversation, ttlMs, now };
+      await ask(namespace, { what: 'people store', path: 'people/add', body, field: 'done', valid: isTrue });
+    },
+    async remove(person, id) {
+      await ask(namespace, {
+        what: 'people store',
+        path: 'people/remove',
+        body: { person: prefix + person, id },
+        field: 'done',
+        valid: isTrue,
+      });
     },
   };
 }
 
 const isWait = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 const isBoolean = (value: unknown) => typeof value === 'boolean';
+const isTrue = (value: unknown) => value === true;
+
+/** The little of a Durable Object's state the people lists use: its durable storage. */
+export interface DurableObjectStateLike {
+  storage: {
+    get(key: string): Promise<unknown>;
+    put(key: string, value: unknown): Promise<void>;
+    delete(key: string): Promise<boolean>;
+  };
+}
+
+/** A person's list as the object stores it, and when it may go. */
+interface StoredList {
+  list: PersonConversation[];
+  expires: number;
+}
+
+const keyOf = (person: string) => `people:${person}`;
 
 /**
- * The Durable Object class behind `createDurableObjectStore`; bind it as `ASKBOX_LIMITS`. An object handles one
- * event at a time and a take does no I/O between reading and writing its buckets, so every take is atomic.
- * Buckets live in the object's memory, bounded as in `createMemoryStore`: when Cloudflare evicts an idle object
- * they start full again, which errs only on the lenient side and is fine for rate limits (no storage is written,
- * so the object costs no storage operations).
+ * People's lists in a Durable Object's storage, one key per person. The object handles one event at a time and its
+ * storage calls hold further events back (its input gate), so a read and the write after it are atomic.
+ */
+function createStoragePeopleStore({ storage }: DurableObjectStateLike): PeopleStore {
+  const read = async (person: string, now: number) => {
+    const kept = (await storage.get(keyOf(person))) as StoredList | undefined;
+    if (kept === undefined || kept.expires > now) return kept;
+    await storage.delete(keyOf(person));
+    return undefined;
+  };
+  return {
+    async list(person, now) {
+      return (await read(person, now))?.list ?? [];
+    },
+    async add({ person, conversation, ttlMs, now }) {
+      const list = withFirst((await read(person, now))?.list ?? [], conversation);
+      await storage.put(keyOf(person), { list, expires: now + ttlMs });
+    },
+    async remove(person, id) {
+      const kept = (await storage.get(keyOf(person))) as StoredList | undefined;
+      if (kept) await storage.put(keyOf(person), { ...kept, list: kept.list.filter((item) => item.id !== id) });
+    },
+  };
+}
+
+/**
+ * The Durable Object class behind `createDurableObjectStore` and `createDurableObjectPeopleStore`; bind it as
+ * `ASKBOX_LIMITS`. An object handles one event at a time and a take does no I/O between reading and writing its
+ * buckets, so every take is atomic. Buckets live in the object's memory, bounded as in `createMemoryStore`: when
+ * Cloudflare evicts an idle object they start full again, which errs only on the lenient side and is fine for rate
+ * limits (no storage is written for them). People's lists live in its durable storage (in memory, bounded, when
+ * constructed without a state, as in a unit test).
  */
 export class AskboxLimits {
   private readonly store = createMemoryStore();
+  private readonly people: PeopleStore;
+
+  constructor(state?: DurableObjectStateLike) {
+    this.people = state ? createStoragePeopleStore(state) : createMemoryPeopleStore();
+  }
 
   /**
-   * Answers `{"wait": ms}` to a POST to `/take` of `{"checks": BucketCheck[], "now": ms}`, and `{"claimed": bool}`
-   * to a POST to `/claim` of `{"key", "ttlMs", "now"}`; 400 to anything else.
+   * Answers `{"wait": ms}` to a POST to `/take` of `{"checks": BucketCheck[], "now": ms}`, `{"claimed": bool}`
+   * to a POST to `/claim` of `{"key", "ttlMs", "now"}`, and the people routes (`peopleAnswer`); 400 to anything else.
    */
   async fetch(request: Request): Promise<Response> {
     const body = (await request.json().catch(() => null)) as Record<string, unknown> | null;
     const { pathname } = new URL(request.url);
     const now = body?.now;
+    if (request.method === 'POST' && pathname.startsWith('/people/') && body !== null)
+      return (await this.peopleAnswer(pathname, body)) ?? Response.json({ message: 'Bad list.' }, { status: 400 });
     if (request.method === 'POST' && typeof now === 'number' && Number.isFinite(now)) {
       const { checks, key, ttlMs } = body ?? {};
       if (pathname === '/take' && Array.isArray(checks) && checks.every(isCheck))
@@ -103,6 +205,27 @@ export class AskboxLimits {
         return Response.json({ claimed: await this.store.claim(key, ttlMs as number, now) });
     }
     return Response.json({ message: 'Bad take.' }, { status: 400 });
+  }
+
+  /**
+   * `/people/list` of `{person, now}` → `{"list": [...]}`; `/people/add` of `{person, conversation, ttlMs, now}` and
+   * `/people/remove` of `{person, id}` → `{"done": true}`; undefined for anything else.
+   */
+  private async peopleAnswer(pathname: string, body: Record<string, unknown>): Promise<Response | undefined> {
+    const { person, now, conversation, ttlMs, id } = body;
+    if (typeof person !== 'string') return undefined;
+    const at = isWait(now) ? (now as number) : undefined;
+    if (pathname === '/people/list' && at !== undefined)
+      return Response.json({ list: await this.people.list(person, at) });
+    if (pathname === '/people/add' && at !== undefined && isWait(ttlMs) && isPersonConversation(conversation)) {
+      await this.people.add({ person, conversation, ttlMs: ttlMs as number, now: at });
+      return Response.json({ done: true });
+    }
+    if (pathname === '/people/remove' && typeof id === 'string') {
+      await this.people.remove(person, id);
+      return Response.json({ done: true });
+    }
+    return undefined;
   }
 }
 

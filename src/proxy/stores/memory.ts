@@ -1,5 +1,6 @@
 import { STORE_SIZES } from '../../protocol/contract.js';
 import { takeFrom, type BucketState, type LimitStore } from '../core/limits.js';
+import { withFirst, type PeopleStore, type PersonConversation } from '../core/people.js';
 
 /**
  * Drops expired buckets, then the soonest to expire until `max` minus a 1% margin are left: the sort is paid once
@@ -44,6 +45,43 @@ export function createMemoryStore(maxBuckets: number = STORE_SIZES.buckets): Lim
       // buckets, which read as full: the check saves the sweep, nothing a take can see.
       if (states.size > maxBuckets) evict(states, maxBuckets, now);
       return wait;
+    },
+  };
+}
+
+/** A person's list in memory, and when it may go. */
+interface KeptList {
+  list: PersonConversation[];
+  expires: number;
+}
+
+/**
+ * The default people store: each signed-in person's conversations in this process's memory (one instance only;
+ * several share `createRedisPeopleStore`). Bounded: at most `maxPeople` lists of at most IDENTITY.conversationsMax
+ * each; beyond it the least recently used person goes, and a list untouched for its lifetime reads as empty.
+ */
+export function createMemoryPeopleStore(maxPeople: number = STORE_SIZES.people): PeopleStore {
+  const people = new Map<string, KeptList>();
+  /** The person's live list, moved to the end of the map's order (most recently used). */
+  const touch = (person: string, now: number) => {
+    const kept = people.get(person);
+    people.delete(person);
+    if (kept === undefined || kept.expires <= now) return undefined;
+    people.set(person, kept);
+    return kept;
+  };
+  return {
+    async list(person, now) {
+      return [...(touch(person, now)?.list ?? [])];
+    },
+    async add({ person, conversation, ttlMs, now }) {
+      const list = withFirst(touch(person, now)?.list ?? [], conversation);
+      people.set(person, { list, expires: now + ttlMs });
+      if (people.size > maxPeople) people.delete(people.keys().next().value as string);
+    },
+    async remove(person, id) {
+      const kept = people.get(person);
+      if (kept) kept.list = kept.list.filter((item) => item.id !== id);
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { BucketCheck, LimitStore } from '../core/limits.js';
 import { lifetimeMs } from '../core/limits.js';
+import { isPersonConversation, type PeopleStore } from '../core/people.js';
+import { IDENTITY } from '../../protocol/contract.js';
 
 /**
  * The one Redis call the store needs: run a Lua script over keys and arguments. Upstash's REST client has exactly
@@ -78,6 +80,59 @@ export function createRedisStore(redis: RedisEval, options: { prefix?: string } 
       if (typeof wait !== 'number' || !Number.isFinite(wait) || wait < 0)
         throw new Error(`Redis limit store: unexpected answer ${JSON.stringify(answer)}`);
       return wait;
+    },
+  };
+}
+
+/** Drops every entry of the list KEYS[1] whose id is ARGV[1] (entries are JSON objects). */
+const DROP = `
+for _, item in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  local ok, entry = pcall(cjson.decode, item)
+  if not ok or type(entry) ~= 'table' or entry.id == ARGV[1] then redis.call('LREM', KEYS[1], 0, item) end
+end
+`;
+
+/** Puts ARGV[2] (the entry of id ARGV[1]) first in the list KEYS[1], once; keeps ARGV[3] entries for ARGV[4] ms. */
+const ADD = `${DROP}
+redis.call('LPUSH', KEYS[1], ARGV[2])
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[3]) - 1)
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
+return 1
+`;
+
+const REMOVE = `${DROP}
+return 1
+`;
+
+const LIST = `return redis.call('LRANGE', KEYS[1], 0, -1)`;
+
+/** Checks the answer of ADD or REMOVE. */
+function done(answer: unknown): void {
+  if (answer !== 1 && answer !== '1')
+    throw new Error(`Redis people store: unexpected answer ${JSON.stringify(answer)}`);
+}
+
+/**
+ * People's conversation lists in Redis, shared by every proxy instance on the same Redis: per person one list
+ * (newest first, capped at IDENTITY.conversationsMax) that expires a grant lifetime after its last addition.
+ */
+export function createRedisPeopleStore(redis: RedisEval, options: { prefix?: string } = {}): PeopleStore {
+  const prefix = options.prefix ?? 'askbox:people:';
+  return {
+    async list(person) {
+      const answer = await redis.eval(LIST, [prefix + person], []);
+      if (!Array.isArray(answer)) throw new Error('Redis people store: unexpected answer to a list');
+      return answer
+        .map((item) => (typeof item === 'string' ? (JSON.parse(item) as unknown) : null))
+        .filter(isPersonConversation);
+    },
+    async add({ person, conversation, ttlMs }) {
+      const { id, bot_id, name, created_at } = conversation;
+      const args = [id, JSON.stringify({ id, bot_id, name, created_at })];
+      done(await redis.eval(ADD, [prefix + person], [...args, String(IDENTITY.conversationsMax), String(ttlMs)]));
+    },
+    async remove(person, id) {
+      done(await redis.eval(REMOVE, [prefix + person], [id]));
     },
   };
 }

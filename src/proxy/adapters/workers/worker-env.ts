@@ -16,6 +16,8 @@ export interface AskboxWorkerEnv {
   ASKBOX_BOT_IDS?: string;
   /** Comma-separated secrets (a secret): the first signs, all verify. */
   ASKBOX_SECRET?: string;
+  /** Verifies signed-in visitors (a secret shared with the site's server, `identitySecret`); unset: none are. */
+  ASKBOX_IDENTITY_SECRET?: string;
   /** Comma-separated origins of the sites that embed the widget. */
   ASKBOX_ALLOWED_ORIGINS?: string;
   /** The proxy's public URL: only requests for its host are served (with `ASKBOX_ALLOWED_HOSTS`). */
@@ -83,10 +85,10 @@ const list = (value: string | undefined) =>
     .filter(Boolean);
 
 /**
- * The proxy options from a Worker's environment, without `store` and `log` (the entry adds those).
+ * The proxy options from a Worker's environment, without the stores and `log` (the entry adds those).
  * Throws one Error naming every problem of `ASKBOX_OPTIONS`; the other values are checked by `createProxy`.
  */
-export function optionsFromEnv(env: AskboxWorkerEnv): Omit<ProxyOptions, 'store' | 'log'> {
+export function optionsFromEnv(env: AskboxWorkerEnv): Omit<ProxyOptions, 'store' | 'peopleStore' | 'log'> {
   const secret = list(env.ASKBOX_SECRET);
   // SECURITY: a random secret per isolate would make grants fail at random (another isolate cannot check them).
   if (!secret.length) throw new Error('ASKBOX_SECRET is required: set it with `wrangler secret put ASKBOX_SECRET`');
@@ -96,6 +98,8 @@ export function optionsFromEnv(env: AskboxWorkerEnv): Omit<ProxyOptions, 'store'
     apiKey: (env.CODY_API_KEY ?? '').trim(),
     botIds: list(env.ASKBOX_BOT_IDS),
     secret,
+    // Trimmed as the key is: a pasted secret often ends in a newline, and every signed-in visitor would be refused.
+    ...(env.ASKBOX_IDENTITY_SECRET ? { identitySecret: env.ASKBOX_IDENTITY_SECRET.trim() } : {}),
     allowedOrigins: list(env.ASKBOX_ALLOWED_ORIGINS),
     allowedHosts: list(env.ASKBOX_ALLOWED_HOSTS),
     ...(streamOrigins.length ? { streamOrigins } : {}),

@@ -1,7 +1,12 @@
-import { createDurableObjectStore, isDurableObjectNamespace } from '../../stores/durable-object.js';
+import {
+  createDurableObjectPeopleStore,
+  createDurableObjectStore,
+  isDurableObjectNamespace,
+} from '../../stores/durable-object.js';
 import { createProxy, type ProxyHandler } from '../../core/proxy.js';
 import type { LimitStore } from '../../core/limits.js';
-import { createMemoryStore } from '../../stores/memory.js';
+import type { PeopleStore } from '../../core/people.js';
+import { createMemoryPeopleStore, createMemoryStore } from '../../stores/memory.js';
 import { logToConsole } from '../../core/console-log.js';
 import { optionsFromEnv, siteIdFromEnv, type AskboxWorkerEnv } from './worker-env.js';
 import { BASE_HEADERS, REFUSALS } from '../../../protocol/contract.js';
@@ -19,7 +24,8 @@ function proxyFor(env: AskboxWorkerEnv): { handler: ProxyHandler } | { error: st
   if (!built) {
     try {
       // Warnings, errors and ratings to the Worker's log (`wrangler tail`, Workers Logs); Cloudflare logs requests.
-      built = { handler: createProxy({ ...optionsFromEnv(env), store: storeFor(env), log: logToConsole }) };
+      const stores = storesFor(env);
+      built = { handler: createProxy({ ...optionsFromEnv(env), ...stores, log: logToConsole }) };
     } catch (error) {
       // SECURITY: the messages of optionsFromEnv and createProxy name settings, never the key or a secret.
       built = { error: error instanceof Error ? error.message : String(error) };
@@ -28,17 +34,24 @@ function proxyFor(env: AskboxWorkerEnv): { handler: ProxyHandler } | { error: st
   return built;
 }
 
-/** The Durable Object store when `ASKBOX_LIMITS` is bound; else this isolate's memory, said once in the log. */
-function storeFor(env: AskboxWorkerEnv): LimitStore {
+/**
+ * The Durable Object stores (limits, and signed-in people's lists) when `ASKBOX_LIMITS` is bound; else this
+ * isolate's memory, said once in the log.
+ */
+function storesFor(env: AskboxWorkerEnv): { store: LimitStore; peopleStore: PeopleStore } {
   if (env.ASKBOX_LIMITS === undefined) {
     console.warn(
       '[askbox] ASKBOX_LIMITS is not bound: limits are kept per isolate, so each isolate grants the full limit. Bind the AskboxLimits Durable Object to share them.',
     );
-    return createMemoryStore();
+    return { store: createMemoryStore(), peopleStore: createMemoryPeopleStore() };
   }
   if (!isDurableObjectNamespace(env.ASKBOX_LIMITS))
     throw new Error('ASKBOX_LIMITS must be a Durable Object binding of the AskboxLimits class');
-  return createDurableObjectStore(env.ASKBOX_LIMITS, siteIdFromEnv(env));
+  const siteId = siteIdFromEnv(env);
+  return {
+    store: createDurableObjectStore(env.ASKBOX_LIMITS, siteId),
+    peopleStore: createDurableObjectPeopleStore(env.ASKBOX_LIMITS, siteId),
+  };
 }
 
 /**

@@ -5,10 +5,12 @@ import { newVisitorId } from '../grant.js';
 import { ID } from '../options.js';
 import { field, json, readJson, refuse } from '../respond.js';
 import { createValidator } from '../validate.js';
+import { rememberConversation } from './conversation-list.js';
 
 /**
  * `POST conversations`: starts a conversation with one of the proxy's bots, past the limits (and the proof of work),
- * and answers with the service's conversation plus the visitor's grant for it.
+ * and answers with the service's conversation plus the visitor's grant for it; a signed-in person's grant goes by
+ * their person key, and the conversation joins their list.
  */
 export async function createConversation(deps: ProxyDeps, call: Call): Promise<Response> {
   const { config, policy, proof, service } = deps;
@@ -21,7 +23,7 @@ export async function createConversation(deps: ProxyDeps, call: Call): Promise<R
   const refused = v.failed();
   if (refused) return refused;
   // A visitor keeps its id across conversations, so starting afresh does not reset its limits.
-  const visitorId = (await policy.visitorOf(call.request)) ?? newVisitorId();
+  const visitorId = (await policy.visitorOf(call)) ?? newVisitorId();
   const refusal = (await policy.limit('conversation', call.ip, visitorId)) ?? (await proof.check(body.proof));
   if (refusal) return refusal;
   // Cut on code points, never inside a surrogate pair (which the service would store as a broken character).
@@ -35,6 +37,7 @@ export async function createConversation(deps: ProxyDeps, call: Call): Promise<R
   const data = field(await response.json().catch(() => undefined), 'data');
   const id = field(data, 'id');
   if (typeof id !== 'string' || !ID.test(id)) return refuse('unexpectedAnswer');
+  await rememberConversation(deps, call, { id, bot_id: botId!, name });
   return json({ data, meta: { grant: await policy.mint(id, botId!, visitorId) } });
 }
 

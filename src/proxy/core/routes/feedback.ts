@@ -15,13 +15,13 @@ export async function rateReply(deps: ProxyDeps, call: Call): Promise<Response> 
   const body = await readJson(call.request);
   if (body instanceof Response) return body;
   const v = createValidator(body);
-  const grant = await v.exists('conversation_id', (id) => policy.grantFor(call.request, id));
+  const grant = await v.exists('conversation_id', (id) => policy.grantFor(call, id));
   const messageId = await v.exists('message_id', async (id) => (typeof id === 'string' && ID.test(id) ? id : null));
   const rating = v.oneOf('rating', RATINGS);
   const comment = v.optionalText('comment', FIELDS.feedbackCommentMax)?.trim();
   const refused = v.failed();
   if (refused) return refused;
-  const refusal = await policy.limit('action', call.ip, grant!.visitorId);
+  const refusal = await policy.limit('action', call.ip, policy.countedAs(call, grant!));
   if (refusal) return refusal;
   const event: FeedbackEvent = {
     conversationId: grant!.conversationId,

@@ -11,7 +11,7 @@ export async function listMessages({ policy, service }: ProxyDeps, call: Call): 
   v.text('conversation_id');
   const refused = v.failed();
   if (refused) return refused;
-  if (!(await policy.grantFor(call.request, conversationId))) return refuse('conversationNotFound');
+  if (!(await policy.grantFor(call, conversationId))) return refuse('conversationNotFound');
   const keys = ['conversation_id', 'includes', 'page', 'per_page'];
   return service.relay(await service.call(call, `/messages${query(call.url, keys)}`));
 }

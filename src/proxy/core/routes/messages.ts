@@ -22,13 +22,13 @@ async function readMessage({ policy }: ProxyDeps, call: Call, forStream: boolean
   if (body instanceof Response) return body;
   const v = createValidator(body);
   const content = v.text('content', FIELDS.contentMax);
-  const grant = await v.exists('conversation_id', (id) => policy.grantFor(call.request, id));
+  const grant = await v.exists('conversation_id', (id) => policy.grantFor(call, id));
   // A synchronous send takes no redirect, so none is checked (nor used).
   const redirect = forStream && v.flag('redirect', true);
   const refused = v.failed();
   if (refused) return refused;
   return (
-    (await policy.limit('message', call.ip, grant!.visitorId)) ?? {
+    (await policy.limit('message', call.ip, policy.countedAs(call, grant!))) ?? {
       content: content!,
       conversation_id: grant!.conversationId,
       redirect,

@@ -13,11 +13,7 @@ export async function relayStream(deps: ProxyDeps, call: Call, token: string): P
   const sealed = await sealer.open(token);
   // SECURITY: a stream URL alone is not enough; the visitor's grant for its conversation must come with it.
   // The token's IV (its first 16 characters) is random per token: it names the token in the store.
-  if (
-    !sealed ||
-    !(await policy.grantFor(call.request, sealed.conversationId)) ||
-    !(await policy.firstUse(token.slice(0, 16)))
-  )
+  if (!sealed || !(await policy.grantFor(call, sealed.conversationId)) || !(await policy.firstUse(token.slice(0, 16))))
     return refuse('streamGone');
   const first = allowedStreamUrl(sealed.url, config.upstream, config.streamHosts);
   if (!first) return refuse('noStream');

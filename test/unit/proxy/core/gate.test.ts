@@ -56,7 +56,7 @@ describe('proxy routes: CORS', () => {
     expect(Object.fromEntries(preflight.headers)).toMatchObject({
       'access-control-allow-origin': 'https://partner.example',
       'access-control-allow-methods': 'DELETE, GET, POST',
-      'access-control-allow-headers': 'content-type, x-askbox-grant',
+      'access-control-allow-headers': 'content-type, x-askbox-grant, x-askbox-user, x-askbox-user-hash',
       'access-control-max-age': '600',
       'cache-control': 'no-store',
     });
@@ -132,7 +132,7 @@ describe("the preflight's allowed headers", () => {
     handler = await import('../../../../src/proxy/core/proxy');
   });
 
-  it('allows a listed origin to send the content type and the grant', async () => {
+  it('allows a listed origin to send the content type, the grant and the identity headers', async () => {
     const proxy = handler.createProxy({ ...PROXY_BASE, allowedOrigins: ['https://partner.example'] });
     const preflight = await proxy(
       new Request(`${PAGE}/askbox/conversations`, {
@@ -140,6 +140,8 @@ describe("the preflight's allowed headers", () => {
         headers: { origin: 'https://partner.example' },
       }),
     );
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type, x-askbox-grant');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe(
+      'content-type, x-askbox-grant, x-askbox-user, x-askbox-user-hash',
+    );
   });
 });

@@ -7,7 +7,7 @@ import {
   resolveOptions,
   type ProxyOptions,
 } from '../../../../src/proxy/core/options';
-import { createMemoryStore } from '../../../../src/proxy/stores/memory';
+import { createMemoryPeopleStore, createMemoryStore } from '../../../../src/proxy/stores/memory';
 import { SECRET } from '../../../helpers/proxy';
 
 /**
@@ -32,6 +32,22 @@ describe('resolveOptions: what is refused', () => {
     ['a secret that is not a string', { secret: [{ length: 32 } as never] }, 'secret must be a string of at least'],
     ['a secret of 15 characters', { secret: 'x'.repeat(15) }, 'secret must be a string of at least 16 characters'],
     ['a list with one short secret', { secret: [SECRET, 'short'] }, 'secret must be a string'],
+    [
+      'an identity secret of 15 characters',
+      { identitySecret: 'x'.repeat(15) },
+      'createProxy: identitySecret must be a string of at least 16 characters',
+    ],
+    [
+      'an identity secret that is not a string',
+      { identitySecret: ['x'.repeat(32)] as never },
+      'identitySecret must be',
+    ],
+    ['an empty identity secret', { identitySecret: '' }, 'identitySecret must be'],
+    [
+      'a people store without remove',
+      { peopleStore: { list: async () => [], add: async () => undefined } as never },
+      'createProxy: peopleStore must have list(person, now), add(entry) and remove(person, id)',
+    ],
     [
       'an upstream that is not a URL',
       { upstream: 'getcody.ai/api' },
@@ -121,6 +137,17 @@ describe('resolveOptions: what it makes of the options', () => {
     expect(resolved.maxStreams).toBe(4);
     expect(resolved.proofOfWork).toBeDefined();
     expect(resolve({ limits: false }).limits).toBe(false);
+  });
+
+  it('takes an identity secret of 16 characters and a people store of the site’s; none by default', () => {
+    const peopleStore = createMemoryPeopleStore();
+    expect(resolve({ identitySecret: 'x'.repeat(16), peopleStore })).toMatchObject({
+      identitySecret: 'x'.repeat(16),
+      people: peopleStore,
+    });
+    const defaults = resolve({});
+    expect(defaults.identitySecret).toBeUndefined();
+    expect(typeof defaults.people.list).toBe('function');
   });
 
   it('gives a non-default upstream no stream host of its own, trims its slashes, and notes a private one', () => {

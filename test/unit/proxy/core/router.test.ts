@@ -5,7 +5,7 @@ import { PAGE, PROXY_BASE, setup } from '../../../helpers/proxy';
 /** The routes the proxy answers, and the exact 404 or 405 (with `Allow`) for anything else. */
 describe('proxy routes: the allowlist', () => {
   it.each([
-    ['GET', '/conversations', 405, 'POST'],
+    ['PUT', '/conversations', 405, 'GET, POST'],
     ['PUT', '/messages', 405, 'GET, POST'],
     ['DELETE', '/messages', 405, 'GET, POST'],
     ['GET', '/messages/stream', 405, 'POST'],
@@ -13,7 +13,7 @@ describe('proxy routes: the allowlist', () => {
     ['POST', '/health', 405, 'GET'],
     ['GET', '/conversations/abcdefabcdef', 405, 'DELETE'],
     ['POST', '/conversations/abcdefabcdef', 405, 'DELETE'],
-    ['DELETE', '/conversations', 405, 'POST'],
+    ['DELETE', '/conversations', 405, 'GET, POST'],
     ['DELETE', '/conversations/abcdefabcdef/messages', 404, null],
     ['DELETE', '/conversations/..%2Fbots', 404, null],
     ['GET', '/feedback', 405, 'POST'],

@@ -106,6 +106,10 @@ describe('the Worker environment', () => {
     });
     for (const secret of [undefined, '', ' , '])
       expect(() => optionsFromEnv({ ASKBOX_SECRET: secret })).toThrow(/^ASKBOX_SECRET is required/);
+    expect(optionsFromEnv({ ASKBOX_SECRET: SECRET, ASKBOX_IDENTITY_SECRET: ` id-${SECRET}\n` }).identitySecret).toBe(
+      `id-${SECRET}`,
+    );
+    expect(optionsFromEnv({ ASKBOX_SECRET: SECRET, ASKBOX_IDENTITY_SECRET: '' })).not.toHaveProperty('identitySecret');
     const trusted = optionsFromEnv({
       ASKBOX_SECRET: SECRET,
       ASKBOX_OPTIONS: '{"clientIp":{"header":"x-forwarded-for","trustedHops":1}}',
