@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,6 +71,7 @@ const PAGES = new Set([
   'whole',
   'debug',
   'rules',
+  'signed-in',
 ]);
 
 /**
@@ -103,8 +105,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     : undefined;
   let proxy: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
 
+  const identitySecret = options.identitySecret ?? DEMO_IDENTITY_SECRET;
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const address = new URL(req.url ?? '/', 'http://localhost');
+    const path = address.pathname;
     if (path.startsWith('/askbox/') && proxy) return void proxy(req, res);
     if (path.startsWith('/sim/') && simulator) return void toNodeListener(simulator.handle)(req, res);
     if (path === '/favicon.ico') return void res.writeHead(204).end();
@@ -114,10 +118,12 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const pack = /^\/askbox-locales\/([a-z]{2})\.json$/.exec(path)?.[1];
     if (pack) return serveFile(res, here(`../dist/askbox-locales/${pack}.json`), 'application/json; charset=utf-8');
     // The page-rules demo answers on the paths its buttons navigate to, so that a reload keeps the path.
-    if (/^\/(products|checkout|help)(\/|$)/.test(path))
-      return servePage(res, 'rules', botId, options.proxyUrl ?? '/askbox');
+    const proxyUrl = options.proxyUrl ?? '/askbox';
+    if (/^\/(products|checkout|help)(\/|$)/.test(path)) return servePage(res, { page: 'rules', botId, proxyUrl });
     const page = path === '/' ? 'index' : path.replace(/^\/|\.html$/g, '');
-    if (PAGES.has(page)) return servePage(res, page, botId, options.proxyUrl ?? '/askbox', options.headScript);
+    const user = page === 'signed-in' ? address.searchParams.get('user') : null;
+    const fills = { USER: user ? signedIn(user, identitySecret) : '', USER_NAME: escapeHtml(user ?? 'nobody') };
+    if (PAGES.has(page)) return servePage(res, { page, botId, proxyUrl, headScript: options.headScript, fills });
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   });
   const { port } = await listen(server, host, options.port ?? 5173);
@@ -130,7 +136,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       // The simulator streams from a port of its own, as the real service streams from a host of its own.
       ...(streams && { streamOrigins: [`http://127.0.0.1:${streams.port}`] }),
       secret: options.secret ?? randomHex(32),
-      identitySecret: options.identitySecret ?? DEMO_IDENTITY_SECRET,
+      identitySecret,
       // Stream tokens sealed on node:crypto, as the README's Node recipes seal them: the same tokens, less CPU.
       aesGcm: nodeAesGcm,
       log: (entry) => entry.level !== 'info' && console.error('[proxy]', JSON.stringify(entry)),
@@ -173,14 +179,37 @@ function randomHex(bytes: number): string {
   return crypto.getRandomValues(new Uint8Array(bytes)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '');
 }
 
-function servePage(res: ServerResponse, page: string, botId: string, proxyUrl: string, headScript?: string) {
+/** What goes into `&`, `<`, `>` and `"` safe HTML text and attribute values. */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The tag's attributes for a signed-in visitor, as a site's server writes them: the person's id, and its HMAC-SHA256
+ * with the identity secret the proxy shares, in hex (README, "Signed-in visitors").
+ */
+function signedIn(id: string, secret: string): string {
+  const hash = createHmac('sha256', secret).update(id, 'utf8').digest('hex');
+  return `data-user-id="${escapeHtml(id)}" data-user-hash="${hash}"`;
+}
+
+interface PageOptions {
+  page: string;
+  botId: string;
+  proxyUrl: string;
+  headScript?: string | undefined;
+  /** `{{NAME}}` placeholders the page holds, with what replaces them (HTML, already escaped). */
+  fills?: Record<string, string>;
+}
+
+function servePage(res: ServerResponse, { page, botId, proxyUrl, headScript, fills = {} }: PageOptions) {
   const nonce = randomHex(16);
   const first = headScript === undefined ? '' : `<script nonce="{{NONCE}}">${headScript}</script>`;
-  const html = readFileSync(here(`./pages/${page}.html`), 'utf8')
+  let html = readFileSync(here(`./pages/${page}.html`), 'utf8')
     .replace('<head>', `<head>${first}`)
     .replaceAll('{{BOT_ID}}', botId)
     .replaceAll('{{PROXY_URL}}', proxyUrl)
     .replaceAll('{{NONCE}}', nonce);
+  // Last, so that a visitor's text in them (a `?user=`) is never read as a placeholder.
+  for (const [name, value] of Object.entries(fills)) html = html.replaceAll(`{{${name}}}`, value);
   const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
   if (page === 'csp') {
     headers['content-security-policy'] =

@@ -1,5 +1,6 @@
 import { parsePack } from './config/locale.js';
 import type { LocalePack, WidgetConfig } from './config/schema.js';
+import { IDENTITY_RULE } from './config/identity.js';
 import { parseLauncherConfig } from './config/parse.js';
 import { attributeOf, describeUnknown } from './config/unknown.js';
 import { defineElement, elementInput } from './mount/element.js';
@@ -72,7 +73,7 @@ async function loadPack(url: URL): Promise<LocalePack> {
  * The methods of `window.Askbox` that act on the first widget; the page may queue any of them before the script has
  * run (see README, "Calling Askbox before it loads").
  */
-const METHODS = ['open', 'close', 'toggle', 'send', 'setTheme', 'on', 'reset', 'destroy'] as const;
+const METHODS = ['open', 'close', 'toggle', 'send', 'setTheme', 'on', 'identify', 'reset', 'destroy'] as const;
 
 /**
  * The calls the loader snippet queued before the script ran: `window.Askbox = window.Askbox || { q: [] }` with stub
@@ -149,6 +150,10 @@ function readSettings(source: SettingsSource, languages: Iterable<string>): Widg
     console.error(`[askbox] The chat widget was not loaded because its ${what} is misconfigured:${lines.join('')}`);
   }
   // Named whatever else is wrong: a typo (`data-botid`) is often the cause of an issue (`data-bot-id` missing).
+  else if (parsed.userRefused)
+    console.error(
+      `[askbox] The ${what}'s ${named('userId')} and ${named('userHash')} ${IDENTITY_RULE}; the visitor is anonymous`,
+    );
   if (parsed.unknown.length > 0)
     console.warn(`[askbox] The ${what} has attributes Askbox does not know: ${describeUnknown(parsed, named)}`);
   return parsed.config && { ...parsed.config, attributePrefix: prefix };

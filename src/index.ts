@@ -12,3 +12,4 @@ export { DEFAULT_TEXT, type Position, type Theme, type UiText, type WidgetConfig
 export { ChatError, isChatError, type ChatErrorKind } from './api/errors.js';
 export type { WidgetEvents } from './state/events.js';
 export type { ChatMessage, Source } from './state/messages.js';
+export type { Identity } from './config/identity.js';

@@ -1,8 +1,11 @@
+import type { Identity } from '../config/identity.js';
+import { IDENTITY } from '../protocol/contract.js';
 import { proxyEndpoint } from './endpoint.js';
 import { ChatError, kindForStatus, notProxyError, parseRetryAfter, toChatError } from './errors.js';
 import { solveProof, type Proof } from './proof.js';
 import {
   own,
+  parseConversationList,
   parseCreatedConversation,
   parseDeleted,
   parseErrorBody,
@@ -11,7 +14,7 @@ import {
   parseMessagePage,
 } from './parse.js';
 import { readReplyStream } from './sse.js';
-import type { ApiMessage, ApiMessagePage, ConversationRef, StreamEvent } from './types.js';
+import type { ApiConversation, ApiMessage, ApiMessagePage, ConversationRef, StreamEvent } from './types.js';
 
 export type { ConversationRef } from './types.js';
 
@@ -23,6 +26,8 @@ export interface ChatClientOptions {
   idleMs?: number | undefined;
   /** False: ask for whole replies (`POST /messages`) instead of streams (`data-stream="false"`). */
   stream?: boolean;
+  /** The signed-in visitor, whose id and hash go with every request; undefined: an anonymous visitor. */
+  user?: Identity | undefined;
 }
 
 /** The request header that carries a conversation's grant to the proxy. */
@@ -62,6 +67,8 @@ export interface ChatClient {
    * `keepalive`: the request outlives the page (sent as the visitor leaves it).
    */
   sendFeedback(conversation: ConversationRef, feedback: Feedback, options?: { keepalive?: boolean }): Promise<void>;
+  /** A signed-in person's conversations with the proxy's fresh grants, newest first (`GET /conversations`). */
+  listConversations(signal?: AbortSignal): Promise<ApiConversation[]>;
 }
 
 /** A visitor's rating of one reply, with their comment on a thumbs-down. */
@@ -97,6 +104,11 @@ interface ProxyHttp {
 function createProxyHttp(options: ChatClientOptions): ProxyHttp {
   // Bound once: a host page that later wraps or replaces window.fetch does not affect a mounted widget.
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const { user } = options;
+  // The person's id and its signature, checked by the proxy on each request: a grant of theirs works only with them.
+  const identity: Record<string, string> = user
+    ? { [IDENTITY.userHeader]: user.id, [IDENTITY.hashHeader]: user.hash }
+    : {};
 
   async function request(path: string, init: RequestInit = {}, grant?: string): Promise<Response> {
     let response: Response;
@@ -107,6 +119,7 @@ function createProxyHttp(options: ChatClientOptions): ProxyHttp {
           accept: 'application/json',
           ...(init.body ? { 'content-type': 'application/json' } : {}),
           ...(grant ? { [GRANT_HEADER]: grant } : {}),
+          ...identity,
         },
       });
     } catch (error) {
@@ -202,6 +215,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       const answer = await json('/feedback', init, conversation.grant);
       parseFeedbackTaken(answer, messageId);
     },
+
+    listConversations: async (signal) => parseConversationList(await json('/conversations', { signal })),
 
     async *streamReply({ conversation, content }, signal) {
       const send = { method: 'POST', body: JSON.stringify({ content, conversation_id: conversation.id }), signal };

@@ -1,5 +1,5 @@
 import { ChatError } from './errors.js';
-import type { ApiMessage, ApiMessagePage, ApiSource, ConversationRef } from './types.js';
+import type { ApiConversation, ApiMessage, ApiMessagePage, ApiSource, ConversationRef } from './types.js';
 
 /**
  * The API boundary: every body the widget reads from the network passes through one of these parsers, which
@@ -100,6 +100,25 @@ export function parseCreatedConversation(body: unknown): ConversationRef {
   // SECURITY: a proxy that grants nothing leaves the widget with nothing it could use.
   if (!created) throw malformed('no grant for the new conversation');
   return created;
+}
+
+/** The longest conversation name kept: the list shows a line of it. */
+const MAX_NAME = 200;
+
+/**
+ * The proxy's answer to `GET /conversations`, a signed-in person's list: `{data: [{id, name, bot_id, created_at,
+ * grant}]}`, `created_at` an ISO time. An entry without a usable id, grant or time is dropped, so one bad record costs
+ * itself, not the list; a name that is not a string reads as empty.
+ */
+export function parseConversationList(body: unknown): ApiConversation[] {
+  const data = own(body, 'data');
+  if (!Array.isArray(data)) throw malformed('a conversation list without its data');
+  return data.flatMap((item: unknown) => {
+    const ref = parseConversationRef(item);
+    const createdAt = Date.parse(text(own(item, 'created_at')) ?? '');
+    if (!ref || !Number.isFinite(createdAt)) return [];
+    return [{ ...ref, name: (text(own(item, 'name')) ?? '').slice(0, MAX_NAME), createdAt }];
+  });
 }
 
 /** The service's answer to `DELETE /conversations/{id}`: `{data: true}`; anything else is no deletion. */

@@ -10,6 +10,13 @@ export interface ConversationRef {
   grant: string;
 }
 
+/** One of a signed-in person's conversations, as the proxy lists them (`GET /conversations`), with a fresh grant. */
+export interface ApiConversation extends ConversationRef {
+  name: string;
+  /** When it was created, in ms since the epoch. */
+  createdAt: number;
+}
+
 /** A document a reply drew on; the service leaves any field out at times, so each may be undefined. */
 export interface ApiSource {
   document_id?: string | undefined;

@@ -1,4 +1,5 @@
 import type { HandoffKey } from './handoff.js';
+import { parseIdentity, type Identity } from './identity.js';
 import { canonicalTag, launcherLocaleText, localeText, resolveLocale } from './locale.js';
 import {
   messageLength,
@@ -29,8 +30,10 @@ export interface ConfigIssue {
  * (`unknown`, e.g. `"colour"` or `"text.sendd"`: likely typos worth one warning, with the known key each is `closest`
  * to), so that a typo is named even next to an issue (`data-botid` makes `data-bot-id` missing).
  */
-export type ParseResult = UnknownKeys &
-  ({ config: WidgetConfig; issues?: undefined } | { config?: undefined; issues: ConfigIssue[] });
+export type ParseResult = UnknownKeys & {
+  /** A signed-in visitor was given but not as a valid pair (see `parseIdentity`): the widget runs anonymous. */
+  userRefused?: boolean;
+} & ({ config: WidgetConfig; issues?: undefined } | { config?: undefined; issues: ConfigIssue[] });
 
 /**
  * The chat file's settings, which `input` may hold besides the config's own keys: the launcher carries only their
@@ -40,6 +43,9 @@ const HANDOFF = { handoffUrl: true, handoffEmail: true, handoffParam: true } as 
   HandoffKey,
   true
 >;
+
+/** The two attributes a signed-in visitor comes in (`data-user-id`, `data-user-hash`), read into `user`. */
+const USER_ATTRIBUTES = ['userId', 'userHash'];
 
 /**
  * The config's keys that follow from others (`language` and `pack` from `locale`), hold the input itself, or say how
@@ -235,8 +241,20 @@ function readUiText(input: Input, base: UiText, fail: Fail): UiText {
 function unknownKeys(input: Input, config: Settings): UnknownKeys {
   return findUnknown(
     Object.keys(input).filter((key) => !SINGLE_TEXT.test(key)),
-    [...Object.keys(config), ...Object.keys(HANDOFF)],
+    [...Object.keys(config), ...Object.keys(HANDOFF), ...USER_ATTRIBUTES],
   );
+}
+
+/**
+ * The signed-in visitor: `user: {id, hash}` from `mount()`, else the two attributes. Undefined when none is given,
+ * and, with `refused`, when one is given that is not a valid pair.
+ */
+function readUser(input: Input): { user?: Identity; refused?: boolean } {
+  const attributes = USER_ATTRIBUTES.some((key) => input[key] !== undefined);
+  const given = input.user ?? (attributes ? { id: input.userId, hash: input.userHash } : undefined);
+  if (given === undefined) return {};
+  const user = parseIdentity(given);
+  return user ? { user } : { refused: true };
 }
 
 /** Both parsers' work: every setting read and checked in turn; `readLocale` gives the locale's strings the config holds. */
@@ -295,7 +313,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
   const showOn = parsePaths(input.showOn, (message) => fail('showOn', message));
   const hideOn = parsePaths(input.hideOn, (message) => fail('hideOn', message));
 
-  const uiText = readUiText(input, strings.text, fail);
+  const { user, refused } = readUser(input);
 
   const config: Settings = {
     botId,
@@ -316,7 +334,7 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     streamTimeout: streamTimeout ?? DEFAULTS.streamTimeout,
     stream,
     styleNonce: given('styleNonce') || undefined,
-    text: uiText,
+    text: readUiText(input, strings.text, fail),
     starters: offered,
     locale: locale.tag,
     dir,
@@ -329,8 +347,9 @@ function readConfig(input: Input, env: ConfigEnv, readLocale: typeof localeText)
     debug,
     showOn,
     hideOn,
+    user,
   };
-  const unknown = unknownKeys(input, config);
+  const unknown = { ...unknownKeys(input, config), userRefused: refused };
   if (issues.length > 0) return { ...unknown, issues };
   return { ...unknown, config: { ...config, input, pack, language: locale.language } };
 }

@@ -1,3 +1,5 @@
+import type { Identity } from './identity.js';
+
 /**
  * A locale pack: one language's strings by name. A UI string's key as in `text` (`send`), an error sentence's as
  * `errors.<kind>` (`errors.network`), then `title`, `welcome`, `placeholder` and the chat file's own strings
@@ -150,6 +152,11 @@ export interface WidgetConfig {
   /** Page rules (config/paths.ts): the paths the widget shows on ([] for all) and those it hides on (hiding wins). */
   showOn: readonly string[];
   hideOn: readonly string[];
+  /**
+   * The signed-in visitor (`data-user-id` and `data-user-hash`, or `user: {id, hash}`), checked by the proxy; undefined:
+   * anonymous, the conversations kept in this browser.
+   */
+  user: Identity | undefined;
 }
 
 /**

@@ -41,7 +41,9 @@ export function createChatSource({ config, deps, model, emit, storage }: ChatSou
   };
   const take = (create: CreateChat, strings?: ChatStrings) => {
     // The strings join the config when the chat is created: the widget keeps one config.
-    source.make = () => create({ ...config, ...strings }, emit, { client: deps.client, storage, panel: model });
+    // The visitor is the one signed in when the chat is created: `identify()` and `reset()` make a new chat.
+    source.make = () =>
+      create({ ...config, ...strings, user: model.user }, emit, { client: deps.client, storage, panel: model });
     model.go('ready');
   };
   const source: ChatSource = {

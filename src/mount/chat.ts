@@ -127,6 +127,7 @@ export function createChat(given: WidgetConfig, emit: Emit, home: ChatHome): Cha
         proxyUrl: config.proxyUrl,
         idleMs: config.streamTimeout * 1000,
         stream: config.stream,
+        user: config.user,
       }),
     storage: home.storage,
     config,

@@ -1,3 +1,4 @@
+import type { Identity } from '../config/identity.js';
 import type { Theme } from '../config/schema.js';
 import type { WidgetEvents } from '../state/events.js';
 
@@ -12,8 +13,16 @@ export interface WidgetHandle {
   /** Subscribes to a lifecycle event; returns the unsubscribe function. */
   on<K extends keyof WidgetEvents>(type: K, listener: (detail: WidgetEvents[K]) => void): () => void;
   /**
-   * Forgets the visitor's conversation, here and in storage, and closes the panel (logout on a shared device): the
-   * next visitor sees nothing of it. The widget stays on the page, ready for a new conversation.
+   * Signs a visitor in (a single-page app's sign-in): `hash` is HMAC-SHA256 of `id` with the proxy's
+   * `identitySecret`, computed by the site's server. The chat of whoever used it before closes; the person's
+   * conversations come from the proxy, on any device. Not a valid pair: one console error, and the visitor is
+   * anonymous. The same person again changes nothing.
+   */
+  identify(user: Identity): void;
+  /**
+   * Forgets the visitor (logout, or a shared device): their conversation, the list of earlier ones, ratings, drafts
+   * and the panel's open state, here and in storage, and closes the panel; a signed-in person is signed out. The
+   * widget stays on the page, a fresh anonymous one, ready for a new conversation.
    */
   reset(): void;
   /** Aborts any reply in flight, disposes the state and removes the widget from the page. */

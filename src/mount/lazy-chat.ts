@@ -113,10 +113,14 @@ export function createLazyChat({ config, model, source, emit }: LazyChatDeps): L
     close,
     reset: (forget) => {
       const wasOpen = model.open;
+      const root = drawing?.launcher.root.getRootNode() as ShadowRoot | undefined;
+      // Focus in the widget would fall to the page's body with the panel: it goes to the launcher instead.
+      const focused = Boolean(root?.activeElement);
       // A frame waiting for the chat file goes too: the open it waited for belonged to the visitor now gone.
       drop();
       if (wasOpen && !inline) emit('close', undefined);
       forget();
+      if (focused && drawing?.launcher.button.isConnected) drawing.launcher.button.focus();
       if (inline && drawing) warm();
     },
     place: (drawn) => {

@@ -1,4 +1,5 @@
 import { ChatError } from '../api/errors.js';
+import { IDENTITY_RULE } from '../config/identity.js';
 import { parseConfig } from '../config/parse.js';
 import { TABLES } from '../config/locales/index.js';
 import { describeUnknown } from '../config/unknown.js';
@@ -39,6 +40,7 @@ export function mount(options: MountOptions, target?: HTMLElement): WidgetHandle
       `Invalid Askbox config: ${parsed.issues.map((i) => `${i.key} ${i.message}`).join('; ')}`,
     );
   }
+  if (parsed.userRefused) console.error(`[askbox] mount()'s user ${IDENTITY_RULE}; the visitor is anonymous`);
   if (parsed.unknown.length > 0) console.warn(`[askbox] mount() ignored unknown options: ${describeUnknown(parsed)}`);
   const { config } = parsed;
   const live = mounted.find(config);

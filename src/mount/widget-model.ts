@@ -1,3 +1,4 @@
+import type { Identity } from '../config/identity.js';
 import { widgetKey, type Theme, type WidgetConfig } from '../config/schema.js';
 import type { PanelStore } from '../state/panel.js';
 import type { KeyValueStore } from '../state/storage.js';
@@ -54,6 +55,11 @@ export interface WidgetModel extends PanelStore {
   /** Forgets the remembered open state (`reset()`: the visitor is gone). */
   forget(): void;
   theme: Theme;
+  /**
+   * The signed-in visitor the next chat is created for (`identify()`; at first the config's), held in memory only;
+   * undefined: anonymous.
+   */
+  user: Identity | undefined;
   /** The visitor's system colour scheme (`prefers-color-scheme`), which the `auto` theme follows. */
   system: 'light' | 'dark';
   /** The scheme the widget is drawn in. */
@@ -119,6 +125,7 @@ export function createWidgetModel(config: WidgetConfig, tab: KeyValueStore, arri
     },
     forget: () => tab.remove(key),
     theme: config.theme,
+    user: config.user,
     system: 'light',
     scheme: () => (model.theme === 'auto' ? model.system : model.theme),
   };

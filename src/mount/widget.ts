@@ -1,3 +1,4 @@
+import { parseIdentity, sameIdentity, IDENTITY_RULE } from '../config/identity.js';
 import { THEMES, type WidgetConfig } from '../config/schema.js';
 import type { Emit, WidgetEvents } from '../state/events.js';
 import { storageKey, VISITOR_KEYS } from '../state/session.js';
@@ -5,9 +6,10 @@ import { areaStore, type WidgetDeps } from './deps.js';
 import type { StartedWidget, WidgetHandle } from './handle.js';
 import { createChatSource } from './chat-source.js';
 import { drawWidget, type Drawing } from './drawing.js';
-import { createLazyChat } from './lazy-chat.js';
+import { createLazyChat, type LazyChat } from './lazy-chat.js';
 import { followPageRules } from './page-rules.js';
-import { createWidgetModel, mayRemember } from './widget-model.js';
+import { createWidgetModel, mayRemember, type WidgetModel } from './widget-model.js';
+import type { KeyValueStore } from '../state/storage.js';
 
 /**
  * The languages the page and the visitor prefer, in order: the page's `<html lang>`, then the browser's (an empty
@@ -44,6 +46,37 @@ function createEvents() {
     return () => set.delete(listener as (detail: never) => void);
   };
   return { emit, on, clear: () => listeners.clear() };
+}
+
+interface VisitorDeps {
+  config: WidgetConfig;
+  model: WidgetModel;
+  chat: LazyChat;
+  /** Where the chat keeps an anonymous visitor's conversation. */
+  store: KeyValueStore;
+}
+
+/** The handle's `identify` and `reset`: who the visitor is, and forgetting them (see `WidgetHandle`). */
+function createVisitorActions({ config, model, chat, store }: VisitorDeps): Pick<WidgetHandle, 'identify' | 'reset'> {
+  return {
+    identify: (given) => {
+      const user = parseIdentity(given);
+      if (!user)
+        console.error(`[askbox] identify() takes { id, hash }, which ${IDENTITY_RULE}; the visitor is anonymous`);
+      // The chat is the person's: another person (or none) gets a new one, created as the panel is next wanted.
+      if (!sameIdentity(user, model.user))
+        chat.reset(() => {
+          model.user = user;
+        });
+    },
+    reset: () =>
+      chat.reset(() => {
+        // The conversation, the list of earlier ones and the ratings: the next visitor on this device sees none.
+        for (const kind of VISITOR_KEYS) store.remove(storageKey(kind, config));
+        model.forget();
+        model.user = undefined;
+      }),
+  };
 }
 
 /**
@@ -92,12 +125,7 @@ export function startWidget(config: WidgetConfig, deps: WidgetDeps): StartedWidg
       drawing?.paint();
     },
     on,
-    reset: () =>
-      chat.reset(() => {
-        // The conversation, the list of earlier ones and the ratings: the next visitor on this device sees none.
-        for (const kind of VISITOR_KEYS) store.remove(storageKey(kind, config));
-        model.forget();
-      }),
+    ...createVisitorActions({ config, model, chat, store }),
     destroy: () => {
       stopRules?.();
       // Off the page for good: no later navigation, load or call brings it back.

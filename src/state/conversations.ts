@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals';
+import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import { parseConversationRef } from '../api/parse.js';
 import type { ConversationRef } from '../api/types.js';
 import { parseJson, storeJson, type KeyValueStore } from './storage.js';
@@ -9,18 +9,44 @@ export interface Earlier extends ConversationRef {
   at: number;
 }
 
+/**
+ * Where a list stands: a signed-in person's comes from the proxy, so it is unread until first looked at, then loading,
+ * then read or failed (see `LIST_TRANSITIONS`, person-list.ts); the list kept in this browser is always read.
+ */
+export type ListState = 'unread' | 'loading' | 'read' | 'failed';
+
+/** The visitor's conversations with this bot, as the panel's list shows them. */
+export interface Conversations {
+  /** Whether the panel shows the list instead of the conversation. */
+  shown: Signal<boolean>;
+  /** Shows the list in the panel, or the conversation again. */
+  show(on: boolean): void;
+  /** The conversations, newest activity first. */
+  all(): readonly Earlier[];
+  /** `conversation` took `question`: it moves to the top; its title stays its first question. */
+  touch(conversation: ConversationRef, question: string): void;
+  /** Forgets `id` (deleted, or its grant refused). */
+  drop(id: string): void;
+  state: ReadonlySignal<ListState>;
+  /** Reads the list again, after it failed to load (the list kept in this browser has nothing to read). */
+  reload(): void;
+}
+
 /** How many conversations storage keeps; the least recently used go first. */
 export const KEPT_CONVERSATIONS = 20;
 
 /** The longest title kept, in characters: a list entry shows a line of it. */
 const TITLE = 100;
 
+/** `question` as a conversation's title: its first `TITLE` characters, whole emoji. */
+export const toTitle = (question: string): string => [...question].slice(0, TITLE).join('');
+
 /**
  * The visitor's conversations with this bot, newest activity first, under `key`. Storage is read on the first look
  * and written only once a conversation has taken a message (`touch`), never before the visitor engages. `shown`
  * says whether the panel shows the list instead of the conversation.
  */
-export function createConversations(storage: KeyValueStore, key: string, now = Date.now) {
+export function createConversations(storage: KeyValueStore, key: string, now = Date.now): Conversations {
   const list = signal<readonly Earlier[] | undefined>(undefined);
   const all = () => {
     list.value ??= read(storage.get(key));
@@ -38,17 +64,19 @@ export function createConversations(storage: KeyValueStore, key: string, now = D
       shown.value = on;
     },
     all,
-    /** `conversation` took `question`: it moves to the top; its title stays its first question. */
-    touch({ id, grant }: ConversationRef, question: string) {
+    touch({ id, grant }, question) {
       const others = all().filter((entry) => entry.id !== id);
-      const title = all().find((entry) => entry.id === id)?.title ?? [...question].slice(0, TITLE).join('');
+      const title = all().find((entry) => entry.id === id)?.title ?? toTitle(question);
       save([{ id, grant, title, at: now() }, ...others]);
     },
-    /** Forgets `id` (deleted, or its grant refused); storage is left alone when it holds no such conversation. */
-    drop(id: string) {
+    // Storage is left alone when it holds no such conversation.
+    drop(id) {
       const kept = all().filter((entry) => entry.id !== id);
       if (kept.length < all().length) save(kept);
     },
+    // Read from storage as it is looked at: never loading.
+    state: signal<ListState>('read'),
+    reload: () => undefined,
   };
 }
 

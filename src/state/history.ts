@@ -1,7 +1,7 @@
 import { batch } from '@preact/signals';
 import type { ChatClient } from '../api/client.js';
 import { toChatError } from '../api/errors.js';
-import type { createConversations } from './conversations.js';
+import type { Conversations } from './conversations.js';
 import { collapseRetries } from './exchange.js';
 import type { Fail } from './fail.js';
 import { createMachine, type Transitions } from './machine.js';
@@ -32,7 +32,7 @@ export const HISTORY_TRANSITIONS: Transitions<HistoryState, HistoryEvent> = {
 interface HistoryDeps {
   client: ChatClient;
   session: Session;
-  conversations: ReturnType<typeof createConversations>;
+  conversations: Conversations;
   runs: Runs;
   fail: Fail;
   state: ModelState;

@@ -10,13 +10,14 @@ import { createHandoff } from './handoff.js';
 import { createHistory } from './history.js';
 import { createModelState } from './model-state.js';
 import { createOpener } from './opener.js';
+import { createPersonList } from './person-list.js';
 import { createPanelView, type PanelStore } from './panel.js';
 import { createRemoval } from './removal.js';
 import { createRuns } from './runs.js';
 import { createSending } from './sending.js';
 import { createSession, storageKey } from './session.js';
 import { createStallWatch } from './stall.js';
-import type { KeyValueStore } from './storage.js';
+import { createMemoryStore, type KeyValueStore } from './storage.js';
 import { createSwitching } from './switching.js';
 import { createUndo } from './undo.js';
 
@@ -40,8 +41,14 @@ export interface ChatModelDeps {
  */
 export const ChatModel = createModel((deps: ChatModelDeps) => {
   const { client, config, emit, online } = deps;
-  const session = createSession(deps.storage, storageKey('conversation', config));
-  const conversations = createConversations(deps.storage, storageKey('conversations', config));
+  // Nothing about a signed-in person is written to the browser's storage: their conversation and ratings are held
+  // in memory, their list is the proxy's.
+  const storage = config.user ? createMemoryStore() : deps.storage;
+  const session = createSession(storage, storageKey('conversation', config));
+  // A signed-in person's list is theirs on every device: it lives at the proxy, not in this browser.
+  const conversations = config.user
+    ? createPersonList({ client })
+    : createConversations(storage, storageKey('conversations', config));
   const state = createModelState(online);
   const panel = createPanelView(deps.panel);
   const undo = createUndo(session);
@@ -64,7 +71,7 @@ export const ChatModel = createModel((deps: ChatModelDeps) => {
     state,
   });
   const conversation = () => session.current();
-  const feedback = createFeedback({ client, storage: deps.storage, config, emit, conversation });
+  const feedback = createFeedback({ client, storage, config, emit, conversation });
   const leave = feedback.flush;
   const switching = createSwitching({ session, conversations, undo, runs, opener, history, emit, state, panel, leave });
   const { send, retry } = createAsking({ state, session, history, undo, emit, ask });

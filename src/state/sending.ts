@@ -2,7 +2,7 @@ import { batch, effect } from '@preact/signals';
 import type { ChatClient } from '../api/client.js';
 import { ChatError, toChatError } from '../api/errors.js';
 import type { ApiMessage } from '../api/types.js';
-import type { createConversations } from './conversations.js';
+import type { Conversations } from './conversations.js';
 import type { Emit } from './events.js';
 import { findExchange, type StoredExchange } from './exchange.js';
 import type { Fail } from './fail.js';
@@ -149,7 +149,7 @@ function createReplies({ client, session, emit, fail, state }: RepliesDeps) {
 }
 
 interface SendingDeps extends RepliesDeps {
-  conversations: ReturnType<typeof createConversations>;
+  conversations: Conversations;
   opener: Opener;
   runs: Runs;
   /** Starts waiting afresh for the next chunk of a reply (`on`), or stops waiting (see `createStallWatch`). */

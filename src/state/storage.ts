@@ -46,3 +46,16 @@ export function storeJson(storage: KeyValueStore, key: string, value: unknown): 
     // Not stored: the page's JSON is not ours to fix, and the value stays in memory.
   }
 }
+
+/**
+ * A store held in memory for the life of one chat: a signed-in person's conversation and ratings go here, so that
+ * nothing about them is written to the browser's storage (their list lives at the proxy).
+ */
+export function createMemoryStore(): KeyValueStore {
+  const values = new Map<string, string>();
+  return {
+    get: (key) => values.get(key),
+    set: (key, value) => void values.set(key, value),
+    remove: (key) => void values.delete(key),
+  };
+}

@@ -1,6 +1,6 @@
 import { batch } from '@preact/signals';
 import type { ConversationRef } from '../api/client.js';
-import type { createConversations } from './conversations.js';
+import type { Conversations } from './conversations.js';
 import type { Emit } from './events.js';
 import type { History } from './history.js';
 import type { ModelState } from './model-state.js';
@@ -12,7 +12,7 @@ import type { createUndo } from './undo.js';
 
 interface SwitchingDeps {
   session: Session;
-  conversations: ReturnType<typeof createConversations>;
+  conversations: Conversations;
   undo: ReturnType<typeof createUndo>;
   runs: Runs;
   opener: Opener;

@@ -1,6 +1,6 @@
 import type { ChatClient, ConversationRef } from '../../src/api/client';
 import { ChatError } from '../../src/api/errors';
-import type { ApiMessage, StreamEvent } from '../../src/api/types';
+import type { ApiConversation, ApiMessage, StreamEvent } from '../../src/api/types';
 
 /**
  * A ChatClient whose reply stream the test drives event by event: `emit()` pushes an event, `fail()` breaks the
@@ -50,6 +50,10 @@ export function createFakeClient() {
     }[],
     /** While set, the next deletions and feedback sends throw it. */
     actionError: undefined as ChatError | undefined,
+    /** A signed-in person's conversations, as `listConversations` answers (`GET /conversations`). */
+    people: [] as ApiConversation[],
+    /** While set, `listConversations` throws it. */
+    peopleError: undefined as ChatError | undefined,
     /** While set, history and stored-reply reads wait for it: the test decides when the network answers. */
     gate: undefined as Promise<void> | undefined,
   };
@@ -96,6 +100,12 @@ export function createFakeClient() {
           : []),
         ...(state.storedReply ? [state.storedReply] : []),
       ];
+    },
+    listConversations: async () => {
+      state.calls.push('people');
+      await state.gate;
+      if (state.peopleError) throw state.peopleError;
+      return state.people;
     },
     deleteConversation: async (conversation) => {
       if (state.actionError) throw state.actionError;

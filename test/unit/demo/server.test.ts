@@ -1,6 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { startDemoServer } from '../../../demo/server';
+import { DEMO_IDENTITY_SECRET, startDemoServer } from '../../../demo/server';
 import { nodeAesGcm } from '../../../src/proxy/adapters/node/aes-gcm';
 
 // The real node:crypto sealing, watched: the demo's proxy should make its stream-token key with it.
@@ -31,6 +32,34 @@ describe('demo server', () => {
     } finally {
       await demo.close();
     }
+  });
+});
+
+describe('demo server: the signed-in page', () => {
+  const page = async (query: string, identitySecret?: string) => {
+    const demo = await startDemoServer({ port: 0, identitySecret });
+    try {
+      return await (await fetch(`${demo.url.replace('localhost', '127.0.0.1')}/signed-in.html${query}`)).text();
+    } finally {
+      await demo.close();
+    }
+  };
+  const hmac = (secret: string, id: string) => createHmac('sha256', secret).update(id, 'utf8').digest('hex');
+
+  it('signs ?user= into the tag with the identity secret, the fixed demo one by default', async () => {
+    expect(await page('?user=alice')).toContain(
+      `data-user-id="alice" data-user-hash="${hmac(DEMO_IDENTITY_SECRET, 'alice')}"`,
+    );
+    const secret = 'a site secret of some length';
+    expect(await page('?user=bob', secret)).toContain(`data-user-id="bob" data-user-hash="${hmac(secret, 'bob')}"`);
+  });
+
+  it('signs no one in without ?user=, and escapes what the query says', async () => {
+    const anonymous = await page('');
+    expect(anonymous).not.toMatch(/data-user-(id|hash)=/);
+    const hostile = await page(`?user=${encodeURIComponent('"><script>alert(1)</script>{{NONCE}}')}`);
+    expect(hostile).not.toContain('<script>alert');
+    expect(hostile).toContain('data-user-id="&#34;&#62;&#60;script&#62;alert(1)&#60;/script&#62;{{NONCE}}"');
   });
 });
 

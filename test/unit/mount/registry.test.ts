@@ -17,6 +17,7 @@ const handle = (): WidgetHandle => ({
   send: vi.fn(async () => undefined),
   setTheme: vi.fn(),
   on: vi.fn(() => () => true),
+  identify: vi.fn(),
   reset: vi.fn(),
   destroy: vi.fn(),
 });

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { parseIdentity, sameIdentity, USER_HASH, USER_ID } from '../../../src/config/identity';
+import { parseConfig, parseLauncherConfig } from '../../../src/config/parse';
+import { IDENTITY } from '../../../src/protocol/contract';
+
+const HASH = 'a'.repeat(64);
+const minimal = { botId: 'bot000000001', proxyUrl: '/askbox' };
+
+/** Pairs the widget refuses, each one step from a valid one. */
+const REFUSED: [title: string, value: unknown][] = [
+  ['no hash (half a pair)', { id: 'alice' }],
+  ['no id (half a pair)', { hash: HASH }],
+  ['an empty id', { id: '', hash: HASH }],
+  ['an id with a space', { id: 'ali ce', hash: HASH }],
+  ['an id with a line break (header injection)', { id: 'alice\r\nx-evil: 1', hash: HASH }],
+  ['an id of 129 characters', { id: 'a'.repeat(129), hash: HASH }],
+  ['an id that is a number', { id: 42, hash: HASH }],
+  ['a hash of 63 digits', { id: 'alice', hash: 'a'.repeat(63) }],
+  ['a hash of 65 digits', { id: 'alice', hash: 'a'.repeat(65) }],
+  ['an uppercase hash', { id: 'alice', hash: 'A'.repeat(64) }],
+  ['a hash that is not hex', { id: 'alice', hash: 'g'.repeat(64) }],
+  ['nothing', undefined],
+  ['a string', 'alice'],
+];
+
+describe('parseIdentity: the contract’s patterns', () => {
+  it('takes a valid pair, the id at its bounds and with every allowed punctuation', () => {
+    for (const id of ['a', 'a'.repeat(128), 'Jane.Doe_1@example.com:+=-'])
+      expect(parseIdentity({ id, hash: HASH })).toEqual({ id, hash: HASH });
+  });
+
+  it.each(REFUSED)('refuses %s', (_, value) => {
+    expect(parseIdentity(value)).toBeUndefined();
+  });
+
+  it('reads own keys only: a polluted Object.prototype signs no one in', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.id = 'mallory';
+    proto.hash = HASH;
+    try {
+      expect(parseIdentity({})).toBeUndefined();
+    } finally {
+      delete proto.id;
+      delete proto.hash;
+    }
+  });
+
+  it('holds the contract’s patterns, to the letter', () => {
+    expect([USER_ID.source, USER_ID.flags]).toEqual([IDENTITY.userIdPattern, '']);
+    expect([USER_HASH.source, USER_HASH.flags]).toEqual([IDENTITY.hashPattern, '']);
+  });
+
+  it('tells the same person, signed alike, from another', () => {
+    expect(sameIdentity(undefined, undefined)).toBe(true);
+    expect(sameIdentity({ id: 'a', hash: HASH }, { id: 'a', hash: HASH })).toBe(true);
+    expect(sameIdentity({ id: 'a', hash: HASH }, { id: 'b', hash: HASH })).toBe(false);
+    expect(sameIdentity({ id: 'a', hash: HASH }, { id: 'a', hash: 'b'.repeat(64) })).toBe(false);
+    expect(sameIdentity({ id: 'a', hash: HASH }, undefined)).toBe(false);
+  });
+});
+
+describe('config: the signed-in visitor', () => {
+  it.each([parseConfig, parseLauncherConfig])('reads data-user-id and data-user-hash (%o)', (parse) => {
+    const parsed = parse({ ...minimal, userId: 'alice', userHash: HASH });
+    expect(parsed.config?.user).toEqual({ id: 'alice', hash: HASH });
+    expect(parsed.userRefused).toBeUndefined();
+    // The two attributes are settings, not typos.
+    expect(parsed.unknown).toEqual([]);
+  });
+
+  it('reads mount()’s user: {id, hash}', () => {
+    expect(parseConfig({ ...minimal, user: { id: 'bob', hash: HASH } }).config?.user).toEqual({
+      id: 'bob',
+      hash: HASH,
+    });
+  });
+
+  it('is anonymous without either', () => {
+    const parsed = parseConfig(minimal);
+    expect(parsed.config?.user).toBeUndefined();
+    expect(parsed.userRefused).toBeUndefined();
+  });
+
+  it.each([
+    ['half a pair', { userId: 'alice' }],
+    ['the other half', { userHash: HASH }],
+    ['a malformed hash', { userId: 'alice', userHash: 'nope' }],
+    ['a malformed id', { userId: 'al ice', userHash: HASH }],
+    ['a malformed user', { user: { id: 'alice' } }],
+  ])('mounts anonymous, the pair refused, with %s', (_, input) => {
+    const parsed = parseLauncherConfig({ ...minimal, ...input });
+    expect(parsed.issues).toBeUndefined();
+    expect(parsed.config?.user).toBeUndefined();
+    expect(parsed.userRefused).toBe(true);
+  });
+});
