@@ -32,6 +32,8 @@ export const PHP_PARTS = [
   'proof-of-work.php',
   'request.php',
   'grants.php',
+  'identity.php',
+  'people.php',
   'responses.php',
   'metrics.php',
   'hosts.php',

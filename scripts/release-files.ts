@@ -47,7 +47,7 @@ function wordpressPackage(dist = 'dist') {
   const out = join(dist, 'wordpress/askbox');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  for (const file of ['askbox.php', 'feedback.php', 'widget-rules.php', 'uninstall.php', 'readme.txt'])
+  for (const file of ['askbox.php', 'feedback.php', 'identity.php', 'widget-rules.php', 'uninstall.php', 'readme.txt'])
     copyFileSync(`src/proxy/wordpress/askbox/${file}`, join(out, file));
   copyFileSync('src/proxy/php/askbox-proxy.php', join(out, 'askbox-proxy.php'));
   for (const file of shippedFiles(dist)) {

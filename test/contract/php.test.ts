@@ -5,14 +5,8 @@ import { contractConfig } from './config';
 import { defineProofContract } from './proof-contract';
 import { defineProxyContract } from './proxy-contract';
 
-/**
- * Whether the PHP proxy is held to the signed-in visitors' cases (test/contract/identity-contract.ts). False on the
- * branch that built them for Node and workerd, before PHP had the feature; switch it on when PHP's part is merged.
- */
-const PHP_HAS_IDENTITY = false;
-
-/** The contract against the one-file PHP proxy under `php -S`. */
-defineProxyContract({ name: 'php', start: (config) => startPhpProxy(config), identity: PHP_HAS_IDENTITY });
+/** The contract against the one-file PHP proxy under `php -S`, signed-in visitors included. */
+defineProxyContract({ name: 'php', start: (config) => startPhpProxy(config) });
 defineProofContract({ name: 'php', start: (config) => startPhpProxy(config) });
 
 const create = (url: string) =>

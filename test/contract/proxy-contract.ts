@@ -22,11 +22,6 @@ export interface ProxyRuntime {
   name: string;
   /** Starts the proxy; `url` is its base URL including the base path (`http://127.0.0.1:1234/askbox`). */
   start(config: ContractConfig): Promise<{ url: string; close(): Promise<void> }>;
-  /**
-   * Whether the runtime is held to the signed-in visitors' cases (identity-contract.ts); default true. Only a
-   * runtime that does not have the feature yet sets it false, by a named flag in its own test file.
-   */
-  identity?: boolean;
 }
 
 async function expectStatus(response: Response, status: number) {
@@ -895,5 +890,5 @@ export function defineProxyContract(runtime: ProxyRuntime): void {
     });
   });
   defineGateContract(runtime);
-  if (runtime.identity !== false) defineIdentityContract(runtime);
+  defineIdentityContract(runtime);
 }

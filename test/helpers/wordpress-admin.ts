@@ -56,3 +56,12 @@ export async function saveSettings(page: Page, url: string, menu: string, fields
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await page.getByText('Settings saved.').waitFor();
 }
+
+/** wp-login.php as a user signs in; resolves once WordPress has let them in (its admin bar shows). */
+export async function logIn(page: Page, url: string, user: { login: string; password: string }): Promise<void> {
+  await page.goto(`${url}/wp-login.php`);
+  await page.locator('#user_login').fill(user.login);
+  await page.locator('#user_pass').fill(user.password);
+  await page.locator('#wp-submit').click();
+  await page.locator('#wpadminbar').waitFor();
+}

@@ -1,8 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './ports';
 import { requirePhp } from './php';
@@ -56,6 +66,21 @@ require_once ABSPATH . 'wp-settings.php';
 }
 
 /**
+ * Debian links some of WordPress's files to other packages' by relative paths (underscore.js, which WordPress's
+ * scripts for logged-in users need, getID3), which a copy elsewhere breaks: each is pointed at its absolute target.
+ */
+function absoluteLinks(root: string): void {
+  const links = spawnSync('find', [root, '-type', 'l'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  for (const link of links) {
+    const target = readlinkSync(link);
+    if (isAbsolute(target)) continue;
+    // SECURITY: unlink first, never write through a hard link into Debian's own file.
+    unlinkSync(link);
+    symlinkSync(resolvePath(dirname(join(DEBIAN_WORDPRESS, relative(root, link))), target), link);
+  }
+}
+
+/**
  * A must-use plugin pointing the plugin's proxy at `upstream`, a simulator streaming from a host of its own (the
  * plugin's `askbox_proxy_options` filter).
  */
@@ -88,6 +113,7 @@ export async function startWordPress(muPlugins: Record<string, string>) {
     rmSync(root, { recursive: true, force: true });
     cpSync(DEBIAN_WORDPRESS, root, { recursive: true, verbatimSymlinks: true });
   }
+  absoluteLinks(root);
   // SECURITY: unlink first, never write through a hard link into Debian's own file.
   unlinkSync(join(root, 'wp-config.php'));
   writeFileSync(join(root, 'wp-config.php'), wpConfig(db.host));

@@ -436,8 +436,8 @@ function askbox_proxy_handle(array $options): void
     try {
         $status = askbox_dispatch($config, $method, $path);
     } catch (Throwable $error) {
-        $store = $error instanceof AskboxLimitStoreError;
-        askbox_log($config, ['level' => 'error', 'event' => $store ? 'limits' : 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
+        $store = $error instanceof AskboxLimitStoreError || $error instanceof AskboxStoreError;
+        askbox_log($config, ['level' => 'error', 'event' => $store ? ($error instanceof AskboxStoreError ? 'people' : 'limits') : 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
         // SECURITY: fail closed, in words for the visitor; what broke is in the log only.
         $message = $store ? ASKBOX_CONTRACT['refusals']['busy']['message'] : ASKBOX_CONTRACT['refusals']['unavailable']['message'];
         askbox_metric_refusal(['askbox.refusal.reason' => $store ? 'busy' : 'unavailable']);
@@ -520,7 +520,7 @@ function askbox_config(array $o): array
         'log' => $o['log'] ?? null,
         'onFeedback' => $o['onFeedback'] ?? null,
         'onDelete' => $o['onDelete'] ?? null,
-    ];
+    ] + askbox_identity_config($o);
 }
 
 /** A list of origins (scheme://host[:port], exactly as a URL's origin spells it: lowercase, no default port). */
@@ -617,13 +617,18 @@ function askbox_dispatch(array $c, string $method, string $path): int
     if ($cross && !in_array($origin, $c['origins'], true)) return askbox_refuse('originRefused');
     $GLOBALS['askbox_cors'] = $cross ? ['Access-Control-Allow-Origin' => $origin, 'Access-Control-Expose-Headers' => 'retry-after'] : [];
     if ($method === 'OPTIONS') {
-        return askbox_send(204, null, ['Access-Control-Allow-Methods' => implode(', ', ASKBOX_CONTRACT['routeMethods']), 'Access-Control-Allow-Headers' => 'content-type, ' . ASKBOX_CONTRACT['grantHeader'], 'Access-Control-Max-Age' => (string) ASKBOX_CONTRACT['corsMaxAgeSeconds']]);
+        return askbox_send(204, null, ['Access-Control-Allow-Methods' => implode(', ', ASKBOX_CONTRACT['routeMethods']), 'Access-Control-Allow-Headers' => implode(', ', ASKBOX_CONTRACT['corsAllowHeaders']), 'Access-Control-Max-Age' => (string) ASKBOX_CONTRACT['corsMaxAgeSeconds']]);
     }
     if (is_callable($c['authorize']) && $path !== $base . '/health') {
         $verdict = ($c['authorize'])();
         if ($verdict !== true) return askbox_refuse('notAuthorized');
     }
     $segments = array_values(array_filter(explode('/', substr($path, strlen($base))), 'strlen'));
+    if ($segments !== ['health']) {
+        $person = askbox_identity($c);
+        if (is_int($person)) return $person;
+        $c['person'] = $person;
+    }
     return askbox_route($c, $method, $segments);
 }
 
@@ -636,7 +641,7 @@ function askbox_route(array $c, string $method, array $segments): int
     if ($extra !== null || ($id !== null && !preg_match(ASKBOX_ID, $id) && $resource !== 'stream')) return askbox_refuse('notFound');
     // Up, and an Askbox proxy; with ?bot_id=, whether that bot is one it serves (no secret: every page carries it).
     if ($resource === 'health' && $id === null) return $only('health', static fn () => askbox_send(200, ['status' => 'ok', 'proxy' => 'askbox'] + (is_string($_GET['bot_id'] ?? null) ? ['bot' => in_array($_GET['bot_id'], $c['bots'], true)] : [])));
-    if ($resource === 'conversations' && $id === null) return $only('conversations', static fn () => askbox_create($c));
+    if ($resource === 'conversations' && $id === null) return $only('conversations', static fn () => $method === 'GET' ? askbox_list_conversations($c) : askbox_create($c));
     if ($resource === 'conversations') return $only('conversation', static fn () => askbox_delete($c, $id));
     if ($resource === 'feedback' && $id === null) return $only('feedback', static fn () => askbox_feedback($c));
     if ($resource === 'challenge' && $id === null) return $only('challenge', static fn () => askbox_pow_challenge($c));
@@ -666,7 +671,8 @@ function askbox_create(array $c): int
     if (!askbox_present($bot)) $errors['bot_id'] = askbox_say('required', 'bot_id');
     elseif (!is_string($bot) || !in_array($bot, $c['bots'], true)) $errors['bot_id'] = askbox_say('invalid', 'bot_id');
     if ($errors) return askbox_invalid_all($errors);
-    $visitor = askbox_grant_verify($c, askbox_grant_header())['visitorId'] ?? askbox_b64url(random_bytes(16));
+    // A visitor keeps its id across conversations, so starting afresh does not reset its limits; a person is their key.
+    $visitor = askbox_visitor($c) ?? askbox_b64url(random_bytes(16));
     $refused = askbox_limit($c, 'conversation', $visitor) ?? askbox_pow_check($c, $body['proof'] ?? null);
     if ($refused !== null) return $refused;
     // Cut on characters (code points), never inside one; json_decode has already refused invalid UTF-8.
@@ -681,6 +687,7 @@ function askbox_create(array $c): int
     $created = json_decode($answer['body']);
     $id = $created->data->id ?? null;
     if (!is_string($id) || !preg_match(ASKBOX_ID, $id)) return askbox_refuse('unexpectedAnswer');
+    if (isset($c['person'])) askbox_people($c)->add($c['person'], askbox_listed($created->data, $bot));
     return askbox_send(200, ['data' => $created->data, 'meta' => ['grant' => askbox_grant_sign($c, $id, $bot, $visitor)]]);
 }
 
@@ -754,6 +761,10 @@ function askbox_delete(array $c, string $id): int
     $refused = askbox_limit($c, 'action', $grant['visitorId']);
     if ($refused !== null) return $refused;
     $answer = askbox_upstream($c, 'DELETE', '/conversations/' . $id, null, $c['timeouts']['connectMs']);
+    // Gone at the service, or never there: out of the person's list too.
+    if (isset($c['person']) && is_array($answer) && ($answer['status'] === 404 || ($answer['status'] >= 200 && $answer['status'] < 300))) {
+        askbox_people($c)->remove($c['person'], $grant['conversationId']);
+    }
     // Gone at the service: what the site keeps of it (the ratings onFeedback stored) goes too.
     if (is_array($answer) && $answer['status'] >= 200 && $answer['status'] < 300 && is_callable($c['onDelete'])) {
         try {
@@ -1020,7 +1031,8 @@ function askbox_db_open(string $dir): PDO
         // A connection this worker has set up already: synchronous = NORMAL is its set-up's last step.
         if ((int) $db->query('PRAGMA synchronous')->fetchColumn() === 1) return $db;
         $db->exec('PRAGMA busy_timeout = ' . ASKBOX_STORE_WAIT_MS);
-        if ((int) $db->query('PRAGMA user_version')->fetchColumn() !== 1) {
+        // 2: people's conversations (people.php) beside the buckets; a version 1 store gains their tables.
+        if ((int) $db->query('PRAGMA user_version')->fetchColumn() !== 2) {
             // 1 KiB pages: a take rewrites a few scattered rows, and each one costs its page in the WAL.
             $db->exec('PRAGMA page_size = 1024');
             $db->exec('PRAGMA journal_mode = WAL');
@@ -1030,7 +1042,10 @@ function askbox_db_open(string $dir): PDO
                 CREATE TABLE IF NOT EXISTS spent (k TEXT PRIMARY KEY, e INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL) WITHOUT ROWID;
                 INSERT OR IGNORE INTO meta VALUES (\'buckets\', 0);
-                PRAGMA user_version = 1;');
+                CREATE TABLE IF NOT EXISTS conversations (p TEXT NOT NULL, id TEXT NOT NULL, bot TEXT NOT NULL, name TEXT NOT NULL, created TEXT NOT NULL, UNIQUE (p, id));
+                CREATE TABLE IF NOT EXISTS people (p TEXT PRIMARY KEY, used INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS people_used ON people (used);
+                PRAGMA user_version = 2;');
             $db->exec('COMMIT');
         }
         // askbox_db_begin waits for the write lock itself; nothing else here waits on another worker (WAL).
@@ -1213,7 +1228,7 @@ function askbox_pow_challenge(array $c): int
     // A soft bucket: emptying it raises the cost, it never refuses.
     $soft = static fn (string $key, array $r) => [$key, (float) $r['burst'], $r['perMinute'] / 60];
     $checks = [$soft(str_replace('{ip}', askbox_client_ip($c), $keys['challengeIp']), $p['ipChallenges'])];
-    $visitor = askbox_grant_verify($c, askbox_grant_header())['visitorId'] ?? null;
+    $visitor = askbox_visitor($c);
     if ($visitor !== null) $checks[] = $soft(str_replace('{visitor}', $visitor, $keys['challengeVisitor']), $p['visitorChallenges']);
     $level = askbox_take(askbox_db($c), $checks, askbox_now_ms()) > 0 ? $pow['raised'] : $pow['normal'];
     $parameters = [
@@ -1383,11 +1398,11 @@ function askbox_grant_verify(array $c, ?string $token): ?array
     return null;
 }
 
-/** The request's grant when it is valid for this conversation and one of our bots. */
+/** The request's grant when it is valid for this conversation and one of our bots, and this visitor may hold it. */
 function askbox_grant_for(array $c, mixed $conversation): ?array
 {
     $grant = askbox_grant_verify($c, askbox_grant_header());
-    return $grant !== null && $grant['conversationId'] === $conversation && in_array($grant['botId'], $c['bots'], true) ? $grant : null;
+    return $grant !== null && $grant['conversationId'] === $conversation && in_array($grant['botId'], $c['bots'], true) && askbox_grant_holder($c, $grant['visitorId']) ? $grant : null;
 }
 
 /** Seals a stream URL and its conversation (AES-256-GCM, the same layout as the JavaScript sealer). */
@@ -1429,6 +1444,187 @@ function askbox_b64url_decode(string $text): ?string
     if (!preg_match('/^[A-Za-z0-9_-]{1,4096}$/', $text) || strlen($text) % 4 === 1) return null;
     $bytes = base64_decode(strtr($text, '-_', '+/'), true);
     return $bytes === false ? null : $bytes;
+}
+
+// Signed-in visitors (the contract's IDENTITY): the person's id and its hash as the site's server signed them, the
+// person key their conversations, grants and limits go by, and the rule that binds a person's grant to them.
+
+/** The identity settings: `identitySecret` (else ASKBOX_IDENTITY_SECRET; none: every identity is refused) and `people`. */
+function askbox_identity_config(array $o): array
+{
+    $secret = array_key_exists('identitySecret', $o) ? $o['identitySecret'] : getenv('ASKBOX_IDENTITY_SECRET');
+    $secret = in_array($secret, [null, false, ''], true) ? null : $secret;
+    $min = ASKBOX_CONTRACT['secretMinLength'];
+    if ($secret !== null && (!is_string($secret) || strlen($secret) < $min)) throw new InvalidArgumentException("identitySecret must be a string of at least $min characters");
+    $people = $o['people'] ?? null;
+    if ($people !== null && !$people instanceof AskboxPeople) throw new InvalidArgumentException('people must be an AskboxPeople store');
+    return ['identitySecret' => $secret, 'people' => $people];
+}
+
+/** A request header by its wire name, as PHP files it (`x-askbox-user` is HTTP_X_ASKBOX_USER); null when absent. */
+function askbox_request_header(string $name): ?string
+{
+    $value = $_SERVER['HTTP_' . strtoupper(str_replace('-', '_', $name))] ?? null;
+    return is_string($value) ? $value : null;
+}
+
+/**
+ * Who signed in: null without either identity header (anonymous, as ever), the person key when both headers are
+ * there, well formed and signed with the identity secret, else the 403 sent (never a 5xx). SECURITY: the hash is
+ * compared in constant time; without an identity secret no identity is taken, and the log says which setting is missing.
+ */
+function askbox_identity(array $c): string|int|null
+{
+    $id = askbox_request_header(ASKBOX_CONTRACT['identity']['userHeader']);
+    $hash = askbox_request_header(ASKBOX_CONTRACT['identity']['hashHeader']);
+    if ($id === null && $hash === null) return null;
+    $secret = $c['identitySecret'];
+    if ($secret === null) {
+        askbox_log($c, ['level' => 'error', 'event' => 'identity', 'message' => 'A signed-in visitor was refused: no identity secret is set (identitySecret, or ASKBOX_IDENTITY_SECRET).']);
+        return askbox_refuse('identityRefused');
+    }
+    $formed = $id !== null && $hash !== null && preg_match('~' . ASKBOX_CONTRACT['identity']['userIdPattern'] . '~D', $id)
+        && preg_match('~' . ASKBOX_CONTRACT['identity']['hashPattern'] . '~D', $hash);
+    if (!$formed || !hash_equals(hash_hmac('sha256', $id, $secret), $hash)) return askbox_refuse('identityRefused');
+    return askbox_person_key($secret, $id);
+}
+
+/** The key a person goes by: `u-` and the first 40 hex digits of HMAC-SHA256(secret, personLabel + id). */
+function askbox_person_key(string $secret, string $id): string
+{
+    return 'u-' . substr(hash_hmac('sha256', ASKBOX_CONTRACT['identity']['personLabel'] . $id, $secret), 0, 40);
+}
+
+/**
+ * Whether a grant's visitor may use it on this request. SECURITY: a person's grant (its visitor a person key) goes
+ * only with that person's verified identity, so another person's grant, or one's own replayed after logout, finds
+ * nothing, as another visitor's grant does; an anonymous visitor's grant stays usable signed in or not.
+ */
+function askbox_grant_holder(array $c, string $visitor): bool
+{
+    return !preg_match('~' . ASKBOX_CONTRACT['identity']['personKeyPattern'] . '~D', $visitor) || $visitor === ($c['person'] ?? null);
+}
+
+/** `GET conversations`: the signed-in person's conversations, newest first, each with a fresh grant. */
+function askbox_list_conversations(array $c): int
+{
+    $person = $c['person'] ?? null;
+    if ($person === null) return askbox_refuse('identityRequired');
+    $refused = askbox_limit($c, 'action', $person);
+    if ($refused !== null) return $refused;
+    $list = [];
+    foreach (askbox_people($c)->list($person) as $conversation) {
+        $list[] = $conversation + ['grant' => askbox_grant_sign($c, $conversation['id'], $conversation['bot_id'], $person)];
+    }
+    return askbox_send(200, ['data' => $list, 'meta' => new stdClass()]);
+}
+
+/** The store of people's conversations: the `people` setting, else the SQLite one beside the buckets. */
+function askbox_people(array $c): AskboxPeople
+{
+    return $c['people'] ?? new AskboxSqlitePeople($c);
+}
+
+/** The visitor a request comes from: the signed-in person, else the visitor of a grant it may hold, else null. */
+function askbox_visitor(array $c): ?string
+{
+    $visitor = askbox_grant_verify($c, askbox_grant_header())['visitorId'] ?? null;
+    return $c['person'] ?? ($visitor !== null && askbox_grant_holder($c, $visitor) ? $visitor : null);
+}
+
+/**
+ * What a person's list keeps of a conversation the service made: `{ id, bot_id, name, created_at }`, created_at as an
+ * ISO string (the service's Unix seconds, else now), as JavaScript's toISOString() writes it.
+ */
+function askbox_listed(stdClass $data, string $bot): array
+{
+    $name = is_string($data->name ?? null) ? $data->name : '';
+    $seconds = is_int($data->created_at ?? null) ? $data->created_at : intdiv(askbox_now_ms(), 1000);
+    return ['id' => $data->id, 'bot_id' => $bot, 'name' => $name, 'created_at' => gmdate('Y-m-d\TH:i:s.000\Z', $seconds)];
+}
+
+// Signed-in people's conversations: the store's interface (the WordPress plugin brings its own table), and the
+// SQLite store in the limits' database, bounded by the contract.
+
+/** A store of each person's conversations. Every failure throws AskboxStoreError (503 busy, one log line). */
+interface AskboxPeople
+{
+    /** Puts `{ id, bot_id, name, created_at }` first in the person's list (once), keeping the newest conversationsMax. */
+    public function add(string $person, array $conversation): void;
+
+    /** The person's conversations, newest first: `{ id, bot_id, name, created_at }` each. */
+    public function list(string $person): array;
+
+    /** Takes the conversation out of the person's list. */
+    public function remove(string $person, string $id): void;
+}
+
+/** A store of people's conversations cannot answer: the proxy cannot tell what a person holds. */
+final class AskboxStoreError extends RuntimeException
+{
+}
+
+/**
+ * People's conversations in the limits' SQLite database (`conversations`, and `people` with when each was last
+ * used): at most conversationsMax a person, at most STORE_SIZES.people people, the least recently used going first,
+ * and a person unused for a grant's lifetime forgotten (their grants have all expired).
+ */
+final class AskboxSqlitePeople implements AskboxPeople
+{
+    public function __construct(private readonly array $c)
+    {
+    }
+
+    public function add(string $person, array $conversation): void
+    {
+        $this->write(function (PDO $db, int $now) use ($person, $conversation): void {
+            $db->prepare('INSERT OR IGNORE INTO conversations (p, id, bot, name, created) VALUES (?, ?, ?, ?, ?)')
+                ->execute([$person, $conversation['id'], $conversation['bot_id'], $conversation['name'], $conversation['created_at']]);
+            $db->prepare('DELETE FROM conversations WHERE p = ? AND rowid NOT IN (SELECT rowid FROM conversations WHERE p = ? ORDER BY rowid DESC LIMIT ' . ASKBOX_CONTRACT['identity']['conversationsMax'] . ')')
+                ->execute([$person, $person]);
+            $touch = $db->prepare('UPDATE people SET used = ? WHERE p = ?');
+            $touch->execute([$now, $person]);
+            if ($touch->rowCount() === 1) return;
+            // A new person: those whose grants have all expired go, then the least recently used beyond the bound.
+            $db->prepare('INSERT INTO people (p, used) VALUES (?, ?)')->execute([$person, $now]);
+            $expired = $db->prepare('SELECT p FROM people WHERE used <= ?');
+            $expired->execute([$now - $this->c['grantTtl'] * 1000]);
+            $gone = $expired->fetchAll(PDO::FETCH_COLUMN);
+            $over = (int) $db->query('SELECT COUNT(*) FROM people')->fetchColumn() - count($gone) - ASKBOX_CONTRACT['storeSizes']['people'];
+            if ($over > 0) array_push($gone, ...$db->query('SELECT p FROM people ORDER BY used LIMIT ' . $over)->fetchAll(PDO::FETCH_COLUMN));
+            foreach (array_unique($gone) as $forgotten) {
+                $db->prepare('DELETE FROM conversations WHERE p = ?')->execute([$forgotten]);
+                $db->prepare('DELETE FROM people WHERE p = ?')->execute([$forgotten]);
+            }
+        });
+    }
+
+    public function list(string $person): array
+    {
+        return $this->write(function (PDO $db, int $now) use ($person): array {
+            $db->prepare('UPDATE people SET used = ? WHERE p = ?')->execute([$now, $person]);
+            $read = $db->prepare('SELECT id, name, bot, created FROM conversations WHERE p = ? ORDER BY rowid DESC');
+            $read->execute([$person]);
+            return array_map(static fn (array $row) => ['id' => $row[0], 'name' => $row[1], 'bot_id' => $row[2], 'created_at' => $row[3]], $read->fetchAll(PDO::FETCH_NUM));
+        });
+    }
+
+    public function remove(string $person, string $id): void
+    {
+        $this->write(static function (PDO $db) use ($person, $id): void {
+            $db->prepare('DELETE FROM conversations WHERE p = ? AND id = ?')->execute([$person, $id]);
+        });
+    }
+
+    /** Runs `$work` in one write transaction of the store; any failure is an AskboxStoreError. */
+    private function write(callable $work): mixed
+    {
+        try {
+            return askbox_db_write(askbox_db($this->c), static fn (PDO $db) => $work($db, askbox_now_ms()));
+        } catch (AskboxLimitStoreError $error) {
+            throw new AskboxStoreError($error->getMessage(), 0, $error);
+        }
+    }
 }
 
 // Responses: the contract's refusals and validation messages in the service's envelope, the security and CORS
@@ -1481,7 +1677,7 @@ function askbox_headers(int $status, array $headers): void
 /** One structured log line; the key and the secrets are redacted from it. */
 function askbox_log(array $c, array $entry): void
 {
-    if (isset($entry['message'])) $entry['message'] = str_replace([$c['apiKey'], ...$c['secrets']], '[redacted]', $entry['message']);
+    if (isset($entry['message'])) $entry['message'] = str_replace(array_filter([$c['apiKey'], ...$c['secrets'], $c['identitySecret'] ?? null]), '[redacted]', $entry['message']);
     if (is_callable($c['log'])) ($c['log'])($entry);
     // Feedback is the site's data: without a `log` or `onFeedback` callable, the error log is where it can be read.
     elseif ($entry['level'] !== 'info' || $entry['event'] === 'feedback') error_log('[askbox] ' . json_encode($entry, JSON_UNESCAPED_SLASHES));

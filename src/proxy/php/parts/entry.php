@@ -20,8 +20,8 @@ function askbox_proxy_handle(array $options): void
     try {
         $status = askbox_dispatch($config, $method, $path);
     } catch (Throwable $error) {
-        $store = $error instanceof AskboxLimitStoreError;
-        askbox_log($config, ['level' => 'error', 'event' => $store ? 'limits' : 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
+        $store = $error instanceof AskboxLimitStoreError || $error instanceof AskboxStoreError;
+        askbox_log($config, ['level' => 'error', 'event' => $store ? ($error instanceof AskboxStoreError ? 'people' : 'limits') : 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
         // SECURITY: fail closed, in words for the visitor; what broke is in the log only.
         $message = $store ? ASKBOX_CONTRACT['refusals']['busy']['message'] : ASKBOX_CONTRACT['refusals']['unavailable']['message'];
         askbox_metric_refusal(['askbox.refusal.reason' => $store ? 'busy' : 'unavailable']);
@@ -104,7 +104,7 @@ function askbox_config(array $o): array
         'log' => $o['log'] ?? null,
         'onFeedback' => $o['onFeedback'] ?? null,
         'onDelete' => $o['onDelete'] ?? null,
-    ];
+    ] + askbox_identity_config($o);
 }
 
 /** A list of origins (scheme://host[:port], exactly as a URL's origin spells it: lowercase, no default port). */

@@ -32,11 +32,11 @@ function askbox_grant_verify(array $c, ?string $token): ?array
     return null;
 }
 
-/** The request's grant when it is valid for this conversation and one of our bots. */
+/** The request's grant when it is valid for this conversation and one of our bots, and this visitor may hold it. */
 function askbox_grant_for(array $c, mixed $conversation): ?array
 {
     $grant = askbox_grant_verify($c, askbox_grant_header());
-    return $grant !== null && $grant['conversationId'] === $conversation && in_array($grant['botId'], $c['bots'], true) ? $grant : null;
+    return $grant !== null && $grant['conversationId'] === $conversation && in_array($grant['botId'], $c['bots'], true) && askbox_grant_holder($c, $grant['visitorId']) ? $grant : null;
 }
 
 /** Seals a stream URL and its conversation (AES-256-GCM, the same layout as the JavaScript sealer). */

@@ -72,7 +72,8 @@ function askbox_db_open(string $dir): PDO
         // A connection this worker has set up already: synchronous = NORMAL is its set-up's last step.
         if ((int) $db->query('PRAGMA synchronous')->fetchColumn() === 1) return $db;
         $db->exec('PRAGMA busy_timeout = ' . ASKBOX_STORE_WAIT_MS);
-        if ((int) $db->query('PRAGMA user_version')->fetchColumn() !== 1) {
+        // 2: people's conversations (people.php) beside the buckets; a version 1 store gains their tables.
+        if ((int) $db->query('PRAGMA user_version')->fetchColumn() !== 2) {
             // 1 KiB pages: a take rewrites a few scattered rows, and each one costs its page in the WAL.
             $db->exec('PRAGMA page_size = 1024');
             $db->exec('PRAGMA journal_mode = WAL');
@@ -82,7 +83,10 @@ function askbox_db_open(string $dir): PDO
                 CREATE TABLE IF NOT EXISTS spent (k TEXT PRIMARY KEY, e INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL) WITHOUT ROWID;
                 INSERT OR IGNORE INTO meta VALUES (\'buckets\', 0);
-                PRAGMA user_version = 1;');
+                CREATE TABLE IF NOT EXISTS conversations (p TEXT NOT NULL, id TEXT NOT NULL, bot TEXT NOT NULL, name TEXT NOT NULL, created TEXT NOT NULL, UNIQUE (p, id));
+                CREATE TABLE IF NOT EXISTS people (p TEXT PRIMARY KEY, used INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS people_used ON people (used);
+                PRAGMA user_version = 2;');
             $db->exec('COMMIT');
         }
         // askbox_db_begin waits for the write lock itself; nothing else here waits on another worker (WAL).

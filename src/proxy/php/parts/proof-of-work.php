@@ -50,7 +50,7 @@ function askbox_pow_challenge(array $c): int
     // A soft bucket: emptying it raises the cost, it never refuses.
     $soft = static fn (string $key, array $r) => [$key, (float) $r['burst'], $r['perMinute'] / 60];
     $checks = [$soft(str_replace('{ip}', askbox_client_ip($c), $keys['challengeIp']), $p['ipChallenges'])];
-    $visitor = askbox_grant_verify($c, askbox_grant_header())['visitorId'] ?? null;
+    $visitor = askbox_visitor($c);
     if ($visitor !== null) $checks[] = $soft(str_replace('{visitor}', $visitor, $keys['challengeVisitor']), $p['visitorChallenges']);
     $level = askbox_take(askbox_db($c), $checks, askbox_now_ms()) > 0 ? $pow['raised'] : $pow['normal'];
     $parameters = [

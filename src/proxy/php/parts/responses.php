@@ -49,7 +49,7 @@ function askbox_headers(int $status, array $headers): void
 /** One structured log line; the key and the secrets are redacted from it. */
 function askbox_log(array $c, array $entry): void
 {
-    if (isset($entry['message'])) $entry['message'] = str_replace([$c['apiKey'], ...$c['secrets']], '[redacted]', $entry['message']);
+    if (isset($entry['message'])) $entry['message'] = str_replace(array_filter([$c['apiKey'], ...$c['secrets'], $c['identitySecret'] ?? null]), '[redacted]', $entry['message']);
     if (is_callable($c['log'])) ($c['log'])($entry);
     // Feedback is the site's data: without a `log` or `onFeedback` callable, the error log is where it can be read.
     elseif ($entry['level'] !== 'info' || $entry['event'] === 'feedback') error_log('[askbox] ' . json_encode($entry, JSON_UNESCAPED_SLASHES));

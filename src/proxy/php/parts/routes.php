@@ -13,7 +13,8 @@ function askbox_create(array $c): int
     if (!askbox_present($bot)) $errors['bot_id'] = askbox_say('required', 'bot_id');
     elseif (!is_string($bot) || !in_array($bot, $c['bots'], true)) $errors['bot_id'] = askbox_say('invalid', 'bot_id');
     if ($errors) return askbox_invalid_all($errors);
-    $visitor = askbox_grant_verify($c, askbox_grant_header())['visitorId'] ?? askbox_b64url(random_bytes(16));
+    // A visitor keeps its id across conversations, so starting afresh does not reset its limits; a person is their key.
+    $visitor = askbox_visitor($c) ?? askbox_b64url(random_bytes(16));
     $refused = askbox_limit($c, 'conversation', $visitor) ?? askbox_pow_check($c, $body['proof'] ?? null);
     if ($refused !== null) return $refused;
     // Cut on characters (code points), never inside one; json_decode has already refused invalid UTF-8.
@@ -28,6 +29,7 @@ function askbox_create(array $c): int
     $created = json_decode($answer['body']);
     $id = $created->data->id ?? null;
     if (!is_string($id) || !preg_match(ASKBOX_ID, $id)) return askbox_refuse('unexpectedAnswer');
+    if (isset($c['person'])) askbox_people($c)->add($c['person'], askbox_listed($created->data, $bot));
     return askbox_send(200, ['data' => $created->data, 'meta' => ['grant' => askbox_grant_sign($c, $id, $bot, $visitor)]]);
 }
 
@@ -101,6 +103,10 @@ function askbox_delete(array $c, string $id): int
     $refused = askbox_limit($c, 'action', $grant['visitorId']);
     if ($refused !== null) return $refused;
     $answer = askbox_upstream($c, 'DELETE', '/conversations/' . $id, null, $c['timeouts']['connectMs']);
+    // Gone at the service, or never there: out of the person's list too.
+    if (isset($c['person']) && is_array($answer) && ($answer['status'] === 404 || ($answer['status'] >= 200 && $answer['status'] < 300))) {
+        askbox_people($c)->remove($c['person'], $grant['conversationId']);
+    }
     // Gone at the service: what the site keeps of it (the ratings onFeedback stored) goes too.
     if (is_array($answer) && $answer['status'] >= 200 && $answer['status'] < 300 && is_callable($c['onDelete'])) {
         try {

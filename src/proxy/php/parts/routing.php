@@ -18,13 +18,18 @@ function askbox_dispatch(array $c, string $method, string $path): int
     if ($cross && !in_array($origin, $c['origins'], true)) return askbox_refuse('originRefused');
     $GLOBALS['askbox_cors'] = $cross ? ['Access-Control-Allow-Origin' => $origin, 'Access-Control-Expose-Headers' => 'retry-after'] : [];
     if ($method === 'OPTIONS') {
-        return askbox_send(204, null, ['Access-Control-Allow-Methods' => implode(', ', ASKBOX_CONTRACT['routeMethods']), 'Access-Control-Allow-Headers' => 'content-type, ' . ASKBOX_CONTRACT['grantHeader'], 'Access-Control-Max-Age' => (string) ASKBOX_CONTRACT['corsMaxAgeSeconds']]);
+        return askbox_send(204, null, ['Access-Control-Allow-Methods' => implode(', ', ASKBOX_CONTRACT['routeMethods']), 'Access-Control-Allow-Headers' => implode(', ', ASKBOX_CONTRACT['corsAllowHeaders']), 'Access-Control-Max-Age' => (string) ASKBOX_CONTRACT['corsMaxAgeSeconds']]);
     }
     if (is_callable($c['authorize']) && $path !== $base . '/health') {
         $verdict = ($c['authorize'])();
         if ($verdict !== true) return askbox_refuse('notAuthorized');
     }
     $segments = array_values(array_filter(explode('/', substr($path, strlen($base))), 'strlen'));
+    if ($segments !== ['health']) {
+        $person = askbox_identity($c);
+        if (is_int($person)) return $person;
+        $c['person'] = $person;
+    }
     return askbox_route($c, $method, $segments);
 }
 
@@ -37,7 +42,7 @@ function askbox_route(array $c, string $method, array $segments): int
     if ($extra !== null || ($id !== null && !preg_match(ASKBOX_ID, $id) && $resource !== 'stream')) return askbox_refuse('notFound');
     // Up, and an Askbox proxy; with ?bot_id=, whether that bot is one it serves (no secret: every page carries it).
     if ($resource === 'health' && $id === null) return $only('health', static fn () => askbox_send(200, ['status' => 'ok', 'proxy' => 'askbox'] + (is_string($_GET['bot_id'] ?? null) ? ['bot' => in_array($_GET['bot_id'], $c['bots'], true)] : [])));
-    if ($resource === 'conversations' && $id === null) return $only('conversations', static fn () => askbox_create($c));
+    if ($resource === 'conversations' && $id === null) return $only('conversations', static fn () => $method === 'GET' ? askbox_list_conversations($c) : askbox_create($c));
     if ($resource === 'conversations') return $only('conversation', static fn () => askbox_delete($c, $id));
     if ($resource === 'feedback' && $id === null) return $only('feedback', static fn () => askbox_feedback($c));
     if ($resource === 'challenge' && $id === null) return $only('challenge', static fn () => askbox_pow_challenge($c));

@@ -15,6 +15,7 @@ if (!defined('ABSPATH')) {
 
 require_once __DIR__ . '/askbox-proxy.php';
 require_once __DIR__ . '/feedback.php';
+require_once __DIR__ . '/identity.php';
 require_once __DIR__ . '/widget-rules.php';
 
 const ASKBOX_PLUGIN_VERSION = '0.1.0';
@@ -60,11 +61,18 @@ add_action('wp_enqueue_scripts', 'askbox_enqueue');
 add_filter('script_loader_tag', 'askbox_script_tag', 10, 2);
 add_action('rest_api_init', 'askbox_rest_init');
 add_action('plugins_loaded', 'askbox_feedback_upgrade');
+add_action('plugins_loaded', 'askbox_people_upgrade');
+add_action('deleted_user', 'askbox_people_forget_user');
 
-/** A secret for grants, made once (conversations survive updates and restarts), and the ratings table. */
+/**
+ * A secret for grants, made once (conversations survive updates and restarts), the identity secret, the ratings
+ * table and signed-in people's conversations table.
+ */
 function askbox_activate(): void
 {
     askbox_feedback_install();
+    askbox_people_install();
+    askbox_identity_secret();
     if (!get_option('askbox_secret')) {
         update_option('askbox_secret', wp_generate_password(64, false), false);
     }
@@ -122,6 +130,9 @@ function askbox_proxy_options(array $settings): array
         'authorize' => static fn () => (bool) apply_filters('askbox_authorize', true),
         'onFeedback' => 'askbox_feedback_store',
         'onDelete' => 'askbox_feedback_forget',
+        // A logged-in user's widget is signed with this secret (askbox_identity_attributes); their list is kept here.
+        'identitySecret' => askbox_identity_secret(),
+        'people' => new AskboxWordPressPeople(),
     ];
     if ($settings['proof_of_work'] === '1') $options['proofOfWork'] = true;
     if (defined('ASKBOX_STORE_DIR')) $options['storeDir'] = (string) constant('ASKBOX_STORE_DIR');
@@ -238,7 +249,10 @@ function askbox_enqueue(): void
     wp_enqueue_script('askbox', plugins_url('askbox.js', __FILE__), [], ASKBOX_PLUGIN_VERSION, ['in_footer' => true, 'strategy' => 'async']);
 }
 
-/** Adds the widget's data attributes to its script tag. SECURITY: settings only, escaped; never the key. */
+/**
+ * Adds the widget's data attributes to its script tag. SECURITY: settings and the logged-in user's signed id only,
+ * escaped; never the key or a secret.
+ */
 function askbox_script_tag(string $tag, string $handle): string
 {
     if ($handle !== 'askbox') {
@@ -251,7 +265,7 @@ function askbox_script_tag(string $tag, string $handle): string
             $attributes['data-' . $field] = $settings[$field];
         }
     }
-    $attributes += askbox_widget_attributes($settings);
+    $attributes += askbox_widget_attributes($settings) + askbox_identity_attributes();
     $data = '';
     foreach ($attributes as $name => $value) {
         $data .= ' ' . $name . '="' . esc_attr($value) . '"';

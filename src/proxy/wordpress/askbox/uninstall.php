@@ -1,7 +1,7 @@
 <?php
 /**
  * Plugins → Delete: WordPress runs this file alone (the plugin is not loaded). Removes what the plugin made: the
- * ratings table and its options, the API key and the grant secret among them.
+ * ratings table, the signed-in people's conversations table and their options, the API key and both secrets among them.
  */
 
 if (!defined('WP_UNINSTALL_PLUGIN')) {
@@ -11,6 +11,7 @@ if (!defined('WP_UNINSTALL_PLUGIN')) {
 global $wpdb;
 // The table name is the site's prefix and a constant: nothing here comes from a request.
 $wpdb->query('DROP TABLE IF EXISTS ' . $wpdb->prefix . 'askbox_feedback');
-foreach (['askbox_settings', 'askbox_api_key', 'askbox_secret', 'askbox_db_version'] as $option) {
+$wpdb->query('DROP TABLE IF EXISTS ' . $wpdb->prefix . 'askbox_conversations');
+foreach (['askbox_settings', 'askbox_api_key', 'askbox_secret', 'askbox_db_version', 'askbox_identity_secret', 'askbox_people_db_version'] as $option) {
     delete_option($option);
 }

@@ -23,6 +23,8 @@ $secret = get_option('askbox_secret');
 ($GLOBALS['wp']['activation'])();
 $report['secret_length'] = strlen($secret);
 $report['secret_kept'] = get_option('askbox_secret') === $secret;
+$identitySecret = get_option('askbox_identity_secret');
+$report['identity_secret'] = [strlen($identitySecret), $GLOBALS['wp']['autoload']['askbox_identity_secret'], $identitySecret !== $secret];
 $report['hooks'] = array_keys($GLOBALS['wp']['actions']);
 // The ratings table: made on activation, again on a load whose recorded version differs (an update in place).
 $report['db_version'] = get_option('askbox_db_version');
@@ -33,6 +35,11 @@ do_action('plugins_loaded');
 update_option('askbox_db_version', '1');
 do_action('plugins_loaded');
 $report['dbdelta'] = $GLOBALS['wp']['dbdelta'];
+$report['people_db_version'] = get_option('askbox_people_db_version');
+// An update in place from a version without the conversations table: the next load makes it.
+delete_option('askbox_people_db_version');
+do_action('plugins_loaded');
+$report['people_dbdelta'] = array_slice($GLOBALS['wp']['dbdelta'], count($report['dbdelta']));
 $report['db_queries'] = $GLOBALS['wpdb']->queries;
 $GLOBALS['wpdb']->queries = [];
 
@@ -155,10 +162,38 @@ $report['script'] = $GLOBALS['wp']['scripts']['askbox'] ?? null;
 $report['tag'] = apply_filters('script_loader_tag', '<script src="https://blog.example/wp-content/plugins/askbox/askbox.js" id="askbox-js" async></script>', 'askbox');
 $report['other_tag'] = apply_filters('script_loader_tag', '<script src="x.js"></script>', 'jquery');
 
+// Signed-in visitors: a logged-in user's tag carries their id and its HMAC with the identity secret, never the secret.
+$GLOBALS['wp']['user'] = 7;
+$tag = static fn () => apply_filters('script_loader_tag', '<script src="askbox.js"></script>', 'askbox');
+$report['user_tag'] = $tag();
+$report['user_hash'] = hash_hmac('sha256', 'wp-7', $identitySecret);
+putenv('ASKBOX_IDENTITY_SECRET=identity-secret-from-the-environment');
+$report['user_tag_env'] = $tag();
+putenv('ASKBOX_IDENTITY_SECRET');
+$options = askbox_proxy_options(askbox_settings());
+$report['identity_options'] = [$options['identitySecret'] === $identitySecret, get_class($options['people'])];
+$GLOBALS['wp']['user'] = 0;
+$report['visitor_tag'] = $tag();
+// The people store's statements, prepared; a refused one fails closed.
+$GLOBALS['wpdb']->queries = [];
+$options['people']->add('u-' . str_repeat('a', 40), ['id' => 'conv1', 'bot_id' => 'askboxDemo01', 'name' => "O'Brien", 'created_at' => '2026-01-01T00:00:00.000Z']);
+$options['people']->remove('u-' . str_repeat('a', 40), 'conv1');
+do_action('deleted_user', 7);
+$report['people_queries'] = $GLOBALS['wpdb']->queries;
+$report['user_person'] = askbox_person_key($identitySecret, 'wp-7');
+$GLOBALS['wpdb']->fail = true;
+try {
+    $options['people']->add('u-' . str_repeat('a', 40), ['id' => 'conv1', 'bot_id' => 'b', 'name' => 'n', 'created_at' => 't']);
+    $report['people_failure'] = null;
+} catch (AskboxStoreError $error) {
+    $report['people_failure'] = $error->getMessage();
+}
+$GLOBALS['wpdb']->fail = false;
+
 do_action('rest_api_init');
 $report['routes'] = array_map(static fn ($r) => ['namespace' => $r['namespace'], 'route' => $r['route'], 'methods' => $r['args']['methods'], 'permission' => $r['args']['permission_callback']], $GLOBALS['wp']['routes']);
 // Plugins → Delete: WordPress runs uninstall.php alone.
 define('WP_UNINSTALL_PLUGIN', 'askbox/askbox.php');
 require $argv[1] . '/uninstall.php';
-$report['uninstalled'] = [end($GLOBALS['wpdb']->queries), array_keys($GLOBALS['wp']['options'])];
+$report['uninstalled'] = [array_slice($GLOBALS['wpdb']->queries, -2), array_keys($GLOBALS['wp']['options'])];
 echo json_encode($report, JSON_UNESCAPED_SLASHES);

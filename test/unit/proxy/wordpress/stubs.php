@@ -4,7 +4,7 @@
 
 define('ABSPATH', __DIR__ . '/');
 
-$GLOBALS['wp'] = ['actions' => [], 'filters' => [], 'options' => [], 'scripts' => [], 'routes' => [], 'settings' => [], 'pages' => [], 'activation' => null, 'can' => true];
+$GLOBALS['wp'] = ['actions' => [], 'filters' => [], 'options' => [], 'scripts' => [], 'routes' => [], 'settings' => [], 'pages' => [], 'activation' => null, 'can' => true, 'user' => 0];
 
 function add_action(string $hook, $callback, int $priority = 10, int $args = 1): void { $GLOBALS['wp']['actions'][$hook][] = $callback; }
 function add_filter(string $hook, $callback, int $priority = 10, int $args = 1): void { $GLOBALS['wp']['filters'][$hook][] = $callback; }
@@ -15,6 +15,8 @@ function get_option(string $name, $default = false) { return $GLOBALS['wp']['opt
 function update_option(string $name, $value, $autoload = null): bool { $GLOBALS['wp']['options'][$name] = $value; $GLOBALS['wp']['autoload'][$name] = $autoload; return true; }
 function wp_generate_password(int $length = 12, bool $special = true): string { return substr(str_repeat(bin2hex(random_bytes(32)), 2), 0, $length); }
 function current_user_can(string $capability): bool { return $GLOBALS['wp']['can']; }
+function is_user_logged_in(): bool { return $GLOBALS['wp']['user'] > 0; }
+function get_current_user_id(): int { return $GLOBALS['wp']['user']; }
 function add_options_page(...$args): void { $GLOBALS['wp']['pages'][] = $args; }
 function register_setting(string $group, string $name, array $args = []): void { $GLOBALS['wp']['settings'][$name] = $args; }
 function settings_fields(string $group): void { echo "<input type=\"hidden\" name=\"option_page\" value=\"$group\">"; }
@@ -58,8 +60,8 @@ $GLOBALS['wpdb'] = new class {
     public function query(string $query): int|false
     {
         $this->queries[] = $query;
-        if (!str_starts_with($query, 'INSERT INTO')) return 0;
         if ($this->fail) { $this->last_error = 'disk full'; return false; }
+        if (!str_starts_with($query, 'INSERT INTO')) return 0;
         [$created_at, $conversation_id, $message_id, $rating, $comment, $visitor_hash] = $this->args;
         $row = compact('created_at', 'conversation_id', 'message_id', 'rating', 'comment', 'visitor_hash');
         $row['comment'] = $comment === '' ? null : $comment;

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_METHODS, ROUTES, TRUSTED_HOPS, WIDGET_RULES } from '../../../../../src/protocol/contract';
+import { IDENTITY, ROUTE_METHODS, ROUTES, TRUSTED_HOPS, WIDGET_RULES } from '../../../../../src/protocol/contract';
 import { freshBuild } from '../../../../helpers/build';
 import { requirePhp } from '../../../../helpers/php';
 
@@ -40,6 +40,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
       'askbox.js',
       'askbox.php',
       'feedback.php',
+      'identity.php',
       'readme.txt',
       'uninstall.php',
       'widget-rules.php',
@@ -64,7 +65,14 @@ describe('WordPress plugin (hooks stubbed)', () => {
     const report = JSON.parse(run()) as Record<string, unknown>;
     expect(report.secret_length).toBe(64);
     expect(report.secret_kept).toBe(true);
-    expect(report.hooks).toEqual(['admin_menu', 'admin_init', 'wp_enqueue_scripts', 'rest_api_init', 'plugins_loaded']);
+    expect(report.hooks).toEqual([
+      'admin_menu',
+      'admin_init',
+      'wp_enqueue_scripts',
+      'rest_api_init',
+      'plugins_loaded',
+      'deleted_user',
+    ]);
     expect(report.page).toBe('manage_options');
     expect(report.routes).toEqual([
       { namespace: 'askbox/v1', route: '/(?P<path>.*)', methods: ROUTE_METHODS, permission: '__return_true' },
@@ -146,7 +154,7 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(report.db_version).toBe('2');
     // Activated twice, then one load with an old version; the next load finds the version current; then one load
     // from version 1.
-    const made = report.dbdelta as string[];
+    const made = (report.dbdelta as string[]).filter((sql) => sql.startsWith('CREATE TABLE wp_askbox_feedback '));
     expect(made).toHaveLength(4);
     expect(made[0]).toMatch(
       /^CREATE TABLE wp_askbox_feedback \(\n {2}id bigint\(20\) unsigned NOT NULL AUTO_INCREMENT,/,
@@ -159,7 +167,10 @@ describe('WordPress plugin (hooks stubbed)', () => {
     expect(queries[0]).toMatch(
       /^DELETE older FROM wp_askbox_feedback older JOIN wp_askbox_feedback newer ON .* newer\.id > older\.id$/,
     );
-    expect(report.uninstalled).toEqual(['DROP TABLE IF EXISTS wp_askbox_feedback', []]);
+    expect(report.uninstalled).toEqual([
+      ['DROP TABLE IF EXISTS wp_askbox_feedback', 'DROP TABLE IF EXISTS wp_askbox_conversations'],
+      [],
+    ]);
   });
 
   it('stores each rating through the proxy’s onFeedback, one row per visitor and reply, the visitor as a salted hash, and fails closed', () => {
@@ -279,5 +290,40 @@ describe('WordPress plugin (hooks stubbed)', () => {
       'Greeting delay (seconds): not saved, the value is not valid',
     ]);
     expect(kept).toEqual({ greeting: 'Questions about "delivery"? Ask me.', greeting_delay: '2.5' });
+  });
+
+  it('signs a logged-in user into the widget with the identity secret, made once and never printed', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    // 64 characters, not autoloaded, not the grant secret.
+    expect(report.identity_secret).toEqual([64, false, true]);
+    const signed = ` data-user-id="wp-7" data-user-hash="${report.user_hash as string}" src=`;
+    expect(report.user_tag).toContain(signed);
+    expect(report.user_hash).toMatch(/^[0-9a-f]{64}$/);
+    // ASKBOX_IDENTITY_SECRET (the environment, or a constant in wp-config.php) wins over the kept one.
+    expect(report.user_tag_env).toContain(' data-user-id="wp-7" data-user-hash="');
+    expect(report.user_tag_env).not.toContain(report.user_hash as string);
+    // A logged-out visitor stays anonymous.
+    expect(report.visitor_tag).not.toContain('data-user');
+    expect(report.identity_options).toEqual([true, 'AskboxWordPressPeople']);
+  });
+
+  it('keeps signed-in people’s conversations in its own table, made on activation and on an update in place', () => {
+    const report = JSON.parse(run()) as Record<string, unknown>;
+    expect(report.people_db_version).toBe('1');
+    const made = (report.dbdelta as string[]).filter((sql) => sql.startsWith('CREATE TABLE wp_askbox_conversations '));
+    // Activated twice; then, without the version, the next load makes it.
+    expect(made).toHaveLength(2);
+    expect(report.people_dbdelta).toEqual([made[0]]);
+    expect(made[0]).toContain('\n  person char(42) NOT NULL,\n');
+    expect(made[0]).toContain('\n  PRIMARY KEY  (id),\n  UNIQUE KEY one_conversation (person,conversation_id)\n');
+    const person = `u-${'a'.repeat(40)}`;
+    expect(report.people_queries).toEqual([
+      `INSERT IGNORE INTO wp_askbox_conversations (person, conversation_id, bot_id, name, created_at) VALUES (${person}, conv1, askboxDemo01, O'Brien, 2026-01-01T00:00:00.000Z)`,
+      `DELETE FROM wp_askbox_conversations WHERE person = ${person} AND id < (SELECT id FROM (SELECT id FROM wp_askbox_conversations WHERE person = ${person} ORDER BY id DESC LIMIT 1 OFFSET ${IDENTITY.conversationsMax - 1}) AS oldest_kept)`,
+      `DELETE FROM wp_askbox_conversations WHERE person = ${person} AND conversation_id = conv1`,
+      // A deleted user's list goes with them.
+      `DELETE FROM wp_askbox_conversations WHERE person = ${report.user_person as string}`,
+    ]);
+    expect(report.people_failure).toBe('the conversations table refused a change: disk full');
   });
 });
