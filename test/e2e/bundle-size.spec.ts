@@ -52,8 +52,10 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
  * `data-user-id`/`data-user-hash` pair read and checked (the contract's two patterns as literals, see
  * config/identity.ts), its one console error, `identify()` on the handle and the queue, a new chat per person, and
  * focus moved to the launcher when `reset()` or `identify()` takes an open panel away.
+ * Where the four branches of issue 35 items 1, 2, 3 and 5 meet: measured after merging them, 14,368 B, 18 B more
+ * than their four deltas over 13,202 B (gzip is not additive); the budget is that measured size.
  */
-export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187 + 290 + 10 + 149 + 912 + 30 + 665 + 19 + 28 + 430;
+export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187 + 290 + 10 + 149 + 912 + 667 + 23 + 28 + 430 + 14;
 /**
  * The launcher and the chat file together, gzipped: issue #19's 48 KB, plus what later issues were allowed:
  * - issue 22 item 5, proof of work: 482 B (fetching the challenge, the WebCrypto solver, sending the proof and the
@@ -116,10 +118,12 @@ export const LAUNCHER_BUDGET = 11 * 1024 + 146 + 248 + 187 + 290 + 10 + 149 + 91
  * - issue 35 item 1, signed-in visitors: 1,118 B, measured before and after on its branch: the launcher 430 B (above)
  *   and the chat file 688 B (47,780 → 48,468 B: both identity headers on every request, `GET /conversations` and its
  *   parser, the person's list with its transition table, the memory store that keeps a signed-in person out of
- *   storage, and the list's loading and failure states).
+ *   storage, and the list's loading and failure states);
+ * - where those four branches meet: 8 B less than their sum (measured after merging them: launcher 14,368 B, chat
+ *   file 51,056 B, together 65,424 B).
  */
 export const TOTAL_BUDGET =
-  48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858 + 159 + 214 + 1171 + 1117 + 149 + 913 + 1078 + 1341 + 1118;
+  48 * 1024 + 482 + 1039 + 4096 + 38 + 1482 + 1025 + 858 + 159 + 214 + 1171 + 1117 + 149 + 913 + 1078 + 1341 + 1118 - 8;
 /**
  * The add-ons' budgets, gzipped, each the measured size (issue 35 item 4) plus about 2 %: loaded only by a reply
  * that holds a fenced code block (highlight.js 11's core and 18 languages with their token colours, 29,525 B) or
