@@ -272,6 +272,27 @@ export function defineIdentityContract(runtime: ProxyRuntime): void {
       expect(anonymous.status).toBe(200);
     });
 
+    it(t('counts a signed-in person’s actions against them, also on a conversation begun anonymously'), async () => {
+      const started = await client()('POST', '/conversations', { body: { name: 'anon', bot_id: DEMO_BOT_ID } });
+      const { data, meta } = (await started.json()) as { data: { id: string }; meta: { grant: string } };
+      const me = person();
+      const rating = { conversation_id: data.id, message_id: 'Rep1y0000001', rating: 'up' };
+      const { burst } = config.limits.visitorActions;
+      const statuses: number[] = [];
+      // Each from another address, so that only the person's bucket can run dry.
+      for (let i = 0; i <= burst; i++) {
+        const response = await client()('POST', '/feedback', {
+          body: rating,
+          grant: meta.grant,
+          identity: me.identity,
+        });
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual([...Array<number>(burst).fill(200), 429]);
+      // The anonymous visitor the grant names was not counted.
+      expect((await client()('POST', '/feedback', { body: rating, grant: meta.grant })).status).toBe(200);
+    });
+
     it(t('lets a listed origin send the identity headers (CORS preflight)'), async () => {
       const call = client();
       const preflight = await call('OPTIONS', '/conversations', {

@@ -85,6 +85,12 @@ function askbox_visitor(array $c): ?string
     return $c['person'] ?? ($visitor !== null && askbox_grant_holder($c, $visitor) ? $visitor : null);
 }
 
+/** The visitor a granted action counts against: the signed-in person, else the grant's visitor (as in policy.ts). */
+function askbox_counted_as(array $c, array $grant): string
+{
+    return $c['person'] ?? $grant['visitorId'];
+}
+
 /**
  * What a person's list keeps of a conversation the service made: `{ id, bot_id, name, created_at }`, created_at as an
  * ISO string (the service's Unix seconds, else now), as JavaScript's toISOString() writes it.

@@ -56,7 +56,7 @@ function askbox_read_message_body(array $c, bool $forStream = false): array|int
     $redirect = $forStream ? ($body['redirect'] ?? true) : true;
     if (!in_array($redirect, [true, false, 1, 0, '1', '0', 'true', 'false'], true)) $errors['redirect'] = askbox_say('boolean', 'redirect');
     if ($errors) return askbox_invalid_all($errors);
-    $refused = askbox_limit($c, 'message', $grant['visitorId']);
+    $refused = askbox_limit($c, 'message', askbox_counted_as($c, $grant));
     if ($refused !== null) return $refused;
     return ['content' => $content, 'conversation_id' => $grant['conversationId'], 'redirect' => in_array($redirect, [true, 1, '1', 'true'], true)];
 }
@@ -100,7 +100,7 @@ function askbox_delete(array $c, string $id): int
 {
     $grant = askbox_grant_for($c, $id);
     if ($grant === null) return askbox_refuse('conversationNotFound');
-    $refused = askbox_limit($c, 'action', $grant['visitorId']);
+    $refused = askbox_limit($c, 'action', askbox_counted_as($c, $grant));
     if ($refused !== null) return $refused;
     $answer = askbox_upstream($c, 'DELETE', '/conversations/' . $id, null, $c['timeouts']['connectMs']);
     // Gone at the service, or never there: out of the person's list too.
@@ -139,7 +139,7 @@ function askbox_feedback(array $c): int
     if ($comment !== null && !is_string($comment)) $errors['comment'] = askbox_say('string', 'comment');
     elseif (is_string($comment) && strlen($comment) > $max && preg_match_all('/./su', $comment) > $max) $errors['comment'] = askbox_say('max', 'comment', $max);
     if ($errors) return askbox_invalid_all($errors);
-    $refused = askbox_limit($c, 'action', $grant['visitorId']);
+    $refused = askbox_limit($c, 'action', askbox_counted_as($c, $grant));
     if ($refused !== null) return $refused;
     $event = ['conversationId' => $grant['conversationId'], 'messageId' => $message, 'rating' => $rating]
         + (is_string($comment) && trim($comment) !== '' ? ['comment' => trim($comment)] : [])
