@@ -7,6 +7,7 @@ import { CONTRACT_KEY, CONTRACT_SCENARIO, PARTNER, contractConfig, type Contract
 import { readGrant } from './http';
 import type { ProxyRuntime } from './proxy-contract';
 import { startUpstream } from './upstream';
+import type { PersonConversation } from '../../src/proxy/core/people';
 
 /** The secret the contract's site shares with its proxy, and another site's. */
 const IDENTITY_SECRET = 'contract-identity-secret-0123456789';
@@ -36,13 +37,8 @@ const granted = (id: string): [string, string, unknown, number][] => [
 let ipCounter = 0;
 let personCounter = 0;
 
-interface Listed {
-  id: string;
-  name: string;
-  bot_id: string;
-  created_at: string;
-  grant: string;
-}
+/** A conversation as `GET conversations` lists it. */
+type Listed = PersonConversation & { grant: string };
 
 /**
  * Signed-in visitors (issue 35 item 1), over HTTP only, for every runtime: the site signs the person's id with the

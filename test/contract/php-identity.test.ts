@@ -10,6 +10,7 @@ import { runPhp, runPhpOnStore, startPhpProxy } from '../helpers/php';
 import { CONTRACT_KEY, CONTRACT_SCENARIO, contractConfig, PARTNER } from './config';
 import { readGrant } from './http';
 import { startUpstream } from './upstream';
+import type { PersonConversation } from '../../src/proxy/core/people';
 
 const SECRET = 'identity-secret-of-this-site-0123';
 const OTHER_SITE = 'identity-secret-of-another-site-99';
@@ -25,13 +26,8 @@ const signedIn = (id: string, secret = SECRET) => ({
 });
 
 type Proxy = Awaited<ReturnType<typeof startPhpProxy>>;
-interface Listed {
-  id: string;
-  name: string;
-  bot_id: string;
-  created_at: string;
-  grant: string;
-}
+/** A conversation as `GET conversations` lists it. */
+type Listed = PersonConversation & { grant: string };
 
 /** A new conversation, with `headers`. */
 const post = (proxy: Proxy, headers: Record<string, string>) =>

@@ -7,6 +7,7 @@ import { IDENTITY, TTLS } from '../../../../../src/protocol/contract';
 import { mintGrant, readGrant } from '../../../../contract/http';
 import { refusalBody } from '../../../../helpers/messages';
 import { SECRET, setup } from '../../../../helpers/proxy';
+import type { PersonConversation } from '../../../../../src/proxy/core/people';
 
 /** `GET conversations` and a signed-in person's list as the other routes keep it (issue 35). */
 
@@ -16,13 +17,8 @@ const headersOf = (id: string) => ({ [IDENTITY.userHeader]: id, [IDENTITY.hashHe
 const keyOf = (id: string) => `u-${hex(IDENTITY_SECRET, IDENTITY.personLabel + id).slice(0, 40)}`;
 const ALICE = 'alice@example.com';
 
-interface Listed {
-  id: string;
-  name: string;
-  bot_id: string;
-  created_at: string;
-  grant: string;
-}
+/** A conversation as `GET conversations` lists it. */
+type Listed = PersonConversation & { grant: string };
 
 function signedInSetup(options: Parameters<typeof setup>[0] = {}) {
   const people = createMemoryPeopleStore();
