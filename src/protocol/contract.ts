@@ -229,6 +229,8 @@ export const STORE_SIZES = /* @__PURE__ */ Object.freeze({
   buckets: 100_000,
   /** Verified grants remembered, so a repeated grant costs no HMAC. */
   verifiedGrants: 10_000,
+  /** Verified identity headers remembered, so a signed-in person's next request costs no HMAC. */
+  verifiedIdentities: 10_000,
   /** People whose conversation lists a bounded store keeps; beyond it the least recently used person goes. */
   people: 10_000,
 });

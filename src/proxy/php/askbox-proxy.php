@@ -349,6 +349,7 @@ const ASKBOX_CONTRACT = [
     'storeSizes' => [
         'buckets' => 100000,
         'verifiedGrants' => 10000,
+        'verifiedIdentities' => 10000,
         'people' => 10000,
     ],
     'trustedHops' => [

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createIdentityCheck, identityHash, isPersonKey } from '../../../../src/proxy/core/identity';
 import type { ProxyLogEntry } from '../../../../src/proxy/core/options';
-import { IDENTITY } from '../../../../src/protocol/contract';
+import { IDENTITY, STORE_SIZES } from '../../../../src/protocol/contract';
 import { refusalBody } from '../../../helpers/messages';
 
 const SECRET = 'identity-unit-secret-0123456789';
@@ -80,6 +80,29 @@ describe('identity headers (issue 35)', () => {
     expect(identity.refused.status).toBe(403);
     expect(await identity.refused.json()).toEqual(refusalBody('identityRefused'));
     expect(logs).toEqual([]);
+  });
+
+  it(`remember the last ${STORE_SIZES.verifiedIdentities} verified pairs, forget the oldest first, and never a refused one`, async () => {
+    const identify = createIdentityCheck(SECRET, () => undefined);
+    const ids = Array.from({ length: STORE_SIZES.verifiedIdentities + 1 }, (_, i) => `person-${i}`);
+    for (const id of ids) await identify(request(id, hex(SECRET, id)));
+    const verify = vi.spyOn(crypto.subtle, 'verify');
+    try {
+      const again = await identify(request(ids[1], hex(SECRET, ids[1]!)));
+      expect(again).toEqual((await check(ids[1], hex(SECRET, ids[1]!))).identity);
+      expect(verify).toHaveBeenCalledTimes(1);
+      // The oldest was forgotten: verified again. A known id with another hash is no hit: refused.
+      await identify(request(ids[0], hex(SECRET, ids[0]!)));
+      expect(verify).toHaveBeenCalledTimes(2);
+      expect(await identify(request(ids[1], flip(hex(SECRET, ids[1]!), 63)))).toEqual({
+        refused: expect.any(Response),
+      });
+      expect(await identify(request(ids[1], hex('another-site-secret-0123', ids[1]!)))).toEqual({
+        refused: expect.any(Response),
+      });
+    } finally {
+      verify.mockRestore();
+    }
   });
 
   it('are refused by a proxy without identitySecret, with one log line naming the setting per request', async () => {
