@@ -39,7 +39,8 @@ export function createIdentityCheck(secret: string | undefined, log: (entry: Pro
   const key =
     secret === undefined
       ? undefined
-      : crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      : // Stryker disable next-line BooleanLiteral: nothing ever exports the key, so an extractable one acts the same.
+        crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
           'sign',
           'verify',
         ]);
@@ -88,6 +89,7 @@ async function personKey(key: CryptoKey, id: string): Promise<string> {
  * const hash = await identityHash(process.env.ASKBOX_IDENTITY_SECRET, user.id);
  */
 export async function identityHash(secret: string, text: string): Promise<string> {
+  // Stryker disable next-line BooleanLiteral: nothing ever exports the key, so an extractable one acts the same.
   const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
     'sign',
   ]);
@@ -101,6 +103,7 @@ function toHex(bytes: Uint8Array): string {
 /** Lowercase hex (already checked against IDENTITY.hashPattern) as bytes. */
 function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(hex.length / 2);
+  // Stryker disable next-line EqualityOperator: a typed array ignores a write past its end, so `<=` fills the same.
   for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return bytes;
 }

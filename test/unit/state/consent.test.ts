@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../../src/config/parse';
 import {
   CONSENT_TRANSITIONS,
@@ -125,6 +125,21 @@ describe('consent: the visitor’s choice', () => {
     again.consent.reconsider();
     again.consent.accept();
     expect(setup(storage).consent.state.value).toBe('accepted');
+  });
+
+  it('gets the chat ready on an acceptance only, never on a refusal', () => {
+    const accepted = vi.fn();
+    const consent = createConsent({
+      storage: createMemoryStorage(),
+      config: configWith(),
+      emit: () => undefined,
+      accepted,
+    });
+    consent.decline();
+    expect(accepted).not.toHaveBeenCalled();
+    consent.reconsider();
+    consent.accept();
+    expect(accepted).toHaveBeenCalledTimes(1);
   });
 
   it('asks again when the site changes its text', () => {
