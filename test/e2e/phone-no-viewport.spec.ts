@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2E, W } from './harness';
-import { rect, tapWidget } from './screen';
+import { launcherVisible, rect, tapWidget } from './screen';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -60,6 +60,7 @@ describe('a phone on a page without <meta name="viewport">', () => {
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: zoom });
       await expect.poll(() => page.evaluate(() => visualViewport?.width)).toBeGreaterThan(900);
+      await expect.poll(() => launcherVisible(page)).toBe(true);
     }
     await tapWidget(page, '.launcher');
     await page.locator(W.welcome).waitFor();

@@ -49,11 +49,24 @@ export const launcherVisible = async (page: Page) => (await launcherCorner(page)
  * viewport's CSS pixels (Playwright's own `tap()` misses while the page is zoomed).
  */
 export async function tapWidget(page: Page, selector: string) {
-  const box = await page.evaluate((sel) => {
-    const el = document.querySelector('askbox-widget')?.shadowRoot?.querySelector(sel);
-    const v = window.visualViewport;
-    const r = el?.getBoundingClientRect();
-    return r && v && { x: r.x + r.width / 2 - v.offsetLeft, y: r.y + r.height / 2 - v.offsetTop };
+  const box = await page.evaluate(async (sel) => {
+    const centre = () => {
+      const el = document.querySelector('askbox-widget')?.shadowRoot?.querySelector(sel);
+      const v = window.visualViewport;
+      const r = el?.getBoundingClientRect();
+      return r && v ? { x: r.x + r.width / 2 - v.offsetLeft, y: r.y + r.height / 2 - v.offsetTop } : null;
+    };
+    const frame = () => new Promise((done) => requestAnimationFrame(done));
+    // A zoom or a resize moves the widget a frame later: tap where it rests, the same over two frames (within 2 s).
+    let last = centre();
+    for (const deadline = performance.now() + 2000; performance.now() < deadline; ) {
+      await frame();
+      await frame();
+      const now = centre();
+      if (now && last && now.x === last.x && now.y === last.y) return now;
+      last = now;
+    }
+    return last;
   }, selector);
   if (!box) throw new Error(`${selector} is not on the page`);
   await page.touchscreen.tap(box.x, box.y);
