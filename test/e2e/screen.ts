@@ -56,12 +56,10 @@ export async function tapWidget(page: Page, selector: string) {
       const r = el?.getBoundingClientRect();
       return r && v ? { x: r.x + r.width / 2 - v.offsetLeft, y: r.y + r.height / 2 - v.offsetTop } : null;
     };
-    const frame = () => new Promise((done) => requestAnimationFrame(done));
     // A zoom or a resize moves the widget a frame later: tap where it rests, the same over two frames (within 2 s).
     let last = centre();
-    for (const deadline = performance.now() + 2000; performance.now() < deadline; ) {
-      await frame();
-      await frame();
+    for (const deadline = performance.now() + 2000; performance.now() < deadline;) {
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
       const now = centre();
       if (now && last && now.x === last.x && now.y === last.y) return now;
       last = now;
