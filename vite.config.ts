@@ -49,7 +49,7 @@ const CLASSIC_JSX: UserConfig['oxc'] = {
   jsxInject: "import { h, Fragment } from 'preact'",
 };
 
-/** The add-on files, built before the chat file, which loads them by the name and sha384 they are built with. */
+/** The add-on files, built before the chat file, which loads them by the name and sha256 they are built with. */
 const ADDONS = { code: 'src/embed-code.ts', math: 'src/embed-math.ts' };
 
 /**

@@ -1,4 +1,4 @@
-import type { AddonKind, Renderers } from '../render/rich.js';
+import type { AddonKind, Renderer } from '../render/rich.js';
 
 /**
  * The event with which an add-on file, while it runs, hands its renderer to the chat that loaded it: dispatched on
@@ -7,9 +7,8 @@ import type { AddonKind, Renderers } from '../render/rich.js';
 export const ADDON_EVENT = 'askbox:addon';
 
 /** An add-on event's detail. */
-export interface AddonDetail {
+export interface AddonDetail extends Renderer {
   kind: AddonKind;
-  render: Renderers[AddonKind];
   /** The add-on's own stylesheet (the code add-on's token colours), for the widget's shadow root. */
   css?: string;
 }

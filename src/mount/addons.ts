@@ -68,7 +68,7 @@ export function createAddons({ files, base, nonce }: AddonsDeps): Addons {
       void inject(url, files[kind].integrity, nonce).then((detail) => {
         if (detail) {
           css.value += detail.css ?? '';
-          ready.value = { ...ready.value, [detail.kind]: detail.render };
+          ready.value = { ...ready.value, [detail.kind]: detail };
         } else console.warn(`[askbox] Not loaded: ${url}`);
       });
     },

@@ -47,6 +47,11 @@ export const MATH_ATTRIBUTE = 'data-math';
 /** The attribute that carries a fenced code block's language (its info string) on its `<code>`. */
 export const LANGUAGE_ATTRIBUTE = 'data-lang';
 
+/** A `$…$` span that is not math by pandoc's rule, back to the text it was, dollars included. */
+function asText(span: Element): void {
+  span.replaceWith(`$${span.textContent ?? ''}$`);
+}
+
 /**
  * A streaming-markdown renderer that builds plain elements in a detached root. It never creates images, inputs,
  * classes or styles; links keep their URL for the sanitizer to judge.
@@ -80,10 +85,17 @@ function createRenderer(root: HTMLElement): smd.Any_Renderer {
       nodes.push(node);
     },
     end_token() {
-      nodes.pop();
+      const node = nodes.pop();
+      // Pandoc's rule for `$…$`, which smd only half applies: the closing `$` follows a non-space…
+      if (node?.getAttribute(MATH_ATTRIBUTE) === 'inline' && /\s$/.test(node.textContent ?? '')) asText(node);
     },
     add_text(_data: unknown, text: string) {
-      top().appendChild(doc.createTextNode(text));
+      const parent = top();
+      const last = parent.lastElementChild;
+      // … and is not followed by a digit, so that `$a and $5` stays a price.
+      if (last === parent.lastChild && last?.getAttribute(MATH_ATTRIBUTE) === 'inline' && /^\d/.test(text))
+        asText(last);
+      parent.appendChild(doc.createTextNode(text));
     },
     set_attr(_data: unknown, type: number, value: string) {
       const node = top();

@@ -1,18 +1,22 @@
 import type { ReadonlySignal } from '@preact/signals';
 import { LANGUAGE_ATTRIBUTE, MATH_ATTRIBUTE } from './markdown.js';
+import type { RichAllowlist } from './rich-allowlist.js';
 
 /** The add-ons a reply may need: the syntax highlighter and the TeX typesetter. */
 export type AddonKind = 'code' | 'math';
 
 /**
- * What the add-ons do, once loaded: each takes a finished block of the markdown renderer's HTML and returns it with
- * its code highlighted (`highlightBlocks`) or its math typeset (`typesetMath`). The result is NOT yet safe: it goes
- * through the sanitizer's add-on allowlist like the rest of the block.
+ * An add-on, once loaded: `render` takes a finished block of the markdown renderer's HTML and returns it with its
+ * code highlighted (`highlightBlocks`) or its math typeset (`typesetMath`). The result is NOT yet safe: it goes
+ * through the sanitizer extended by `allowlist`, what the add-on's output adds to the reply allowlist, and no more.
  */
-export type Renderers = Record<AddonKind, (html: string) => string>;
+export interface Renderer {
+  render: (html: string) => string;
+  allowlist: RichAllowlist;
+}
 
 /** The add-ons loaded so far. */
-export type LoadedRenderers = Partial<Renderers>;
+export type LoadedRenderers = Partial<Record<AddonKind, Renderer>>;
 
 /** The add-ons a widget may load, and those it has (created by mount/addons.ts). */
 export interface Addons {
@@ -27,13 +31,9 @@ export interface Addons {
 /** A fenced code block's `<pre><code>` as streaming-markdown's renderer writes it, with its language if it has one. */
 const CODE = /* @__PURE__ */ new RegExp(`<pre><code(?: ${LANGUAGE_ATTRIBUTE}="([^"]*)")?>([^<]*)</code></pre>`, 'g');
 
-/**
- * A math span, and the character after it. Pandoc's rule for `$…$`, which smd's parser only half applies: the
- * opening `$` is followed by a non-space (smd checks that), the closing one follows a non-space and is not followed
- * by a digit, so `$5 and $10` and `$a and $5` stay prices.
- */
+/** A math span: `$…$` (inline) or `$$…$$` (block), marked as math by pandoc's rule in markdown.ts. */
 const MATH = /* @__PURE__ */ new RegExp(
-  `<(?:code|pre) ${MATH_ATTRIBUTE}="(?<kind>inline|block)">(?<tex>[^<]*)</(?:code|pre)>(?=(?<next>\\d?))`,
+  `<(?:code|pre) ${MATH_ATTRIBUTE}="(?<kind>inline|block)">(?<tex>[^<]*)</(?:code|pre)>`,
   'g',
 );
 
@@ -42,24 +42,11 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 /** Text (or an attribute) as it was before the browser's HTML serialiser escaped it. */
 const unescape = (html: string) => html.replace(/&(?:amp|lt|gt|quot|nbsp);/g, (entity) => ENTITIES[entity] ?? entity);
 
-/** Whether an inline span is math by pandoc's rule (a display one always is). */
-function isMath({ kind, tex = '', next }: Partial<Record<'kind' | 'tex' | 'next', string>>): boolean {
-  return kind === 'block' || (!/(?:\s|&nbsp;)$/.test(tex) && next === '');
-}
-
-/**
- * Whether a block holds math by pandoc's rule (`isMath`'s, as one test, so that the chat file need not carry the
- * add-on's parsing): a display span, or an inline one whose TeX ends in a non-space with no digit after it.
- */
-const HOLDS_MATH = /* @__PURE__ */ new RegExp(
-  `<pre ${MATH_ATTRIBUTE}="block">|<code ${MATH_ATTRIBUTE}="inline">[^<]*[^\\s<](?<!&nbsp;)</code>(?!\\d)`,
-);
-
 /** Which add-ons a block of the markdown renderer's HTML needs: a fenced code block, math by pandoc's rule. */
 export function neededAddons(html: string): AddonKind[] {
   const kinds: AddonKind[] = [];
   if (html.includes('<pre><code')) kinds.push('code');
-  if (HOLDS_MATH.test(html)) kinds.push('math');
+  if (html.includes(` ${MATH_ATTRIBUTE}="`)) kinds.push('math');
   return kinds;
 }
 
@@ -77,13 +64,12 @@ export function highlightBlocks(html: string, highlight: (text: string, language
 
 /**
  * A finished block with its math typeset by `typeset` (MathML for the TeX and whether it is `$$…$$`, or nothing to
- * leave the source): a `$…$` that pandoc would not read as math goes back to its text, dollars included.
+ * leave the source).
  */
 export function typesetMath(html: string, typeset: (tex: string, display: boolean) => string | undefined) {
   return html.replace(MATH, (span: string, ...rest: unknown[]) => {
     // The named groups come last.
-    const groups = rest.at(-1) as Record<'kind' | 'tex' | 'next', string>;
-    if (!isMath(groups)) return `$${groups.tex}$`;
+    const groups = rest.at(-1) as Record<'kind' | 'tex', string>;
     return typeset(unescape(groups.tex).trim(), groups.kind === 'block') ?? span;
   });
 }

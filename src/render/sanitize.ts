@@ -1,5 +1,5 @@
 import createDOMPurify, { type Config } from 'dompurify';
-import { isRichClass, RICH_ATTRIBUTES, RICH_TAGS } from './rich-allowlist.js';
+import type { RichAllowlist } from './rich-allowlist.js';
 
 /** HTML that has been through `sanitize()`: the only kind `ui/Markdown.tsx` will set as inner HTML. */
 export type SafeHtml = string & { readonly __brand: 'SafeHtml' };
@@ -47,18 +47,20 @@ const CONFIG: Config = {
   ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z0-9.+-]+(?:[^a-z0-9.+\-:]|$))/i,
 };
 
-/** The reply allowlist extended by what the add-ons' output needs, and by nothing else (rich-allowlist.ts). */
-const RICH_CONFIG: Config = {
-  ...CONFIG,
-  ALLOWED_TAGS: [...(CONFIG.ALLOWED_TAGS as string[]), ...RICH_TAGS],
-  ALLOWED_ATTR: [...(CONFIG.ALLOWED_ATTR as string[]), ...RICH_ATTRIBUTES],
-};
+/** The reply allowlist extended by what the add-ons that went through a block add, and by nothing else. */
+function extendedConfig(extras: readonly RichAllowlist[]): Config {
+  return {
+    ...CONFIG,
+    ALLOWED_TAGS: [...(CONFIG.ALLOWED_TAGS as string[]), ...extras.flatMap((extra) => extra.tags)],
+    ALLOWED_ATTR: [...(CONFIG.ALLOWED_ATTR as string[]), ...extras.flatMap((extra) => extra.attributes)],
+  };
+}
 
 /**
- * A sanitiser: HTML in, the strict reply allowlist's HTML out; `rich`, for a block the add-ons went through, with
- * their highlighted spans and MathML too.
+ * A sanitiser: HTML in, the strict reply allowlist's HTML out; for a block the add-ons went through, with what their
+ * allowlists add (rich-allowlist.ts), the lists of those add-ons only.
  */
-export type Sanitize = (html: string, rich?: boolean) => SafeHtml;
+export type Sanitize = (html: string, extras?: readonly RichAllowlist[]) => SafeHtml;
 
 /** Results kept per sanitiser, by input (the oldest go first). */
 const MEMO_SIZE = 500;
@@ -68,21 +70,20 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 interface PurifierOptions {
   view: Window & typeof globalThis;
   labels: Readonly<Record<'code' | 'table', string>>;
-  /** With the add-ons' allowlist. */
-  rich: boolean;
+  /** The add-ons' allowlists, added to the reply's. */
+  extras: readonly RichAllowlist[];
 }
 
-/** A DOMPurify instance of its own, set to the reply allowlist (or the rich one) and the hooks below. */
-function createPurifier({ view, labels, rich }: PurifierOptions) {
+/** A DOMPurify instance of its own, set to the reply allowlist (with `extras`) and the hooks below. */
+function createPurifier({ view, labels, extras }: PurifierOptions) {
   const purifier = createDOMPurify(view);
   // Stryker disable next-line BooleanLiteral: jsdom has no Trusted Types, so true returns the same string there.
-  purifier.setConfig({ ...(rich ? RICH_CONFIG : CONFIG), RETURN_TRUSTED_TYPE: false });
-  // Stryker disable next-line ConditionalExpression: the reply allowlist keeps no class and no <span>, so the hook
-  // changes nothing there.
-  if (rich)
-    purifier.addHook('uponSanitizeAttribute', (node, data) => {
-      if (data.attrName === 'class') data.keepAttr = isRichClass(node.nodeName, data.attrValue);
-    });
+  purifier.setConfig({ ...extendedConfig(extras), RETURN_TRUSTED_TYPE: false });
+  // A class stays only where an add-on's list keeps it (the reply allowlist keeps none).
+  purifier.addHook('uponSanitizeAttribute', (node, data) => {
+    if (data.attrName === 'class')
+      data.keepAttr = extras.some((extra) => extra.keepsClass?.(node.nodeName, data.attrValue) === true);
+  });
   purifier.addHook('afterSanitizeAttributes', (node) => {
     if (node.nodeName === 'A' && node.hasAttribute('href')) {
       node.setAttribute('target', '_blank');
@@ -99,7 +100,8 @@ function createPurifier({ view, labels, rich }: PurifierOptions) {
 }
 
 /**
- * Creates a sanitiser with the strict reply allowlist (and, for the add-ons' output, the rich one), one per widget.
+ * Creates a sanitiser with the strict reply allowlist (extended, for the add-ons' output, by their lists), one per
+ * widget.
  * Its DOMPurify instances are its own, so the hooks and config never touch a host app's DOMPurify, and vice versa;
  * each is created, and its config parsed, on its first call (passing the config to every call would parse it again
  * each time, and a streaming reply is sanitised once per animation frame). Results are kept by input: a reply sanitised block by block while it streams costs
@@ -113,23 +115,23 @@ export function createSanitizer(
   view: Window & typeof globalThis,
   labels: Readonly<Record<'code' | 'table', string>>,
 ): Sanitize {
-  // The plain purifier, and the one with the add-ons' allowlist.
-  const purifiers: { plain?: ReturnType<typeof createDOMPurify>; rich?: ReturnType<typeof createDOMPurify> } = {};
+  // A purifier per set of add-on allowlists, by their names ('' for the reply allowlist alone).
+  const purifiers = new Map<string, ReturnType<typeof createDOMPurify>>();
   const memo = new Map<string, SafeHtml>();
-  const purify = (html: string, rich: boolean) => {
-    const kind = rich ? 'rich' : 'plain';
+  const purify = (html: string, extras: readonly RichAllowlist[], kind: string) => {
     // Stryker disable next-line LogicalOperator: a new instance per call sanitises alike, only slower.
-    const purifier = purifiers[kind] ?? createPurifier({ view, labels, rich });
-    purifiers[kind] = purifier;
+    const purifier = purifiers.get(kind) ?? createPurifier({ view, labels, extras });
+    purifiers.set(kind, purifier);
     return purifier.isSupported ? purifier.sanitize(html) : html.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
   };
-  return (html, rich = false) => {
-    // A rich result is kept apart from the plain one of the same input.
-    const key = rich ? `rich:${html}` : html;
+  return (html, extras = []) => {
+    // A result with add-ons' lists is kept apart from the plain one of the same input.
+    const kind = extras.map((extra) => extra.name).join();
+    const key = `${kind}:${html}`;
     let safe = memo.get(key);
     // Stryker disable next-line ConditionalExpression: sanitising again gives the same answer, only slower.
     if (safe === undefined) {
-      safe = purify(html, rich) as SafeHtml;
+      safe = purify(html, extras, kind) as SafeHtml;
       // Stryker disable next-line ConditionalExpression,EqualityOperator: eviction bounds memory; answers are alike.
       if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
       memo.set(key, safe);

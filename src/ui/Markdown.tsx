@@ -37,10 +37,13 @@ function toHtml(raw: string, finished: boolean, addons: WidgetAddons): SafeHtml 
   const { sanitize } = addons;
   const needed = neededAddons(raw);
   for (const kind of needed) addons.source?.need(kind);
-  if (!finished || needed.length === 0) return sanitize(raw);
-  let html = raw;
-  for (const kind of needed) html = addons.loaded[kind]?.(html) ?? html;
-  return sanitize(html, true);
+  if (!finished) return sanitize(raw);
+  const used = needed.flatMap((kind) => addons.loaded[kind] ?? []);
+  const html = used.reduce((block, addon) => addon.render(block), raw);
+  return sanitize(
+    html,
+    used.map((addon) => addon.allowlist),
+  );
 }
 
 interface WidgetAddons {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RICH_ATTRIBUTES, RICH_TAGS } from '../../src/render/rich-allowlist';
+import { CODE_ALLOWLIST, MATH_ALLOWLIST } from '../../src/render/rich-allowlist';
 import { XSS_CASES } from '../fixtures/xss';
 import { RICH_XSS_CASES } from '../fixtures/xss-rich';
 import { ask, startE2E, W } from './harness';
@@ -94,7 +94,8 @@ describe('hostile replies in the real widget, in Chromium', () => {
       'thead',
       'tr',
       'ul',
-      ...RICH_TAGS,
+      ...CODE_ALLOWLIST.tags,
+      ...MATH_ALLOWLIST.tags,
     ];
     // The add-ons ran: the payloads' code was highlighted and their math typeset.
     expect(found.tags).toContain('math');
@@ -112,7 +113,8 @@ describe('hostile replies in the real widget, in Chromium', () => {
         'pre[aria-label=Code]',
         'table[tabindex=0]',
         'table[aria-label=Table]',
-        ...RICH_ATTRIBUTES,
+        ...CODE_ALLOWLIST.attributes,
+        ...MATH_ALLOWLIST.attributes,
       ]).toContain(attribute);
     for (const name of found.classes)
       expect(name).toMatch(/^(md|md__\w+|md__block md__block--code|hljs-[\w-]+( \w+_+)*)$/);

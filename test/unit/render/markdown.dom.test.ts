@@ -46,6 +46,27 @@ describe('createMarkdownStream', () => {
     expect(html).toMatch(/<tbody><tr><td>\s*1\s*<\/td>/);
   });
 
+  it.each([
+    ['a space before the closing dollar', 'Pay $a and $ b.', '<p>Pay $a and $ b.</p>'],
+    ['a no-break space before it', 'Pay $a and\u00a0$ b.', '<p>Pay $a and&nbsp;$ b.</p>'],
+    ['a digit right after it', 'Pay $a and$5 later.', '<p>Pay $a and$5 later.</p>'],
+    ['a space and a digit', 'Pay $a and $5 later.', '<p>Pay $a and $5 later.</p>'],
+    ['a letter after it: math', 'So $x$s grow.', '<p>So <code data-math="inline">x</code>s grow.</p>'],
+    [
+      'a digit inside markup after it: math',
+      'So $x$**5**.',
+      '<p>So <code data-math="inline">x</code><strong>5</strong>.</p>',
+    ],
+  ])('keeps a $…$ that pandoc reads as no math as text, dollars included: %s', (_title, text, html) => {
+    expect(createMarkdownStream(document).update(text, true).join('')).toBe(html);
+  });
+
+  it('gives a span its dollars back when the digit after it comes in the next chunk', () => {
+    const stream = createMarkdownStream(document);
+    expect(stream.update('Pay $a and$', false).join('')).toContain('<code data-math="inline">a and</code>');
+    expect(stream.update('Pay $a and$5 later.', true).join('')).toBe('<p>Pay $a and$5 later.</p>');
+  });
+
   it('never changes a finished block while the reply grows (no flicker)', () => {
     const stream = createMarkdownStream(document);
     const settled = new Map<number, string>();

@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
-// The add-ons' allowlist (rich-allowlist.ts) is exactly what it says, read through the rich sanitiser: every element
-// and attribute Temml and highlight.js write survives (a name dropped from the list, a narrowing, fails here), and
-// the MathML that can link, toggle or carry HTML does not (a widening fails here, as in sanitize.allowlist).
+// The add-ons' allowlists (rich-allowlist.ts) are exactly what they say, read through the sanitiser they extend: every
+// element and attribute Temml and highlight.js write survives (a name dropped from a list, a narrowing, fails here),
+// the MathML that can link, toggle or carry HTML does not (a widening fails here, as in sanitize.allowlist), and each
+// list adds nothing to a block the other add-on went through alone.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RichAllowlist } from '../../../src/render/rich-allowlist';
 import type { Sanitize } from '../../../src/render/sanitize';
 import { HTML_ATTRIBUTES } from '../../fixtures/html-names';
 
@@ -75,16 +77,22 @@ const REPLY_ATTRIBUTES = new Set(['href', 'title', 'start', 'align']);
 
 // Imported afresh for each test, as in sanitize.allowlist: the allowlists are read when the module loads.
 let sanitize: Sanitize;
+let lists: Record<'code' | 'math', RichAllowlist>;
 beforeEach(async () => {
   vi.resetModules();
   const { createSanitizer } = await import('../../../src/render/sanitize');
+  const { CODE_ALLOWLIST, MATH_ALLOWLIST } = await import('../../../src/render/rich-allowlist');
   sanitize = createSanitizer(window, { code: 'Code', table: 'Table' });
+  lists = { code: CODE_ALLOWLIST, math: MATH_ALLOWLIST };
 });
 
-/** The rich sanitiser's output for `html`, parsed. */
-function parse(html: string): HTMLElement {
+/** The sanitiser's output for `html` after the add-ons named (both by default), parsed. */
+function parse(html: string, addons: readonly ('code' | 'math')[] = ['code', 'math']): HTMLElement {
   const root = document.createElement('div');
-  root.innerHTML = sanitize(html, true);
+  root.innerHTML = sanitize(
+    html,
+    addons.map((name) => lists[name]),
+  );
   return root;
 }
 
@@ -128,5 +136,23 @@ describe('the add-ons’ allowlist', () => {
 
   it('keeps highlight.js’s class on a <span> only', () => {
     expect(parse('<b class="hljs-keyword">h</b>').querySelector('[class]')).toBeNull();
+  });
+
+  it('keeps MathML after the math add-on, and no highlighted span', () => {
+    const out = parse('<math><mi>x</mi></math><span class="hljs-keyword">k</span>', ['math']);
+    expect(out.querySelector('math mi')?.textContent).toBe('x');
+    expect(out.querySelector('span')).toBeNull();
+  });
+
+  it('keeps highlighted spans after the code add-on, and no MathML', () => {
+    const out = parse('<math><mi>x</mi></math><span class="hljs-keyword">k</span>', ['code']);
+    expect(out.querySelector('span.hljs-keyword')?.textContent).toBe('k');
+    expect(out.querySelector('math, mi')).toBeNull();
+  });
+
+  it('keeps neither without an add-on: the reply allowlist alone', () => {
+    const out = parse('<math><mi>x</mi></math><span class="hljs-keyword">k</span>', []);
+    expect(out.querySelector('math, mi, span')).toBeNull();
+    expect(out.textContent).toBe('k');
   });
 });

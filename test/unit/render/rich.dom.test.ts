@@ -5,6 +5,7 @@ import { highlight } from '../../../src/addons/highlight';
 import { typeset } from '../../../src/addons/typeset';
 import { createMarkdownStream } from '../../../src/render/markdown';
 import { highlightBlocks, neededAddons, typesetMath } from '../../../src/render/rich';
+import { CODE_ALLOWLIST, MATH_ALLOWLIST } from '../../../src/render/rich-allowlist';
 import { createSanitizer, type Sanitize } from '../../../src/render/sanitize';
 import { RICH_XSS_CASES } from '../../fixtures/xss-rich';
 import { XSS_CASES } from '../../fixtures/xss';
@@ -17,11 +18,24 @@ beforeEach(() => {
 /** A finished reply's blocks, as the markdown renderer writes them. */
 const blocks = (markdown: string) => createMarkdownStream(document).update(markdown, true);
 
-/** A reply as the widget draws it with both add-ons loaded. */
+/** Both add-ons, as their files hand them to the chat. */
+const ADDONS = {
+  code: { render: (html: string) => highlightBlocks(html, highlight), allowlist: CODE_ALLOWLIST },
+  math: { render: (html: string) => typesetMath(html, typeset), allowlist: MATH_ALLOWLIST },
+};
+
+/** A reply as the widget draws it with both add-ons loaded: each block through those it needs, then sanitised. */
 function rich(markdown: string): HTMLElement {
   const container = document.createElement('div');
   container.innerHTML = blocks(markdown)
-    .map((html) => sanitize(typesetMath(highlightBlocks(html, highlight), typeset), true))
+    .map((html) => {
+      const used = neededAddons(html).map((kind) => ADDONS[kind]);
+      const rendered = used.reduce((block, addon) => addon.render(block), html);
+      return sanitize(
+        rendered,
+        used.map((addon) => addon.allowlist),
+      );
+    })
     .join('');
   return container;
 }
@@ -79,7 +93,7 @@ describe('the add-ons on a finished block', () => {
     const out = document.createElement('div');
     out.innerHTML = sanitize(
       '<pre><code><span class="hljs-title function_">f</span><span class="msg panel">x</span><b class="hljs-x">y</b></code></pre>',
-      true,
+      [CODE_ALLOWLIST],
     );
     expect([...out.querySelectorAll('[class]')].map((e) => `${e.tagName}.${e.className}`)).toEqual([
       'SPAN.hljs-title function_',

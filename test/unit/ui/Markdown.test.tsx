@@ -4,6 +4,7 @@ import { signal } from '@preact/signals';
 import { act, render } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AddonKind, Addons, LoadedRenderers } from '../../../src/render/rich';
+import { CODE_ALLOWLIST, MATH_ALLOWLIST } from '../../../src/render/rich-allowlist';
 import { createSanitizer } from '../../../src/render/sanitize';
 import { Markdown } from '../../../src/ui/Markdown';
 import { Widget, type WidgetContext } from '../../../src/ui/context';
@@ -11,9 +12,12 @@ import { Widget, type WidgetContext } from '../../../src/ui/context';
 /** A code add-on that marks each `const` as a keyword, and counts its calls. */
 function fakeCodeAddon() {
   const calls: string[] = [];
-  const code = (html: string) => {
-    calls.push(html);
-    return html.replaceAll('const', '<span class="hljs-keyword">const</span>');
+  const code = {
+    render: (html: string) => {
+      calls.push(html);
+      return html.replaceAll('const', '<span class="hljs-keyword">const</span>');
+    },
+    allowlist: CODE_ALLOWLIST,
   };
   return { calls, code };
 }
@@ -63,6 +67,19 @@ describe('Markdown with the add-ons', () => {
     draw(`${FENCE}\n\nAnd more words.`, false);
     expect(addon.calls).toHaveLength(1);
     expect(container.querySelector('pre code .hljs-keyword')?.textContent).toBe('const');
+  });
+
+  it('sanitises a block with the allowlists of the add-ons that went through it only', () => {
+    // A code add-on that also wrote MathML, with the math add-on loaded: the block had no math, so none stays.
+    const code = {
+      render: () => '<pre><code><span class="hljs-keyword">const</span><math><mi>x</mi></math></code></pre>',
+      allowlist: CODE_ALLOWLIST,
+    };
+    const math = { render: (html: string) => html, allowlist: MATH_ALLOWLIST };
+    const { draw, container } = setup({ code, math });
+    draw(FENCE, false);
+    expect(container.querySelector('.hljs-keyword')?.textContent).toBe('const');
+    expect(container.querySelector('math, mi')).toBeNull();
   });
 
   it('upgrades a finished block in place when its add-on arrives', () => {
