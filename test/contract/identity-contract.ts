@@ -155,6 +155,19 @@ export function defineIdentityContract(runtime: ProxyRuntime): void {
       expect(await stranger.list()).toEqual([]);
     });
 
+    it(t('takes empty identity headers for none: anonymous, as every runtime sees them'), async () => {
+      const call = client();
+      const empty = { [IDENTITY.userHeader]: '', [IDENTITY.hashHeader]: '' };
+      const listed = await call('GET', '/conversations', { identity: empty });
+      expect(listed.status).toBe(401);
+      expect(await listed.json()).toEqual(refusalBody('identityRequired'));
+      const created = await call('POST', '/conversations', {
+        body: { name: 'x', bot_id: DEMO_BOT_ID },
+        identity: empty,
+      });
+      expect(created.status).toBe(200);
+    });
+
     it(t('refuses forged, foreign, partial, malformed or another site’s signatures in the envelope'), async () => {
       const me = person();
       const mine = await me.start();
@@ -168,6 +181,8 @@ export function defineIdentityContract(runtime: ProxyRuntime): void {
         ['another person’s id with my hash', { ...me.identity, [IDENTITY.userHeader]: other.id }],
         ['the id without a hash', { [IDENTITY.userHeader]: me.id }],
         ['a hash without the id', { [IDENTITY.hashHeader]: hash }],
+        ['my hash with an empty id', { [IDENTITY.userHeader]: '', [IDENTITY.hashHeader]: hash }],
+        ['my id with an empty hash', { [IDENTITY.userHeader]: me.id, [IDENTITY.hashHeader]: '' }],
         ['the hash in uppercase', { ...me.identity, [IDENTITY.hashHeader]: hash.toUpperCase() }],
         ['the hash cut short', { ...me.identity, [IDENTITY.hashHeader]: hash.slice(0, 63) }],
         ['another site’s hash', signedIn(me.id, OTHER_SITE_SECRET)],

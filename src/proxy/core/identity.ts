@@ -53,8 +53,9 @@ export function createIdentityCheck(secret: string | undefined, log: (entry: Pro
     return person;
   };
   return async (request) => {
-    const id = request.headers.get(IDENTITY.userHeader);
-    const hash = request.headers.get(IDENTITY.hashHeader);
+    // An empty header is no header: workerd drops one before the proxy sees it, so every runtime does alike.
+    const id = request.headers.get(IDENTITY.userHeader) || null;
+    const hash = request.headers.get(IDENTITY.hashHeader) || null;
     if (id === null && hash === null) return { person: null };
     if (key === undefined) {
       log({

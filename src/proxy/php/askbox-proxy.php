@@ -1462,11 +1462,14 @@ function askbox_identity_config(array $o): array
     return ['identitySecret' => $secret, 'people' => $people];
 }
 
-/** A request header by its wire name, as PHP files it (`x-askbox-user` is HTTP_X_ASKBOX_USER); null when absent. */
+/**
+ * A request header by its wire name, as PHP files it (`x-askbox-user` is HTTP_X_ASKBOX_USER); null when absent or
+ * empty (workerd drops an empty header before the proxy sees it, so every runtime does alike).
+ */
 function askbox_request_header(string $name): ?string
 {
     $value = $_SERVER['HTTP_' . strtoupper(str_replace('-', '_', $name))] ?? null;
-    return is_string($value) ? $value : null;
+    return is_string($value) && $value !== '' ? $value : null;
 }
 
 /**
