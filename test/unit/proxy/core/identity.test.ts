@@ -103,7 +103,8 @@ describe('identity headers (issue 35)', () => {
     } finally {
       verify.mockRestore();
     }
-  });
+    // 10,001 Web Crypto verifications and signs: 2–5 s on the shared two cores, more under load.
+  }, 30_000);
 
   it('are refused by a proxy without identitySecret, with one log line naming the setting per request', async () => {
     const logs: ProxyLogEntry[] = [];
