@@ -215,7 +215,19 @@ const builds: Record<string, () => UserConfig> = {
       emptyOutDir: false,
       target: 'es2022',
       lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'askbox.mjs' },
-      rolldownOptions: { external: [/^preact/, /^@preact\//, 'dompurify', 'streaming-markdown', 'eventsource-parser'] },
+      rolldownOptions: {
+        external: [
+          /^preact/,
+          /^@preact\//,
+          'dompurify',
+          'streaming-markdown',
+          'eventsource-parser',
+          /^highlight\.js\//,
+          'temml',
+        ],
+        // The add-ons (module-addons.ts), each a chunk the site's bundler splits off again.
+        output: { chunkFileNames: 'chunks/askbox-[name].[hash].mjs' },
+      },
     },
   }),
   proxy: () => ({

@@ -1,7 +1,7 @@
 import { unknownTextKeys } from './config/chat-text.js';
 import { attributeOf, describeUnknown } from './config/unknown.js';
 import { CHAT_EVENT } from './mount/chat-loader.js';
-import { createAddons } from './mount/addons.js';
+import { createAddons, scriptAddons } from './mount/addons.js';
 import { createChat, type CreateChat } from './mount/chat.js';
 
 /** Where this file was loaded from: its add-ons sit next to it (none found under loaders that hide it). */
@@ -18,7 +18,9 @@ const create: CreateChat = (config, emit, home) => {
   const named = (key: string) => (prefix === undefined ? key : attributeOf(key, prefix));
   if (unknown.unknown.length > 0)
     console.warn(`[askbox] Askbox has no UI strings for these text keys: ${describeUnknown(unknown, named)}`);
-  const addons = base ? createAddons({ files: __ASKBOX_ADDONS__, base, nonce: config.styleNonce }) : undefined;
+  const addons = base
+    ? createAddons(scriptAddons({ files: __ASKBOX_ADDONS__, base, nonce: config.styleNonce }))
+    : undefined;
   return createChat(config, emit, { ...home, addons });
 };
 

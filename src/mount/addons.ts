@@ -28,7 +28,7 @@ const asked = new Set<AddonKind>();
 /**
  * Loads an add-on file as the launcher loads the chat file: a classic script pinned by `integrity`
  * (`crossorigin="anonymous"`) with the page's nonce, which hands its renderer to its own element. Resolves with it,
- * or with nothing when the file did not run (blocked, integrity mismatch, not found). (Under loaders that hide
+ * or with nothing, after one warning naming the file, when it did not run (blocked, integrity mismatch, not found). (Under loaders that hide
  * `document.currentScript` the chat file does not know where it came from, and loads no add-ons: see embed-chat.ts.)
  */
 function inject(url: string, integrity: string, nonce = ''): Promise<AddonDetail | undefined> {
@@ -41,6 +41,7 @@ function inject(url: string, integrity: string, nonce = ''): Promise<AddonDetail
     tag.addEventListener(ADDON_EVENT, take);
     const settle = () => {
       tag.remove();
+      if (!detail) console.warn(`[askbox] Not loaded: ${url}`);
       resolve(detail);
     };
     tag.addEventListener('load', settle);
@@ -48,28 +49,38 @@ function inject(url: string, integrity: string, nonce = ''): Promise<AddonDetail
     tag.src = url;
     tag.integrity = integrity;
     tag.crossOrigin = 'anonymous';
-    if (nonce) tag.nonce = nonce;
+    // No nonce is an empty one.
+    tag.nonce = nonce;
     document.head.append(tag);
   });
 }
 
+/** Loads an add-on: resolves with what it hands over, or with nothing when it did not load (after one warning). */
+export type AddonLoader = (kind: AddonKind) => Promise<AddonDetail | undefined>;
+
 /**
- * Creates a widget's add-ons. A file that fails to load leaves replies as they are without it (plain code, the TeX
- * source) and logs one warning naming it; the widget works on.
+ * The add-on files next to the chat file, each loaded as a classic script pinned by its hash. A file that fails to
+ * load logs one warning naming it.
  */
-export function createAddons({ files, base, nonce }: AddonsDeps): Addons {
+export function scriptAddons({ files, base, nonce }: AddonsDeps): AddonLoader {
+  return (kind) => inject(new URL(files[kind].file, base).href, files[kind].integrity, nonce);
+}
+
+/**
+ * Creates a widget's add-ons, loaded by `load`. One that fails to load leaves replies as they are without it (plain
+ * code, the TeX source); the widget works on.
+ */
+export function createAddons(load: AddonLoader): Addons {
   return {
     ready,
     css,
     need(kind) {
       if (asked.has(kind)) return;
       asked.add(kind);
-      const url = new URL(files[kind].file, base).href;
-      void inject(url, files[kind].integrity, nonce).then((detail) => {
-        if (detail) {
-          css.value += detail.css ?? '';
-          ready.value = { ...ready.value, [detail.kind]: detail };
-        } else console.warn(`[askbox] Not loaded: ${url}`);
+      void load(kind).then((detail) => {
+        if (!detail) return;
+        css.value += detail.css ?? '';
+        ready.value = { ...ready.value, [detail.kind]: detail };
       });
     },
   };

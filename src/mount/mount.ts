@@ -6,9 +6,11 @@ import { describeUnknown } from '../config/unknown.js';
 import type { HandoffKey } from '../config/handoff.js';
 import type { WidgetConfig } from '../config/schema.js';
 import type { SiteStyleKey } from '../config/stylesheet.js';
-import { createChat } from './chat.js';
+import { createAddons } from './addons.js';
+import { createChat, type CreateChat } from './chat.js';
 import { showGreeting } from './greeting-bubble.js';
 import type { WidgetHandle } from './handle.js';
+import { moduleAddons } from './module-addons.js';
 import { createRegistry } from './registry.js';
 import { pageLanguages, startWidget } from './widget.js';
 
@@ -19,6 +21,10 @@ export type { WidgetHandle } from './handle.js';
  * reads itself (`handoffUrl`…, `stylesheet`, and `css`, the site's CSS adopted after the widget's own).
  */
 export type MountOptions = Partial<Record<keyof WidgetConfig | HandoffKey | SiteStyleKey, unknown>>;
+
+/** `createChat` with the add-ons (highlighted code, math) as modules of this build, loaded when a reply needs one. */
+const createWithAddons: CreateChat = (config, emit, home) =>
+  createChat(config, emit, { ...home, addons: createAddons(moduleAddons) });
 
 /** The widgets `mount()` has started and not destroyed. */
 const mounted = createRegistry();
@@ -51,7 +57,7 @@ export function mount(options: MountOptions, target?: HTMLElement): WidgetHandle
   const { config } = parsed;
   const live = mounted.find(config);
   if (live) return live;
-  const widget = startWidget(config, { chat: () => createChat, greeting: () => showGreeting });
+  const widget = startWidget(config, { chat: () => createWithAddons, greeting: () => showGreeting });
   try {
     widget.attach(target);
   } catch (error) {

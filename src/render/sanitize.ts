@@ -47,14 +47,12 @@ const CONFIG: Config = {
   ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z0-9.+-]+(?:[^a-z0-9.+\-:]|$))/i,
 };
 
-/** The reply allowlist extended by what the add-ons that went through a block add, and by nothing else. */
-function extendedConfig(extras: readonly RichAllowlist[]): Config {
-  return {
-    ...CONFIG,
-    ALLOWED_TAGS: [...(CONFIG.ALLOWED_TAGS as string[]), ...extras.flatMap((extra) => extra.tags)],
-    ALLOWED_ATTR: [...(CONFIG.ALLOWED_ATTR as string[]), ...extras.flatMap((extra) => extra.attributes)],
-  };
-}
+/** The reply allowlist extended, as DOMPurify extends one, by what the add-ons that went through a block add. */
+const extendedConfig = (extras: readonly RichAllowlist[]): Config => ({
+  ...CONFIG,
+  ADD_TAGS: extras.flatMap((extra) => extra.tags),
+  ADD_ATTR: extras.flatMap((extra) => extra.attributes),
+});
 
 /**
  * A sanitiser: HTML in, the strict reply allowlist's HTML out; for a block the add-ons went through, with what their

@@ -113,15 +113,35 @@ describe('the packed package', () => {
     ]);
   });
 
-  it("ships the builds the exports name, the chat file and its add-ons, the greeting's file, their types, the locale packs and the manifest, not the WordPress plugin (a zip of its own)", () => {
+  it("ships the builds the exports name, the chat file and its add-ons (and the ESM build's chunks),  the greeting's file, their types, the locale packs and the manifest, not the WordPress plugin (a zip of its own)", () => {
     const outside = files.filter(
       (path) =>
-        !/^dist\/(askbox(-debug|-(chat|code|math|greeting)\.[\w-]+)?\.m?js|manifest\.json|proxy\/[\w-]+\.js|types\/.+\.d\.ts|askbox-locales\/[a-z]{2}\.json)$/.test(
+        !/^dist\/(askbox(-debug|-(chat|code|math|greeting)\.[\w-]+)?\.m?js|chunks\/askbox-[\w-]+\.[\w-]+\.mjs|manifest\.json|proxy\/[\w-]+\.js|types\/.+\.d\.ts|askbox-locales\/[a-z]{2}\.json)$/.test(
           path,
         ),
     );
     expect(files.filter((path) => path.startsWith('dist/askbox-locales/'))).toHaveLength(11);
     expect(outside).toEqual(['LICENSE', 'README.md', 'package.json']);
+  });
+
+  it('keeps the ESM build’s add-ons out of its entry: chunks it imports only when a reply needs one, highlight.js and Temml as the packages they are', () => {
+    const entry = readFileSync(join(unpacked, 'dist/askbox.mjs'), 'utf8');
+    expect(entry).not.toMatch(/highlight\.js|temml/);
+    for (const kind of ['code', 'math']) {
+      const chunk = files.find((path) => new RegExp(`^dist/chunks/askbox-${kind}\\.[\\w-]+\\.mjs$`).test(path));
+      expect(chunk, kind).toBeDefined();
+      expect(entry).toContain(`import("./${chunk?.slice('dist/'.length)}")`);
+    }
+    const code = readFileSync(
+      join(unpacked, files.find((path) => /^dist\/chunks\/askbox-code\..+\.mjs$/.test(path)) ?? ''),
+      'utf8',
+    );
+    const math = readFileSync(
+      join(unpacked, files.find((path) => /^dist\/chunks\/askbox-math\..+\.mjs$/.test(path)) ?? ''),
+      'utf8',
+    );
+    expect(code).toContain('from "highlight.js/lib/core"');
+    expect(math).toContain('from "temml"');
   });
 
   it("resolves and loads under Node's ESM resolver", () => {
