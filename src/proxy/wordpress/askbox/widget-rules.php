@@ -23,6 +23,9 @@ const ASKBOX_WIDGET_FIELDS = [
     'stylesheet' => ['Custom stylesheet URL', "Your CSS for the chat, applied after its own: a path on this site (e.g. /wp-content/themes/yours/askbox.css), or an https URL on another site that serves it with CORS. Style the chat's parts from your theme with askbox-widget::part(header) and the like.", 'data-stylesheet'],
 ];
 
+/** The settings that hold path patterns (the widget's page rules and the greeting's), one per line when saved. */
+const ASKBOX_PAGE_RULE_FIELDS = ['show_on', 'hide_on', 'greeting_show_on', 'greeting_hide_on'];
+
 /**
  * The greeting's settings: field => [label, help, data attribute]. Checked with the wire contract's WIDGET_RULES
  * (`greetingMax`, `greetingDelay`), which the widget's parser holds too.
@@ -30,6 +33,8 @@ const ASKBOX_WIDGET_FIELDS = [
 const ASKBOX_GREETING_FIELDS = [
     'greeting' => ['Greeting', 'A short line shown beside the closed launcher after the delay, e.g. Questions about delivery? Ask me. (at most %d characters; empty: none). Opening the chat shows it as the first message.', 'data-greeting'],
     'greeting_delay' => ['Greeting delay (seconds)', 'Seconds on a page before the greeting shows, from %d to %d (empty: %d).', 'data-greeting-delay'],
+    'greeting_show_on' => ['Greeting only on', 'Path patterns as for "Show only on": the pages the greeting shows on (empty: every page the chat shows on).', 'data-greeting-show-on'],
+    'greeting_hide_on' => ['Greeting not on', 'Path patterns of pages the greeting stays off, e.g. /checkout/*; wins over "Greeting only on".', 'data-greeting-hide-on'],
 ];
 
 /**
@@ -142,13 +147,14 @@ function askbox_sanitize_widget(array $input, array $previous): array
 {
     $settings = [];
     $refused = [];
-    foreach (['show_on', 'hide_on'] as $field) {
+    foreach (ASKBOX_PAGE_RULE_FIELDS as $field) {
         [$patterns, $bad] = askbox_path_patterns((string) ($input[$field] ?? ''));
         if ($bad === []) {
             $settings[$field] = implode("\n", $patterns);
         } else {
             $settings[$field] = $previous[$field];
-            $refused[] = sprintf(__('%1$s: "%2$s" is not a path pattern such as /checkout/*', 'askbox'), ASKBOX_WIDGET_FIELDS[$field][0], implode('", "', $bad));
+            $label = (ASKBOX_WIDGET_FIELDS + ASKBOX_GREETING_FIELDS)[$field][0];
+            $refused[] = sprintf(__('%1$s: "%2$s" is not a path pattern such as /checkout/*', 'askbox'), $label, implode('", "', $bad));
         }
     }
     $handoff = [];
@@ -163,7 +169,7 @@ function askbox_sanitize_widget(array $input, array $previous): array
         $handoff = array_intersect_key($previous, ASKBOX_HANDOFF_RULES);
         $refused[] = sprintf(__('%s: not saved, the value is not valid', 'askbox'), implode(', ', $handoffBad));
     }
-    foreach (array_keys(ASKBOX_GREETING_FIELDS) as $field) {
+    foreach (['greeting', 'greeting_delay'] as $field) {
         $given = sanitize_text_field((string) ($input[$field] ?? ''));
         $value = askbox_trim($given) ?? $given;
         if (askbox_greeting_valid($field, $value)) {
@@ -195,14 +201,14 @@ function askbox_sanitize_widget(array $input, array $previous): array
 }
 
 /**
- * The widget's data attributes from these settings (page rules, handoff, greeting): the patterns space-separated,
- * as the widget splits them.
+ * The widget's data attributes from these settings (page rules, handoff, greeting and its page rules): the patterns
+ * space-separated, as the widget splits them.
  */
 function askbox_widget_attributes(array $settings): array
 {
     $attributes = [];
     foreach (ASKBOX_WIDGET_FIELDS + ASKBOX_GREETING_FIELDS as $field => [, , $attribute]) {
-        $value = $field === 'show_on' || $field === 'hide_on' ? str_replace("\n", ' ', $settings[$field]) : $settings[$field];
+        $value = in_array($field, ASKBOX_PAGE_RULE_FIELDS, true) ? str_replace("\n", ' ', $settings[$field]) : $settings[$field];
         if ($value !== '') $attributes[$attribute] = $value;
     }
     return $attributes;
@@ -230,6 +236,8 @@ function askbox_widget_rows(array $settings): void
         if ($field === 'greeting') {
             echo '<input type="text" id="' . esc_attr($id) . '" name="askbox_settings[greeting]" value="' . esc_attr($settings[$field]) . '" maxlength="' . esc_attr($rules['greetingMax']) . '" class="regular-text">';
             $help = sprintf($help, $rules['greetingMax']);
+        } elseif (in_array($field, ASKBOX_PAGE_RULE_FIELDS, true)) {
+            echo '<textarea id="' . esc_attr($id) . '" name="askbox_settings[' . esc_attr($field) . ']" rows="2" class="regular-text">' . esc_html($settings[$field]) . '</textarea>';
         } else {
             echo '<input type="number" id="' . esc_attr($id) . '" name="askbox_settings[greeting_delay]" value="' . esc_attr($settings[$field]) . '" min="' . esc_attr($delay['min']) . '" max="' . esc_attr($delay['max']) . '" step="any" class="small-text" placeholder="' . esc_attr($delay['default']) . '">';
             $help = sprintf($help, $delay['min'], $delay['max'], $delay['default']);

@@ -101,11 +101,11 @@ $refused = $sanitize(['bot_id' => 'askboxDemo01', 'show_on' => '/ok/*, help', 'h
 $report['widget_refused'] = [$GLOBALS['wp']['errors'], array_intersect_key($refused, ASKBOX_WIDGET_FIELDS + ['proof_of_work' => 1])];
 // The greeting: its text and delay checked with the contract's WIDGET_RULES, printed as data-greeting(-delay).
 $GLOBALS['wp']['errors'] = [];
-$greeted = $sanitize(['bot_id' => 'askboxDemo01', 'greeting' => ' Questions about "delivery"? <b>Ask</b> me. ', 'greeting_delay' => '2.5']);
+$greeted = $sanitize(['bot_id' => 'askboxDemo01', 'greeting' => ' Questions about "delivery"? <b>Ask</b> me. ', 'greeting_delay' => '2.5', 'greeting_show_on' => "/products/*\n/help/*", 'greeting_hide_on' => '/products/secret/*']);
 update_option('askbox_settings', $greeted);
 $report['greeting'] = [$GLOBALS['wp']['errors'], array_intersect_key($greeted, ASKBOX_GREETING_FIELDS), apply_filters('script_loader_tag', '<script src="askbox.js"></script>', 'askbox')];
 $GLOBALS['wp']['errors'] = [];
-$tooLong = $sanitize(['bot_id' => 'askboxDemo01', 'greeting' => str_repeat('x', ASKBOX_CONTRACT['widgetRules']['greetingMax'] + 1), 'greeting_delay' => '0']);
+$tooLong = $sanitize(['bot_id' => 'askboxDemo01', 'greeting' => str_repeat('x', ASKBOX_CONTRACT['widgetRules']['greetingMax'] + 1), 'greeting_delay' => '0', 'greeting_show_on' => '/shop?x', 'greeting_hide_on' => 'checkout']);
 $report['greeting_refused'] = [$GLOBALS['wp']['errors'], array_intersect_key($tooLong, ASKBOX_GREETING_FIELDS)];
 update_option('askbox_settings', $saved);
 $report['no_pow'] = array_key_exists('proofOfWork', askbox_proxy_options(askbox_settings()));

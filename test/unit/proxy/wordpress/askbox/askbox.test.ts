@@ -269,27 +269,42 @@ describe('WordPress plugin (hooks stubbed)', () => {
     });
   });
 
-  it('saves the greeting and its delay as the widget reads them, and puts them on the script tag, escaped', () => {
+  it('saves the greeting, its delay and its page rules as the widget reads them, and puts them on the script tag, escaped', () => {
     const report = JSON.parse(run()) as Record<string, [string[], Record<string, string>, string?]>;
     const [errors, saved, tag] = report.greeting ?? [[], {}];
     expect(errors).toEqual([]);
-    expect(saved).toEqual({ greeting: 'Questions about "delivery"? Ask me.', greeting_delay: '2.5' });
+    expect(saved).toEqual({
+      greeting: 'Questions about "delivery"? Ask me.',
+      greeting_delay: '2.5',
+      greeting_show_on: '/products/*\n/help/*',
+      greeting_hide_on: '/products/secret/*',
+    });
     expect(tag).toContain(
-      ' data-greeting="Questions about &quot;delivery&quot;? Ask me." data-greeting-delay="2.5" src=',
+      ' data-greeting="Questions about &quot;delivery&quot;? Ask me." data-greeting-delay="2.5" data-greeting-show-on="/products/* /help/*" data-greeting-hide-on="/products/secret/*" src=',
     );
-    expect(JSON.parse(run()).settings_page).toContain(
-      '<label for="askbox_greeting_delay">Greeting delay (seconds)</label>',
+    const page = JSON.parse(run()).settings_page as string;
+    expect(page).toContain('<label for="askbox_greeting_delay">Greeting delay (seconds)</label>');
+    expect(page).toContain(
+      '<label for="askbox_greeting_show_on">Greeting only on</label></th><td><textarea id="askbox_greeting_show_on" name="askbox_settings[greeting_show_on]"',
     );
+    expect(page).toContain('<label for="askbox_greeting_hide_on">Greeting not on</label>');
   });
 
-  it('refuses a greeting or delay the widget would refuse, names it, and keeps the previous ones', () => {
+  it('refuses a greeting, delay or page rule the widget would refuse, names it, and keeps the previous ones', () => {
     const [errors, kept] = (JSON.parse(run()) as { greeting_refused: [string[], Record<string, string>] })
       .greeting_refused;
     expect(errors).toEqual([
+      'Greeting only on: "/shop?x" is not a path pattern such as /checkout/*',
+      'Greeting not on: "checkout" is not a path pattern such as /checkout/*',
       'Greeting: not saved, the value is not valid',
       'Greeting delay (seconds): not saved, the value is not valid',
     ]);
-    expect(kept).toEqual({ greeting: 'Questions about "delivery"? Ask me.', greeting_delay: '2.5' });
+    expect(kept).toEqual({
+      greeting: 'Questions about "delivery"? Ask me.',
+      greeting_delay: '2.5',
+      greeting_show_on: '/products/*\n/help/*',
+      greeting_hide_on: '/products/secret/*',
+    });
   });
 
   it('signs a logged-in user into the widget with the identity secret, made once and never printed', () => {
