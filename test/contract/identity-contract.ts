@@ -168,47 +168,51 @@ export function defineIdentityContract(runtime: ProxyRuntime): void {
       expect(created.status).toBe(200);
     });
 
-    it(t('refuses forged, foreign, partial, malformed or another site’s signatures in the envelope'), async () => {
-      const me = person();
-      const mine = await me.start();
-      const other = person();
-      const hash = me.identity[IDENTITY.hashHeader]!;
-      const flipped = `${hash.slice(0, -1)}${hash.endsWith('0') ? '1' : '0'}`;
-      const bad: [string, Record<string, string>][] = [
-        ['a forged hash', { [IDENTITY.userHeader]: me.id, [IDENTITY.hashHeader]: 'ab'.repeat(32) }],
-        ['the last digit changed', { [IDENTITY.userHeader]: me.id, [IDENTITY.hashHeader]: flipped }],
-        ['my id with another person’s hash', { ...other.identity, [IDENTITY.userHeader]: me.id }],
-        ['another person’s id with my hash', { ...me.identity, [IDENTITY.userHeader]: other.id }],
-        ['the id without a hash', { [IDENTITY.userHeader]: me.id }],
-        ['a hash without the id', { [IDENTITY.hashHeader]: hash }],
-        ['my hash with an empty id', { [IDENTITY.userHeader]: '', [IDENTITY.hashHeader]: hash }],
-        ['my id with an empty hash', { [IDENTITY.userHeader]: me.id, [IDENTITY.hashHeader]: '' }],
-        ['the hash in uppercase', { ...me.identity, [IDENTITY.hashHeader]: hash.toUpperCase() }],
-        ['the hash cut short', { ...me.identity, [IDENTITY.hashHeader]: hash.slice(0, 63) }],
-        ['another site’s hash', signedIn(me.id, OTHER_SITE_SECRET)],
-        ['an id with a space', signedIn(`${me.id} x`)],
-        ['an id too long', signedIn('a'.repeat(129))],
-      ];
-      for (const [name, identity] of bad) {
-        const mark = upstream.records.length;
-        for (const [method, path, body] of [
-          ['GET', '/conversations', undefined],
-          ['POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID }],
-          ...granted(mine.id),
-        ] as [string, string, unknown][]) {
-          const response = await me.call(method, path, { body, grant: mine.grant, identity });
-          expect(response.status, `${name}: ${method} ${path}`).toBe(403);
-          expect(await response.json()).toEqual(refusalBody('identityRefused'));
+    it(
+      t('refuses forged, foreign, partial, malformed or another site’s signatures in the envelope'),
+      async () => {
+        const me = person();
+        const mine = await me.start();
+        const other = person();
+        const hash = me.identity[IDENTITY.hashHeader]!;
+        const flipped = `${hash.slice(0, -1)}${hash.endsWith('0') ? '1' : '0'}`;
+        const bad: [string, Record<string, string>][] = [
+          ['a forged hash', { [IDENTITY.userHeader]: me.id, [IDENTITY.hashHeader]: 'ab'.repeat(32) }],
+          ['the last digit changed', { [IDENTITY.userHeader]: me.id, [IDENTITY.hashHeader]: flipped }],
+          ['my id with another person’s hash', { ...other.identity, [IDENTITY.userHeader]: me.id }],
+          ['another person’s id with my hash', { ...me.identity, [IDENTITY.userHeader]: other.id }],
+          ['the id without a hash', { [IDENTITY.userHeader]: me.id }],
+          ['a hash without the id', { [IDENTITY.hashHeader]: hash }],
+          ['my hash with an empty id', { [IDENTITY.userHeader]: '', [IDENTITY.hashHeader]: hash }],
+          ['my id with an empty hash', { [IDENTITY.userHeader]: me.id, [IDENTITY.hashHeader]: '' }],
+          ['the hash in uppercase', { ...me.identity, [IDENTITY.hashHeader]: hash.toUpperCase() }],
+          ['the hash cut short', { ...me.identity, [IDENTITY.hashHeader]: hash.slice(0, 63) }],
+          ['another site’s hash', signedIn(me.id, OTHER_SITE_SECRET)],
+          ['an id with a space', signedIn(`${me.id} x`)],
+          ['an id too long', signedIn('a'.repeat(129))],
+        ];
+        for (const [name, identity] of bad) {
+          const mark = upstream.records.length;
+          for (const [method, path, body] of [
+            ['GET', '/conversations', undefined],
+            ['POST', '/conversations', { name: 'x', bot_id: DEMO_BOT_ID }],
+            ...granted(mine.id),
+          ] as [string, string, unknown][]) {
+            const response = await me.call(method, path, { body, grant: mine.grant, identity });
+            expect(response.status, `${name}: ${method} ${path}`).toBe(403);
+            expect(await response.json()).toEqual(refusalBody('identityRefused'));
+          }
+          expect(upstreamSince(mark), name).toEqual([]);
         }
-        expect(upstreamSince(mark), name).toEqual([]);
-      }
-      // The id may be anything header-safe up to 128 characters, and only its exact signature opens it.
-      const longest = person(`A.b_c@d:e+f=g-${'h'.repeat(114)}`);
-      expect(longest.id).toHaveLength(128);
-      await longest.start();
-      expect(await longest.list()).toHaveLength(1);
-      // 13 identities on 7 routes each: 91 requests, a few seconds on a busy machine.
-    }, 30_000);
+        // The id may be anything header-safe up to 128 characters, and only its exact signature opens it.
+        const longest = person(`A.b_c@d:e+f=g-${'h'.repeat(114)}`);
+        expect(longest.id).toHaveLength(128);
+        await longest.start();
+        expect(await longest.list()).toHaveLength(1);
+        // 13 identities on 7 routes each: 91 requests, a few seconds on a busy machine.
+      },
+      30_000,
+    );
 
     it(t('binds a person’s grant to that person: no use after logout, nor under another identity'), async () => {
       const me = person();
