@@ -28,8 +28,9 @@ const asked = new Set<AddonKind>();
 /**
  * Loads an add-on file as the launcher loads the chat file: a classic script pinned by `integrity`
  * (`crossorigin="anonymous"`) with the page's nonce, which hands its renderer to its own element. Resolves with it,
- * or with nothing, after one warning naming the file, when it did not run (blocked, integrity mismatch, not found). (Under loaders that hide
- * `document.currentScript` the chat file does not know where it came from, and loads no add-ons: see embed-chat.ts.)
+ * or with nothing, after one warning naming the file, when it did not run (blocked, integrity mismatch, not found).
+ * (Under loaders that hide `document.currentScript` the chat file does not know where it came from, and loads no
+ * add-ons: see embed-chat.ts.)
  */
 function inject(url: string, integrity: string, nonce = ''): Promise<AddonDetail | undefined> {
   return new Promise((resolve) => {
