@@ -44,6 +44,18 @@ describe('the ESM build’s add-ons', () => {
     expect(addons.ready.value).toEqual({});
   });
 
+  it('are ready once loaded, their stylesheet added, and a failed load adds nothing', async () => {
+    const { createAddons } = await import('../../../src/mount/addons');
+    const { CODE_ALLOWLIST } = await import('../../../src/render/rich-allowlist');
+    const code = { kind: 'code' as const, render: (html: string) => html, allowlist: CODE_ALLOWLIST, css: '.x{}' };
+    const addons = createAddons(async (kind) => (kind === 'code' ? code : undefined));
+    expect(addons.css.value).toBe('');
+    addons.need('math');
+    addons.need('code');
+    await vi.waitFor(() => expect(addons.ready.value).toEqual({ code }));
+    expect(addons.css.value).toBe('.x{}');
+  });
+
   it('are handed to the chat that mount() creates, which loads one when asked', async () => {
     let handed: Addons | undefined;
     vi.doMock('../../../src/mount/chat', async (original) => {

@@ -52,6 +52,8 @@ describe('createMarkdownStream', () => {
     ['a digit right after it', 'Pay $a and$5 later.', '<p>Pay $a and$5 later.</p>'],
     ['a space and a digit', 'Pay $a and $5 later.', '<p>Pay $a and $5 later.</p>'],
     ['a letter after it: math', 'So $x$s grow.', '<p>So <code data-math="inline">x</code>s grow.</p>'],
+    ['a space inside it: math', 'So $a + b$ grows.', '<p>So <code data-math="inline">a + b</code> grows.</p>'],
+    ['a digit later on: math', 'So $x$ is 5.', '<p>So <code data-math="inline">x</code> is 5.</p>'],
     [
       'a digit inside markup after it: math',
       'So $x$**5**.',
@@ -59,6 +61,13 @@ describe('createMarkdownStream', () => {
     ],
   ])('keeps a $…$ that pandoc reads as no math as text, dollars included: %s', (_title, text, html) => {
     expect(createMarkdownStream(document).update(text, true).join('')).toBe(html);
+  });
+
+  it('keeps a span math when a digit comes in a later chunk, after other text', () => {
+    const stream = createMarkdownStream(document);
+    // The parser holds the trailing 5 back: the next chunk's text starts with it, after the text node " a ".
+    expect(stream.update('So $x$ a 5', false).join('')).toBe('<p>So <code data-math="inline">x</code> a </p>');
+    expect(stream.update('So $x$ a 56.', true).join('')).toBe('<p>So <code data-math="inline">x</code> a 56.</p>');
   });
 
   it('gives a span its dollars back when the digit after it comes in the next chunk', () => {

@@ -150,6 +150,20 @@ describe('the add-ons’ allowlist', () => {
     expect(out.querySelector('math, mi')).toBeNull();
   });
 
+  it('keeps each set of lists apart in one sanitiser: none, code, math, both, in turn', () => {
+    const html = '<math><mi>x</mi></math><span class="hljs-keyword">k</span>';
+    const kept = (addons: readonly ('code' | 'math')[]) => {
+      const out = parse(html, addons);
+      return [out.querySelector('math mi') !== null, out.querySelector('span.hljs-keyword') !== null];
+    };
+    expect([kept([]), kept(['code']), kept(['math']), kept(['code', 'math'])]).toEqual([
+      [false, false],
+      [false, true],
+      [true, false],
+      [true, true],
+    ]);
+  });
+
   it('keeps neither without an add-on: the reply allowlist alone', () => {
     const out = parse('<math><mi>x</mi></math><span class="hljs-keyword">k</span>', []);
     expect(out.querySelector('math, mi, span')).toBeNull();
