@@ -1,6 +1,6 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ask, settle, startE2E, W } from './harness';
+import { animationFrames, ask, settle, startE2E, W } from './harness';
 
 // No scripted replies: the simulator answers from demo/kb, whose developer guide holds a fenced code block and math.
 let e2e: Awaited<ReturnType<typeof startE2E>>;
@@ -23,6 +23,27 @@ async function answered(page: Page, question: string, count: number) {
     .locator(W.bot)
     .nth(count - 1)
     .waitFor();
+}
+
+/** The block's height and the log's scroll position. */
+const placeOf = (pre: Locator) =>
+  pre.evaluate((el) => ({
+    height: el.getBoundingClientRect().height,
+    scroll: el.closest('.log, [role="log"]')?.scrollTop ?? 0,
+  }));
+
+/**
+ * The block's place once the log has stopped moving: the log follows a finished reply in the frame after its layout
+ * (see MessageList), so a place read on the frame the reply landed may be a step behind.
+ */
+async function steadyPlace(page: Page, pre: Locator) {
+  let place = await placeOf(pre);
+  for (;;) {
+    await animationFrames(page);
+    const next = await placeOf(pre);
+    if (next.height === place.height && next.scroll === place.scroll) return next;
+    place = next;
+  }
 }
 
 describe('highlighted code and math, loaded only when needed (Chromium, through the proxy)', () => {
@@ -78,17 +99,11 @@ describe('highlighted code and math, loaded only when needed (Chromium, through 
     });
     await answered(page, CODE_QUESTION, 1);
     const pre = page.locator(`${W.bot} pre`).first();
-    const before = await pre.evaluate((el) => ({
-      height: el.getBoundingClientRect().height,
-      scroll: el.closest('.log, [role="log"]')?.scrollTop ?? 0,
-    }));
+    const before = await steadyPlace(page, pre);
     expect(await page.locator(`${W.bot} .hljs-string`).count()).toBe(0);
     release();
     await page.locator(`${W.bot} .hljs-string`).first().waitFor();
-    const after = await pre.evaluate((el) => ({
-      height: el.getBoundingClientRect().height,
-      scroll: el.closest('.log, [role="log"]')?.scrollTop ?? 0,
-    }));
+    const after = await steadyPlace(page, pre);
     expect(after).toEqual(before);
   });
 
