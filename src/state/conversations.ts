@@ -1,6 +1,7 @@
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import { parseConversationRef } from '../api/parse.js';
 import type { ConversationRef } from '../api/types.js';
+import { FIELDS } from '../protocol/contract.js';
 import { parseJson, storeJson, type KeyValueStore } from './storage.js';
 
 /** One of the visitor's conversations with this bot: its id and grant, first question and last activity (ms). */
@@ -40,6 +41,24 @@ const TITLE = 100;
 
 /** `question` as a conversation's title: its first `TITLE` characters, whole emoji. */
 export const toTitle = (question: string): string => [...question].slice(0, TITLE).join('');
+
+/** What joins the site's name for its conversations to a conversation's first question, in the service's name. */
+const NAME_JOINER = ': ';
+
+/**
+ * The name a conversation is created with: the site's name for its conversations (`data-conversation-name`), then
+ * its first question on one line, at most FIELDS.nameMax characters (as the proxy forwards). The service's list then
+ * tells conversations apart by more than their date, and a signed-in person's other devices, which never saw the
+ * question, title the conversation with it (`titleOf`).
+ */
+export const nameOf = (site: string, question: string): string =>
+  [...`${site}${NAME_JOINER}${question.replace(/\s+/g, ' ').trim()}`].slice(0, FIELDS.nameMax).join('');
+
+/** The title of a conversation the service names `name`: its question when `nameOf(site, …)` made it, else the name. */
+export function titleOf(site: string, name: string): string {
+  const prefix = `${site}${NAME_JOINER}`;
+  return name.startsWith(prefix) && name.length > prefix.length ? name.slice(prefix.length) : name;
+}
 
 /**
  * The visitor's conversations with this bot, newest activity first, under `key`. Storage is read on the first look

@@ -42,7 +42,7 @@ export interface ChatModelDeps {
 function visitorStores({ client, config, storage: browser }: ChatModelDeps) {
   const storage = config.user ? createMemoryStore() : browser;
   const conversations = config.user
-    ? createPersonList({ client })
+    ? createPersonList({ client, conversationName: config.conversationName })
     : createConversations(storage, storageKey('conversations', config));
   return { storage, session: createSession(storage, storageKey('conversation', config)), conversations };
 }

@@ -3,6 +3,7 @@ import type { Proof } from '../api/proof.js';
 import { ChatError, toChatError } from '../api/errors.js';
 import type { StreamEvent } from '../api/types.js';
 import type { WidgetConfig } from '../config/schema.js';
+import { nameOf } from './conversations.js';
 import type { Session } from './session.js';
 
 /** A reply the service has accepted the message for: the conversation, its first event and the rest. */
@@ -41,14 +42,14 @@ export function createOpener({ client, config, session, created, gone, allowed }
     if (allowed() && !session.current()) proof ??= client.prove(session.lastGrant());
   };
 
-  async function createConversation(retried = false): Promise<ConversationRef> {
+  async function createConversation(question: string, retried = false): Promise<ConversationRef> {
     warm();
     const solved = await proof;
     proof = undefined;
     let conversation: ConversationRef;
     try {
       conversation = await client.createConversation({
-        name: config.conversationName,
+        name: nameOf(config.conversationName, question),
         botId: config.botId,
         documentIds: config.documentIds,
         grant: session.lastGrant(),
@@ -57,7 +58,7 @@ export function createOpener({ client, config, session, created, gone, allowed }
     } catch (caught) {
       // 428: the proof expired while the visitor typed, or the proxy began asking for one; a fresh one, once.
       if (retried || !(caught instanceof ChatError) || caught.status !== 428) throw caught;
-      return createConversation(true);
+      return createConversation(question, true);
     }
     session.save(conversation);
     created();
@@ -67,7 +68,7 @@ export function createOpener({ client, config, session, created, gone, allowed }
   const open = async (content: string, abort: AbortSignal): Promise<OpenReply> => {
     for (;;) {
       const existing = session.current();
-      const conversation = existing ?? (await createConversation());
+      const conversation = existing ?? (await createConversation(content));
       const events = client.streamReply({ conversation, content }, abort)[Symbol.asyncIterator]();
       try {
         return { conversation, events, first: await events.next() };

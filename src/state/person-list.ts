@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import type { ChatClient } from '../api/client.js';
 import type { ApiConversation } from '../api/types.js';
-import { toTitle, type Conversations, type Earlier, type ListState } from './conversations.js';
+import { titleOf, toTitle, type Conversations, type Earlier, type ListState } from './conversations.js';
 import { createMachine, type Transitions } from './machine.js';
 
 /** What moves a signed-in person's list: a read is asked for (`load`), and the proxy answered (`fetched`) or not. */
@@ -19,23 +19,32 @@ export const LIST_TRANSITIONS: Transitions<ListState, ListEvent> = {
   failed: { load: 'loading' },
 };
 
+/** What the proxy lists, what this chat knows, and the site's name for its conversations (`titleOf`). */
+interface Joined {
+  listed: readonly ApiConversation[];
+  known: readonly Earlier[];
+  site: string;
+}
+
 /**
  * The proxy's list as the panel shows it: the proxy's is the whole list (a conversation deleted on another device is
  * gone), joined with what this chat knows: a conversation used here keeps its first question as title and its last
- * activity. Newest activity first.
+ * activity; one from another device is titled with the question in its name. Newest activity first.
  */
-function join(listed: readonly ApiConversation[], known: readonly Earlier[]): Earlier[] {
+function join({ listed, known, site }: Joined): Earlier[] {
   const byId = new Map(known.map((entry) => [entry.id, entry]));
   return listed
     .map(({ id, grant, name, createdAt }): Earlier => {
       const here = byId.get(id);
-      return { id, grant, title: here?.title ?? name, at: here?.at ?? createdAt };
+      return { id, grant, title: here?.title ?? titleOf(site, name), at: here?.at ?? createdAt };
     })
     .sort((a, b) => b.at - a.at);
 }
 
 interface PersonListDeps {
   client: ChatClient;
+  /** The site's name for its conversations (`data-conversation-name`), which starts each one's name. */
+  conversationName: string;
   now?: () => number;
 }
 
@@ -44,7 +53,7 @@ interface PersonListDeps {
  * never from or to this browser's storage, so that the same list is theirs on every device and nothing of it stays
  * here after logout. A conversation used here joins it at once; the proxy lists it from then on.
  */
-export function createPersonList({ client, now = Date.now }: PersonListDeps): Conversations {
+export function createPersonList({ client, conversationName, now = Date.now }: PersonListDeps): Conversations {
   const list = signal<readonly Earlier[]>([]);
   const machine = createMachine(LIST_TRANSITIONS, 'unread');
   const shown = signal(false);
@@ -52,7 +61,7 @@ export function createPersonList({ client, now = Date.now }: PersonListDeps): Co
     if (!machine.go('load')) return;
     client.listConversations().then(
       (listed) => {
-        list.value = join(listed, list.peek());
+        list.value = join({ listed, known: list.peek(), site: conversationName });
         machine.go('fetched');
       },
       () => void machine.go('failed'),

@@ -73,7 +73,7 @@ describe('the chat model through the proxy', () => {
     expectTwoExchanges(model);
   });
 
-  it('creates the conversation with the configured name and focus documents', async () => {
+  it('creates the conversation named by the configured name and its first question, with the focus documents', async () => {
     let document: string | undefined;
     const { model, sim } = setup({}, (stack) => {
       document = stack.sim.documents[1]?.id;
@@ -84,6 +84,6 @@ describe('the chat model through the proxy', () => {
       new Request(`${API}/conversations?includes=document_ids`, { headers: { authorization: `Bearer ${SIM_KEY}` } }),
     );
     const { data } = (await response.json()) as { data: Array<{ name: string; document_ids: string[] }> };
-    expect(data).toEqual([expect.objectContaining({ name: 'Checkout visitor', document_ids: [document] })]);
+    expect(data).toEqual([expect.objectContaining({ name: 'Checkout visitor: shipping?', document_ids: [document] })]);
   });
 });

@@ -51,7 +51,7 @@ describe('signed-in visitors (Chromium, through the demo proxy and simulator)', 
     // B: alice on another device finds the conversation in her list, with its history.
     const b = await signIn('alice');
     await openList(b.page);
-    expect(await b.page.locator(`${ENTRIES} span`).allTextContents()).toEqual(['Website visitor']);
+    expect(await b.page.locator(`${ENTRIES} span`).allTextContents()).toEqual(['Which plans?']);
     expect(await deepActive(b.page)).toBe('button.menu__item');
     // By keyboard: the entry has focus, and Enter opens it.
     await b.page.keyboard.press('Enter');

@@ -126,6 +126,8 @@ describe('signed-in visitors on WordPress (Chromium, MariaDB)', () => {
     const second = await onPost(ADA);
     await openList(second.page);
     await expect.poll(() => second.page.locator(ENTRIES).count(), { timeout: 10_000 }).toBe(1);
+    // Titled with her question, which this browser never saw: the PHP proxy kept the name the widget gave.
+    expect(await second.page.locator(`${ENTRIES} span`).allTextContents()).toEqual([QUESTION]);
     await second.page.locator(ENTRIES).first().click();
     await second.page
       .locator(W.bot)

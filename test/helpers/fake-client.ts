@@ -34,6 +34,8 @@ export function createFakeClient() {
     calls: [] as string[],
     /** The grant each createConversation call brought along. */
     createdWith: [] as (string | undefined)[],
+    /** The name each createConversation call asked for. */
+    createdNames: [] as string[],
     /** Proofs of work handed out (`prove`), numbered from 1; each conversation records the one it came with. */
     proofs: 0,
     createdProof: [] as (number | undefined)[],
@@ -66,8 +68,9 @@ export function createFakeClient() {
   };
   const client: ChatClient = {
     prove: async () => ({ challenge: ++state.proofs, solution: { counter: 0, derivedKey: '' } }),
-    createConversation: async ({ grant, proof }) => {
+    createConversation: async ({ name, grant, proof }) => {
       state.calls.push('create');
+      state.createdNames.push(name);
       state.createdProof.push(proof?.challenge as number | undefined);
       const refusal = state.createRefusals.shift();
       if (refusal) throw refusal;

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../../src/api/errors';
-import { createConversations, KEPT_CONVERSATIONS } from '../../../src/state/conversations';
+import { createConversations, KEPT_CONVERSATIONS, nameOf, titleOf } from '../../../src/state/conversations';
+import { FIELDS } from '../../../src/protocol/contract';
 import type { KeyValueStore } from '../../../src/state/storage';
 import { createMemoryStorage } from '../../helpers/memory-storage';
 import { createTestModel } from '../../helpers/model';
@@ -90,7 +91,47 @@ async function twoConversations() {
   return test;
 }
 
+describe('a conversation’s name at the service', () => {
+  it('is the site’s name, then the first question on one line', () => {
+    expect(nameOf('Website visitor', '  How much\n\tdoes shipping   cost?\n')).toBe(
+      'Website visitor: How much does shipping cost?',
+    );
+  });
+
+  it('is cut at the proxy’s name limit, in whole characters', () => {
+    const name = nameOf('Shop', '😀'.repeat(FIELDS.nameMax));
+    expect([...name]).toHaveLength(FIELDS.nameMax);
+    expect(name).toBe(`Shop: ${'😀'.repeat(FIELDS.nameMax - 'Shop: '.length)}`);
+  });
+
+  it('gives back the question as a title, and a name of other making as it is', () => {
+    expect(titleOf('Website visitor', 'Website visitor: Which plans?')).toBe('Which plans?');
+    // Made before names held questions, by another site name, or by hand at the service.
+    expect(titleOf('Website visitor', 'Website visitor')).toBe('Website visitor');
+    expect(titleOf('Website visitor', 'Website visitor: ')).toBe('Website visitor: ');
+    expect(titleOf('Shop', 'Website visitor: Which plans?')).toBe('Website visitor: Which plans?');
+    expect(titleOf('Website visitor', 'Website visitors: Which plans?')).toBe('Website visitors: Which plans?');
+  });
+});
+
 describe('conversations: in the chat model', () => {
+  it('creates the conversation named by the site’s name and its first question, once', async () => {
+    const { model, reply, state } = setupModel();
+    reply('one');
+    await model.send('Which plans?');
+    reply('two');
+    await model.send('And the price?');
+    expect(state.createdNames).toEqual(['Website visitor: Which plans?']);
+  });
+
+  it('keeps the name when the conversation is asked for again (a stale proof of work)', async () => {
+    const { model, reply, state } = setupModel();
+    state.createRefusals.push(new ChatError('http', 'Stale proof', { status: 428 }));
+    reply('one');
+    await model.send('Which plans?');
+    expect(state.createdNames).toEqual(['Website visitor: Which plans?', 'Website visitor: Which plans?']);
+  });
+
   it('stores nothing before the first message, then the conversation with its first question', async () => {
     const storage = createMemoryStorage();
     const { model, reply } = setupModel(storage);

@@ -64,7 +64,7 @@ function setup() {
     listConversations: () => new Promise<ApiConversation[]>((resolve, reject) => answers.push({ resolve, reject })),
   } as unknown as Parameters<typeof createPersonList>[0]['client'];
   let time = 10_000;
-  const list = createPersonList({ client, now: () => (time += 1000) });
+  const list = createPersonList({ client, conversationName: 'Website visitor', now: () => (time += 1000) });
   return { list, answers };
 }
 
@@ -101,6 +101,15 @@ describe('a signed-in person’s list', () => {
     ]);
     list.drop('conv00000003');
     expect(list.all().map((entry) => entry.id)).toEqual(['conv00000001']);
+  });
+
+  it('titles a conversation from another device with the question its name holds', async () => {
+    const { list, answers } = setup();
+    list.show(true);
+    answers[0]!.resolve([{ ...listed(1, 1000), name: 'Website visitor: Which plans?' }, listed(2, 500)]);
+    await vi.waitFor(() => expect(list.state.value).toBe('read'));
+    // The second was named before names held questions: its name is its title.
+    expect(list.all().map((entry) => entry.title)).toEqual(['Which plans?', 'Website visitor']);
   });
 
   it('fails, keeps the entries it had, and reads again on reload', async () => {
