@@ -1,5 +1,6 @@
 import type { FrameText } from '../config/chat-text.js';
 import type { LocalePack } from '../config/schema.js';
+import { CLOSE_PART, HEADER_PART, PANEL_PART, TITLE_PART } from '../styles/parts.js';
 import { make, makeButton } from './dom.js';
 import { PANEL_ID } from './launcher.js';
 
@@ -41,9 +42,12 @@ const TITLE_ID = 'askbox-pending-title';
 /** The frame's header, as the panel's: the bot's title (which names the dialog) and a close button. */
 function createHead(doc: Document, onClose: () => void) {
   const head = make(doc, 'div', 'pending__head');
+  head.setAttribute('part', HEADER_PART);
   const title = make(doc, 'h2', 'pending__title');
   title.id = TITLE_ID;
+  title.setAttribute('part', TITLE_PART);
   const close = makeButton(doc, 'pending__close');
+  close.setAttribute('part', CLOSE_PART);
   close.textContent = '×';
   close.addEventListener('click', onClose);
   head.append(title, close);
@@ -60,6 +64,7 @@ export function createPendingFrame(
   const frame = make(doc, 'div', 'panel pending');
   // What the launcher's `aria-controls` names, until the chat's panel takes the frame's place.
   frame.id = PANEL_ID;
+  frame.setAttribute('part', PANEL_PART);
   frame.setAttribute('role', 'dialog');
   frame.setAttribute('aria-labelledby', TITLE_ID);
   frame.tabIndex = -1;

@@ -1,8 +1,14 @@
 /**
- * The launcher's part name, on its own: the launcher (parsed on every page view) carries only this string, not the
- * table below, which the chat file's components read.
+ * The part names the launcher sets, each on its own: the launcher (parsed on every page view) carries only these
+ * strings, not the table below, which the chat file's components read. Besides the launcher button, the frame that
+ * stands in for the panel while the chat file loads (pending.ts) has the panel's box, header, title and close button,
+ * so that a page's restyled panel does not first show unstyled.
  */
 export const LAUNCHER_PART = 'launcher';
+export const PANEL_PART = 'panel';
+export const HEADER_PART = 'header';
+export const TITLE_PART = 'title';
+export const CLOSE_PART = 'button button-close';
 
 /**
  * The widget's `part` names, a public API: a page styles them from outside the shadow root with
@@ -13,9 +19,9 @@ export const LAUNCHER_PART = 'launcher';
  */
 export const PARTS = /* @__PURE__ */ Object.freeze({
   launcher: LAUNCHER_PART,
-  panel: 'panel',
-  header: 'header',
-  title: 'title',
+  panel: PANEL_PART,
+  header: HEADER_PART,
+  title: TITLE_PART,
   messages: 'messages',
   userBubble: 'bubble bubble-user',
   botBubble: 'bubble bubble-bot',
@@ -26,7 +32,7 @@ export const PARTS = /* @__PURE__ */ Object.freeze({
   stop: 'button button-stop',
   newConversation: 'button button-new',
   menu: 'button button-menu',
-  close: 'button button-close',
+  close: CLOSE_PART,
 });
 
 /**

@@ -90,6 +90,37 @@ describe('the part names from the page', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  it('restyle the frame that stands in for the panel while the chat file loads, as the panel is restyled', async () => {
+    const { page } = await e2e.open('/plain.html');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.addStyleTag({ content: EXAMPLE });
+    await page.locator(W.launcher).click();
+    await page.locator('askbox-widget .pending [role="status"]').waitFor();
+    expect(
+      await computed(page, {
+        headerBackground: ['.pending__head', 'background-color'],
+        headerFont: ['.pending__head', 'font-family'],
+        titleFont: ['.pending__title', 'font-family'],
+        closeRadius: ['.pending__close', 'border-top-left-radius'],
+      }),
+    ).toEqual({
+      headerBackground: EXAMPLE_STYLES.headerBackground,
+      headerFont: EXAMPLE_STYLES.headerFont,
+      titleFont: EXAMPLE_STYLES.titleFont,
+      closeRadius: EXAMPLE_STYLES.closeRadius,
+    });
+    release();
+    await page.locator(W.input).waitFor();
+    expect(await computed(page, { headerBackground: RESTYLED.headerBackground! })).toEqual({
+      headerBackground: EXAMPLE_STYLES.headerBackground,
+    });
+  });
+
   it('without the page’s rules, the widget has none of the example’s styles (so the test above sees the example)', async () => {
     const { page } = await e2e.open('/plain.html');
     await exchange(page);
