@@ -4,8 +4,16 @@ import { CHAT_EVENT } from './mount/chat-loader.js';
 import { createAddons, scriptAddons } from './mount/addons.js';
 import { createChat, type CreateChat } from './mount/chat.js';
 
-/** Where this file was loaded from: its add-ons sit next to it (none found under loaders that hide it). */
-const base = (document.currentScript as HTMLScriptElement | null)?.src;
+/** The address of a chat file, as the build names it (dist/askbox-chat.<hash>.js). */
+const CHAT_FILE = /\/askbox-chat\.[\w-]+\.js([?#]|$)/;
+
+/**
+ * Where this file was loaded from: its add-ons sit next to it. Under loaders that hide `document.currentScript`,
+ * the `<script>` the launcher added for it, which stays in the document until this file has run.
+ */
+const base =
+  (document.currentScript as HTMLScriptElement | null)?.src ??
+  [...document.querySelectorAll<HTMLScriptElement>('script[src]')].find((script) => CHAT_FILE.test(script.src))?.src;
 
 /**
  * `createChat` with the add-ons next to this file, after one warning naming the text keys (`data-text-*` attributes, `data-text` keys) that no UI

@@ -25,22 +25,32 @@ const ready = signal<LoadedRenderers>({});
 const css = signal('');
 const asked = new Set<AddonKind>();
 
+/** An add-on file to load: which kind, its address and its Subresource Integrity. */
+interface AddonScript {
+  kind: AddonKind;
+  url: string;
+  integrity: string;
+}
+
 /**
  * Loads an add-on file as the launcher loads the chat file: a classic script pinned by `integrity`
- * (`crossorigin="anonymous"`) with the page's nonce, which hands its renderer to its own element. Resolves with it,
- * or with nothing, after one warning naming the file, when it did not run (blocked, integrity mismatch, not found).
- * (Under loaders that hide `document.currentScript` the chat file does not know where it came from, and loads no
- * add-ons: see embed-chat.ts.)
+ * (`crossorigin="anonymous"`) with the page's nonce, which hands its renderer to its own element, or to the document
+ * under loaders that hide `document.currentScript` (there, two add-ons loading at once are told apart by kind).
+ * Resolves with it, or with nothing, after one warning naming the file, when it did not run (blocked, integrity
+ * mismatch, not found).
  */
-function inject(url: string, integrity: string, nonce = ''): Promise<AddonDetail | undefined> {
+function inject({ kind, url, integrity }: AddonScript, nonce = ''): Promise<AddonDetail | undefined> {
   return new Promise((resolve) => {
     const tag = document.createElement('script');
     let detail: AddonDetail | undefined;
     const take = (event: Event) => {
-      detail ??= (event as CustomEvent<AddonDetail>).detail;
+      const given = (event as CustomEvent<AddonDetail>).detail;
+      if (given?.kind === kind) detail ??= given;
     };
     tag.addEventListener(ADDON_EVENT, take);
+    document.addEventListener(ADDON_EVENT, take);
     const settle = () => {
+      document.removeEventListener(ADDON_EVENT, take);
       tag.remove();
       if (!detail) console.warn(`[askbox] Not loaded: ${url}`);
       resolve(detail);
@@ -64,7 +74,7 @@ export type AddonLoader = (kind: AddonKind) => Promise<AddonDetail | undefined>;
  * load logs one warning naming it.
  */
 export function scriptAddons({ files, base, nonce }: AddonsDeps): AddonLoader {
-  return (kind) => inject(new URL(files[kind].file, base).href, files[kind].integrity, nonce);
+  return (kind) => inject({ kind, url: new URL(files[kind].file, base).href, integrity: files[kind].integrity }, nonce);
 }
 
 /**

@@ -84,6 +84,9 @@ describe('embedding on real pages', () => {
     await page.reload();
     await page.locator(W.launcher).click();
     expect(await page.locator('askbox-widget .title').textContent()).toBe('Northwind help');
+    // The chat file finds where it came from all the same: its code add-on, next to it, highlights a reply.
+    await ask(page, 'Show me the JavaScript snippet');
+    await page.locator(`${W.bot} pre code .hljs-string`).first().waitFor();
   });
 
   it('survives patched built-ins: polluted prototypes, Prototype.js toJSON, a wrapped fetch', async () => {
