@@ -303,6 +303,7 @@ describe('the PHP proxy and signed-in visitors, misconfigured or failing', () =>
     // Limits off: nothing but the people store needs the store folder, which cannot be made.
     const proxy = await launch({ identitySecret: SECRET, limits: false, storeDir: '/proc/askbox-people' });
     expect((await post(proxy, {})).status).toBe(200);
+    const before = upstream.records.length;
     for (const answer of [
       await post(proxy, signedIn('ada')),
       await fetch(`${proxy.url}/conversations`, { headers: signedIn('ada') }),
@@ -313,6 +314,12 @@ describe('the PHP proxy and signed-in visitors, misconfigured or failing', () =>
     }
     await expect.poll(() => askboxLines(proxy)).toHaveLength(2);
     expect(askboxLines(proxy).every((line) => line.includes('AskboxStoreError'))).toBe(true);
+    // The conversation the service made for ada went again: none is left that no list shows and no grant reaches.
+    const made = upstream.records.slice(before).map(({ method, path }) => `${method} ${path}`);
+    expect(made).toEqual([
+      'POST /api/v1/conversations',
+      expect.stringMatching(/^DELETE \/api\/v1\/conversations\/\w+$/),
+    ]);
   });
 });
 

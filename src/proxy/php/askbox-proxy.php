@@ -688,7 +688,14 @@ function askbox_create(array $c): int
     $created = json_decode($answer['body']);
     $id = $created->data->id ?? null;
     if (!is_string($id) || !preg_match(ASKBOX_ID, $id)) return askbox_refuse('unexpectedAnswer');
-    if (isset($c['person'])) askbox_people($c)->add($c['person'], askbox_listed($created->data, $bot));
+    try {
+        if (isset($c['person'])) askbox_people($c)->add($c['person'], askbox_listed($created->data, $bot));
+    } catch (Throwable $error) {
+        // The person's list could not take it: the conversation goes at the service too, so none is left that no
+        // list shows and no grant reaches (the visitor is answered 503, and sends again).
+        askbox_upstream($c, 'DELETE', '/conversations/' . $id, null, $c['timeouts']['connectMs']);
+        throw $error;
+    }
     return askbox_send(200, ['data' => $created->data, 'meta' => ['grant' => askbox_grant_sign($c, $id, $bot, $visitor)]]);
 }
 

@@ -37,7 +37,14 @@ export async function createConversation(deps: ProxyDeps, call: Call): Promise<R
   const data = field(await response.json().catch(() => undefined), 'data');
   const id = field(data, 'id');
   if (typeof id !== 'string' || !ID.test(id)) return refuse('unexpectedAnswer');
-  await rememberConversation(deps, call, { id, bot_id: botId!, name });
+  try {
+    await rememberConversation(deps, call, { id, bot_id: botId!, name });
+  } catch (error) {
+    // The person's list could not take it: the conversation goes at the service too, so none is left that no list
+    // shows and no grant reaches (the visitor is answered 503, and sends again).
+    await service.call(call, `/conversations/${id}`, { method: 'DELETE' }).catch(() => undefined);
+    throw error;
+  }
   return json({ data, meta: { grant: await policy.mint(id, botId!, visitorId) } });
 }
 

@@ -7,6 +7,7 @@ import { IDENTITY, TTLS } from '../../../../../src/protocol/contract';
 import { mintGrant, readGrant } from '../../../../contract/http';
 import { refusalBody } from '../../../../helpers/messages';
 import { SECRET, setup } from '../../../../helpers/proxy';
+import { API, SIM_KEY } from '../../../../helpers/simulator';
 import type { PersonConversation } from '../../../../../src/proxy/core/people';
 
 /** `GET conversations` and a signed-in person's list as the other routes keep it (issue 35). */
@@ -152,6 +153,16 @@ describe('proxy: a people store that cannot answer', () => {
       expect(response.headers.get('retry-after')).toBe('5');
       expect(await response.json()).toEqual(refusalBody('busy'));
     }
+    // The conversation the service made went again: none is left that no list shows and no grant reaches.
+    const made = proxy.upstreamCalls.map((request) => `${request.method} ${new URL(request.url).pathname}`);
+    expect(made).toEqual([
+      'POST /api/v1/conversations',
+      expect.stringMatching(/^DELETE \/api\/v1\/conversations\/\w+$/),
+    ]);
+    const left = await proxy.sim.handle(
+      new Request(`${API}/conversations`, { headers: { authorization: `Bearer ${SIM_KEY}` } }),
+    );
+    expect(((await left.json()) as { data: unknown[] }).data).toEqual([]);
     expect(proxy.logs.filter((entry) => entry.level === 'error')).toEqual([
       expect.objectContaining({
         event: 'limits',
