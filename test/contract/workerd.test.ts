@@ -1,4 +1,6 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDENTITY } from '../../src/protocol/contract';
 import { createDurableObjectPeopleStore, createDurableObjectStore } from '../../src/proxy/stores/durable-object';
 import { EXPIRY_CASES, PEOPLE_CASES } from '../fixtures/people-stores';
 import { BUCKET_CASES, runBucketCase } from '../fixtures/token-buckets';
@@ -210,7 +212,41 @@ describe('the Worker entry on workerd, hostile or failing', () => {
     }
     const errors = logs.filter((line) => line.includes('"event":"limits"'));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain('no answer within 500 ms');
+    expect(errors[0]).toContain('StoreError: The limit store failed: no answer within 500 ms');
     expect(upstream.records.filter((r) => r.body.includes('"name":"x"'))).toEqual([]);
-  });
+  }, 30_000);
+
+  it('fails closed when the people store never answers, logging the people store (not the limits) as what failed', async () => {
+    const logs: string[] = [];
+    const identitySecret = 'workerd-identity-secret-0123456789';
+    // Limits off: the stuck object is reached only as the people store.
+    const options = JSON.stringify({ limits: false, timeouts: config.timeouts, clientIp: config.clientIp });
+    const worker = await startWorker(
+      { ...config, identitySecret },
+      { stuckLimits: true, logs, env: { ASKBOX_OPTIONS: options } },
+    );
+    const id = 'ada@example.com';
+    const headers = {
+      'content-type': 'application/json',
+      'x-forwarded-for': '198.51.100.11',
+      [IDENTITY.userHeader]: id,
+      [IDENTITY.hashHeader]: createHmac('sha256', identitySecret).update(id).digest('hex'),
+    };
+    try {
+      for (const init of [{ headers }, { method: 'POST', headers, body: '{"name":"p","bot_id":"askboxDemo01"}' }]) {
+        const response = await worker.dispatch(0, 'http://localhost/askbox/conversations', init);
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('5');
+        expect(await response.json()).toEqual(refusalBody('busy'));
+      }
+    } finally {
+      await worker.close();
+    }
+    const errors = logs.filter((line) => line.startsWith('error:'));
+    expect(errors).toHaveLength(2);
+    for (const line of errors) {
+      expect(line).toContain('"event":"people"');
+      expect(line).toContain('StoreError: The people store failed: no answer within 500 ms');
+    }
+  }, 30_000);
 });

@@ -150,8 +150,8 @@ describe('people store: a Redis that accepts connections and never answers', () 
       expect(await response.json()).toEqual(refusalBody('busy'));
       expect(logs.filter((line) => line.level === 'error')).toEqual([
         expect.objectContaining({
-          event: 'limits',
-          message: 'LimitStoreError: The limit store failed: no answer within 300 ms',
+          event: 'people',
+          message: 'StoreError: The people store failed: no answer within 300 ms',
         }),
       ]);
     } finally {
