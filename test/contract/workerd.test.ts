@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDENTITY } from '../../src/protocol/contract';
 import { createDurableObjectPeopleStore, createDurableObjectStore } from '../../src/proxy/stores/durable-object';
-import { EXPIRY_CASES, PEOPLE_CASES } from '../fixtures/people-stores';
+import { conversation, EXPIRY_CASES, PEOPLE_CASES } from '../fixtures/people-stores';
 import { BUCKET_CASES, runBucketCase } from '../fixtures/token-buckets';
 import { refusalBody } from '../helpers/messages';
 import { simulateDays } from '../helpers/proxy';
@@ -188,6 +188,24 @@ describe('the Worker entry on workerd, hostile or failing', () => {
       const namespace = await worker.limits();
       for (const [i, c] of [...PEOPLE_CASES, ...EXPIRY_CASES].entries())
         await c.run(createDurableObjectPeopleStore(namespace, `people-case-${i}`));
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
+
+  it('deletes a list nobody reads again once it has expired (the object’s alarm), keeping a live one', async () => {
+    const worker = await startWorker(config);
+    try {
+      const store = createDurableObjectPeopleStore(await worker.limits(), 'swept');
+      const [gone, kept] = [`u-${'g'.repeat(40)}`, `u-${'k'.repeat(40)}`];
+      const now = Date.now();
+      await store.add({ person: kept, conversation: conversation(2), ttlMs: 24 * 3600 * 1000, now });
+      await store.add({ person: gone, conversation: conversation(1), ttlMs: 200, now });
+      // A read at `now`, before either list expires, finds a list while its key is stored: [] only once deleted.
+      expect(await store.list(gone, now)).toEqual([conversation(1)]);
+      // The alarm rings 200 ms after the write; allow the loaded machine 10 s.
+      await expect.poll(() => store.list(gone, now), { timeout: 10_000, interval: 100 }).toEqual([]);
+      expect(await store.list(kept, now)).toEqual([conversation(2)]);
     } finally {
       await worker.close();
     }
