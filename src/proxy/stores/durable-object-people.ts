@@ -67,13 +67,17 @@ export function createStoragePeopleStore({ storage }: DurableObjectStateLike): S
     await storage.delete(keyOf(person));
     return undefined;
   };
-  /** Plans a sweep at `at`, `inMs` from now, unless one is planned no later. */
-  const plan = async (at: number, inMs: number) => {
-    const planned = (await storage.get(SWEEP_KEY)) as PlannedSweep | undefined;
-    if (planned !== undefined && planned.at <= at && (await storage.getAlarm()) !== null) return;
+  /** Plans the sweep at `at` by the callers' clock, its alarm `inMs` from now (real time). */
+  const planSweep = async (at: number, inMs: number) => {
     const alarmAt = Date.now() + inMs;
     await storage.put(SWEEP_KEY, { at, alarmAt } satisfies PlannedSweep);
     await storage.setAlarm(alarmAt);
+  };
+  /** Plans a sweep at `at`, `inMs` from now, unless one is planned no later. */
+  const planUnlessEarlier = async (at: number, inMs: number) => {
+    const planned = (await storage.get(SWEEP_KEY)) as PlannedSweep | undefined;
+    if (planned !== undefined && planned.at <= at && (await storage.getAlarm()) !== null) return;
+    await planSweep(at, inMs);
   };
   return {
     async list(person, now) {
@@ -82,7 +86,7 @@ export function createStoragePeopleStore({ storage }: DurableObjectStateLike): S
     async add({ person, conversation, ttlMs, now }) {
       const list = withFirst((await read(person, now))?.list ?? [], conversation);
       await storage.put(keyOf(person), { list, expires: now + ttlMs } satisfies StoredList);
-      await plan(now + ttlMs, ttlMs);
+      await planUnlessEarlier(now + ttlMs, ttlMs);
     },
     async remove(person, id) {
       const kept = (await storage.get(keyOf(person))) as StoredList | undefined;
@@ -99,9 +103,7 @@ export function createStoragePeopleStore({ storage }: DurableObjectStateLike): S
         return;
       }
       const at = Math.max(next, now + SWEEP_GAP_MS);
-      const alarmAt = Date.now() + (at - now);
-      await storage.put(SWEEP_KEY, { at, alarmAt } satisfies PlannedSweep);
-      await storage.setAlarm(alarmAt);
+      await planSweep(at, at - now);
     },
   };
 }

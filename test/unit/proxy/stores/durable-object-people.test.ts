@@ -61,6 +61,15 @@ describe('the Durable Object’s people lists, swept by its alarm', () => {
     expect(state.alarm()).toBe(REAL + 1000);
   });
 
+  it('sets the alarm again when the planned one is gone', async () => {
+    const { state, add } = setup();
+    await add('a', 1000);
+    // The alarm rang without sweeping (as if it was lost): the next write plans a sweep anew.
+    await state.ring({ alarm: async () => undefined });
+    await add('b', 5000);
+    expect(state.alarm()).toBe(REAL + 5000);
+  });
+
   it('keeps a list renewed since the alarm was set, and one that expires exactly after the sweep', async () => {
     const { state, add, ringAt } = setup();
     await add('a', 1000);
