@@ -149,6 +149,16 @@ export const TTLS = /* @__PURE__ */ Object.freeze({
 /** How long a visitor waits after the limit store failed (the 503's `Retry-After`). */
 export const BUSY_RETRY_SECONDS = 5;
 
+/**
+ * What the proxy logs, one `error` line, when a store cannot answer (the visitor gets the `busy` refusal: it fails
+ * closed), keyed by that line's `event`: the limit store (buckets, stream claims, proof-of-work nonces) or the people
+ * store (signed-in people's conversation lists). The cause follows the words, after a colon.
+ */
+export const STORE_FAILURES = /* @__PURE__ */ Object.freeze({
+  limits: 'The limit store failed',
+  people: 'The people store failed',
+});
+
 /** The bucket keys, by action and subject; `{ip}` and `{visitor}` are filled in. */
 export const BUCKET_KEYS = /* @__PURE__ */ Object.freeze({
   ipMessages: 'msg:ip:{ip}',

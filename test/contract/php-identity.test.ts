@@ -313,7 +313,10 @@ describe('the PHP proxy and signed-in visitors, misconfigured or failing', () =>
       expect(await answer.json()).toEqual(refusalBody('busy'));
     }
     await expect.poll(() => askboxLines(proxy)).toHaveLength(2);
-    expect(askboxLines(proxy).every((line) => line.includes('AskboxStoreError'))).toBe(true);
+    for (const line of askboxLines(proxy)) {
+      expect(line).toContain('"level":"error","event":"people"');
+      expect(line).toContain('AskboxStoreError: The people store failed: The store folder /proc/askbox-people cannot');
+    }
     // The conversation the service made for ada went again: none is left that no list shows and no grant reaches.
     const made = upstream.records.slice(before).map(({ method, path }) => `${method} ${path}`);
     expect(made).toEqual([

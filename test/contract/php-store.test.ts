@@ -45,7 +45,10 @@ describe('the PHP limit store', () => {
     expect(await response.json()).toEqual(refusalBody('busy'));
     await expect.poll(() => running?.errors.join('')).toContain('AskboxLimitStoreError');
     const lines = running.errors.join('').split('\n');
-    expect(lines.filter((line) => line.includes('[askbox]'))).toHaveLength(1);
+    const logged = lines.filter((line) => line.includes('[askbox]'));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('"event":"limits"');
+    expect(logged[0]).toContain('AskboxLimitStoreError: The limit store failed: ');
   }
 
   it('fails closed (503, Retry-After, one log line) when its folder cannot be made', () =>

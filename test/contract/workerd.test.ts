@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDENTITY } from '../../src/protocol/contract';
 import { createDurableObjectPeopleStore, createDurableObjectStore } from '../../src/proxy/stores/durable-object';
-import { EXPIRY_CASES, PEOPLE_CASES } from '../fixtures/people-stores';
+import { conversation, EXPIRY_CASES, PEOPLE_CASES } from '../fixtures/people-stores';
 import { BUCKET_CASES, runBucketCase } from '../fixtures/token-buckets';
 import { refusalBody } from '../helpers/messages';
 import { simulateDays } from '../helpers/proxy';
@@ -191,6 +193,24 @@ describe('the Worker entry on workerd, hostile or failing', () => {
     }
   }, 60_000);
 
+  it('deletes a list nobody reads again once it has expired (the object’s alarm), keeping a live one', async () => {
+    const worker = await startWorker(config);
+    try {
+      const store = createDurableObjectPeopleStore(await worker.limits(), 'swept');
+      const [gone, kept] = [`u-${'g'.repeat(40)}`, `u-${'k'.repeat(40)}`];
+      const now = Date.now();
+      await store.add({ person: kept, conversation: conversation(2), ttlMs: 24 * 3600 * 1000, now });
+      await store.add({ person: gone, conversation: conversation(1), ttlMs: 200, now });
+      // A read at `now`, before either list expires, finds a list while its key is stored: [] only once deleted.
+      expect(await store.list(gone, now)).toEqual([conversation(1)]);
+      // The alarm rings 200 ms after the write; allow the loaded machine 10 s.
+      await expect.poll(() => store.list(gone, now), { timeout: 10_000, interval: 100 }).toEqual([]);
+      expect(await store.list(kept, now)).toEqual([conversation(2)]);
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
+
   it('fails closed within the store deadline when the Durable Object never answers, and logs why', async () => {
     const logs: string[] = [];
     const worker = await startWorker(config, { stuckLimits: true, logs });
@@ -210,7 +230,41 @@ describe('the Worker entry on workerd, hostile or failing', () => {
     }
     const errors = logs.filter((line) => line.includes('"event":"limits"'));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain('no answer within 500 ms');
+    expect(errors[0]).toContain('StoreError: The limit store failed: no answer within 500 ms');
     expect(upstream.records.filter((r) => r.body.includes('"name":"x"'))).toEqual([]);
-  });
+  }, 30_000);
+
+  it('fails closed when the people store never answers, logging the people store (not the limits) as what failed', async () => {
+    const logs: string[] = [];
+    const identitySecret = 'workerd-identity-secret-0123456789';
+    // Limits off: the stuck object is reached only as the people store.
+    const options = JSON.stringify({ limits: false, timeouts: config.timeouts, clientIp: config.clientIp });
+    const worker = await startWorker(
+      { ...config, identitySecret },
+      { stuckLimits: true, logs, env: { ASKBOX_OPTIONS: options } },
+    );
+    const id = 'ada@example.com';
+    const headers = {
+      'content-type': 'application/json',
+      'x-forwarded-for': '198.51.100.11',
+      [IDENTITY.userHeader]: id,
+      [IDENTITY.hashHeader]: createHmac('sha256', identitySecret).update(id).digest('hex'),
+    };
+    try {
+      for (const init of [{ headers }, { method: 'POST', headers, body: '{"name":"p","bot_id":"askboxDemo01"}' }]) {
+        const response = await worker.dispatch(0, 'http://localhost/askbox/conversations', init);
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('5');
+        expect(await response.json()).toEqual(refusalBody('busy'));
+      }
+    } finally {
+      await worker.close();
+    }
+    const errors = logs.filter((line) => line.startsWith('error:'));
+    expect(errors).toHaveLength(2);
+    for (const line of errors) {
+      expect(line).toContain('"event":"people"');
+      expect(line).toContain('StoreError: The people store failed: no answer within 500 ms');
+    }
+  }, 30_000);
 });

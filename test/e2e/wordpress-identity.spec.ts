@@ -166,7 +166,10 @@ describe('signed-in visitors on WordPress (Chromium, MariaDB)', () => {
     site.wpPhp(`global $wpdb; $wpdb->query('RENAME TABLE wp_askbox_conversations_away TO wp_askbox_conversations');`);
     expect(refused.status).toBe(503);
     expect(await refused.json()).toEqual({ message: REFUSALS.busy.message });
-    expect(site.errors().filter((line) => line.includes('AskboxStoreError'))).toHaveLength(1);
+    const logged = site.errors().filter((line) => line.includes('AskboxStoreError'));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('"event":"people"');
+    expect(logged[0]).toContain('AskboxStoreError: The people store failed: the conversations table cannot be read');
     // A deleted user's list goes with them.
     site.wpPhp(`require_once ABSPATH . 'wp-admin/includes/user.php'; wp_delete_user(${ids.bob!});`);
     expect(

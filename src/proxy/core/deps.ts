@@ -37,7 +37,7 @@ export function createDeps(options: ProxyOptions): ProxyDeps {
     hooks: { authorize: options.authorize, onFeedback: options.onFeedback, onDelete: options.onDelete },
     policy,
     identify: createIdentityCheck(config.identitySecret, log),
-    proof: createProofOfWork({ ...config, settings: config.proofOfWork, guard: policy.guard }),
+    proof: createProofOfWork({ ...config, settings: config.proofOfWork, guard: policy.guard.limits }),
     sealer: createSealer(config.secrets, config.now, options.aesGcm),
     streamCap: createStreamCap(config.maxStreams),
     telemetry,

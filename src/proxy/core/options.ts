@@ -86,7 +86,7 @@ export interface FeedbackEvent {
 /** One structured log line. SECURITY: never carries the key, a secret, a grant or a stream token. */
 export interface ProxyLogEntry {
   level: 'info' | 'warn' | 'error';
-  event: 'request' | 'limit' | 'limits' | 'upstream' | 'config' | 'feedback' | 'delete';
+  event: 'request' | 'limit' | 'limits' | 'people' | 'upstream' | 'config' | 'feedback' | 'delete';
   method?: string;
   /** The path, with stream tokens replaced by `:token` and without the query. */
   path?: string;

@@ -5,17 +5,32 @@ import type { BucketCheck } from './limits.js';
 import type { LimitEvent, Rate, ResolvedOptions } from './options.js';
 import { noteRefusal } from './refusal.js';
 import { BASE_HEADERS } from './respond.js';
-import { BUCKET_KEYS, GRANT_HEADER, LIMIT_BUCKETS, LIMIT_MESSAGE, LIMIT_NOUNS } from '../../protocol/contract.js';
+import {
+  BUCKET_KEYS,
+  GRANT_HEADER,
+  LIMIT_BUCKETS,
+  LIMIT_MESSAGE,
+  LIMIT_NOUNS,
+  STORE_FAILURES,
+} from '../../protocol/contract.js';
 
 export { GRANT_HEADER } from '../../protocol/contract.js';
 
 const DAY_SECONDS = 24 * 3600;
 
-/** The limit store failed (Redis down, say): the proxy cannot tell whether a request is within its limits. */
-export class LimitStoreError extends Error {
-  override readonly name = 'LimitStoreError';
-  constructor(cause: unknown) {
-    super(`The limit store failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+/** A store the proxy cannot do without, named as its failure's log line names it (STORE_FAILURES). */
+export type StoreName = keyof typeof STORE_FAILURES;
+
+/**
+ * A store failed (Redis down, say): the proxy cannot tell whether a request is within its limits (`limits`), or
+ * what a signed-in person holds (`people`). The proxy answers 503 busy and logs one line, its event the store's name.
+ */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  readonly store: StoreName;
+  constructor(store: StoreName, cause: unknown) {
+    super(`${STORE_FAILURES[store]}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.store = store;
   }
 }
 
@@ -73,7 +88,7 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
         const key = BUCKET_KEYS[name].replace(`{${subject}}`, subject === 'ip' ? ip : visitorId!);
         return refill === 'day' ? daily(key, limits[name] as number) : bucket(key, limits[name] as Rate);
       });
-    const waitMs = await withinDeadline(options.store.take(checks, options.now()));
+    const waitMs = await guard.limits(options.store.take(checks, options.now()));
     if (waitMs <= 0) return null;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     onLimit?.({ action, ip, visitorId, retryAfterSeconds });
@@ -89,8 +104,8 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     return noteRefusal(response, { reason: 'limit', action });
   }
 
-  /** A store call that fails closed: its error, or no answer within `storeMs`, is a `LimitStoreError`. */
-  function withinDeadline<T>(call: Promise<T>): Promise<T> {
+  /** A call to `store` that fails closed: its error, or no answer within `storeMs`, is a `StoreError` of `store`. */
+  function withinDeadline<T>(store: StoreName, call: Promise<T>): Promise<T> {
     const ms = options.timeouts.storeMs;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
@@ -98,21 +113,25 @@ export function createPolicy(options: ResolvedOptions, onLimit: ((event: LimitEv
     });
     return Promise.race([call, deadline])
       .catch((error: unknown) => {
-        throw new LimitStoreError(error);
+        throw new StoreError(store, error);
       })
       .finally(() => clearTimeout(timer));
   }
+
+  /** Each store's calls behind the store deadline, failing closed in that store's name. */
+  const guard = {
+    limits: <T>(call: Promise<T>) => withinDeadline('limits', call),
+    people: <T>(call: Promise<T>) => withinDeadline('people', call),
+  };
 
   /**
    * Whether this is the first opening of the stream token `id` (kept for the token's whole lifetime).
    * SECURITY: a stream token is a bearer capability; once used, a copy of it (a log, a proxy's cache) is worthless.
    */
   const firstUse = (id: string) =>
-    withinDeadline(
-      options.store.claim(BUCKET_KEYS.streamClaim.replace('{id}', id), options.streamTtlMs, options.now()),
-    );
+    guard.limits(options.store.claim(BUCKET_KEYS.streamClaim.replace('{id}', id), options.streamTtlMs, options.now()));
 
-  return { grantFor, visitorOf, countedAs, mint, limit, firstUse, guard: withinDeadline };
+  return { grantFor, visitorOf, countedAs, mint, limit, firstUse, guard };
 }
 
 /** What the policy reads of a call: its request, and the verified person it speaks for. */
@@ -132,5 +151,5 @@ function daily(key: string, perDay: number): BucketCheck {
   return { key, capacity: perDay, refillPerSecond: perDay / DAY_SECONDS };
 }
 
-/** The policy of one proxy: grants, limits and the store's guard. */
+/** The policy of one proxy: grants, limits and the stores' guards. */
 export type Policy = ReturnType<typeof createPolicy>;

@@ -74,7 +74,7 @@ interface ProofDeps {
   secrets: readonly string[];
   now: () => number;
   store: LimitStore;
-  /** The store call within the store deadline; a failure is a `LimitStoreError` (503, fail closed). */
+  /** The store call within the store deadline; a failure is a `StoreError` of the limit store (503, fail closed). */
   guard: <T>(call: Promise<T>) => Promise<T>;
 }
 

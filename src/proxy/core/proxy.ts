@@ -3,7 +3,7 @@ import { clientIp } from './client-ip.js';
 import { createDeps } from './deps.js';
 import { gate } from './gate.js';
 import type { ProxyContext, ProxyLogEntry, ProxyOptions } from './options.js';
-import { LimitStoreError } from './policy.js';
+import { StoreError } from './policy.js';
 import { logPath } from './request-url.js';
 import { busy, refuse } from './respond.js';
 import { UpstreamTimeout } from './upstream.js';
@@ -59,10 +59,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       if (request.signal.aborted) response = refuse('clientGone');
       else if (error instanceof UpstreamTimeout) response = refuse('timeout');
       // SECURITY: fail closed, and in words for the visitor: nothing about the store reaches the page.
-      else if (error instanceof LimitStoreError) response = busy();
+      else if (error instanceof StoreError) response = busy();
       else response = refuse('unreachable');
       const message = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-      const event = error instanceof LimitStoreError ? 'limits' : 'upstream';
+      const event = error instanceof StoreError ? error.store : 'upstream';
       log({ level: 'error', event, method: request.method, path: logPath(url), message });
     }
     const entry: ProxyLogEntry = {

@@ -346,6 +346,10 @@ const ASKBOX_CONTRACT = [
         'streamHopsMax' => 3,
         'jsonMaxBytes' => 1048576,
     ],
+    'storeFailures' => [
+        'limits' => 'The limit store failed',
+        'people' => 'The people store failed',
+    ],
     'storeSizes' => [
         'buckets' => 100000,
         'verifiedGrants' => 10000,
@@ -437,16 +441,25 @@ function askbox_proxy_handle(array $options): void
     try {
         $status = askbox_dispatch($config, $method, $path);
     } catch (Throwable $error) {
-        $store = $error instanceof AskboxLimitStoreError || $error instanceof AskboxStoreError;
-        askbox_log($config, ['level' => 'error', 'event' => $store ? ($error instanceof AskboxStoreError ? 'people' : 'limits') : 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $error->getMessage()]);
+        $store = askbox_failed_store($error);
+        $words = $store === null ? '' : ASKBOX_CONTRACT['storeFailures'][$store] . ': ';
+        askbox_log($config, ['level' => 'error', 'event' => $store ?? 'upstream', 'method' => $method, 'message' => get_class($error) . ': ' . $words . $error->getMessage()]);
         // SECURITY: fail closed, in words for the visitor; what broke is in the log only.
-        $message = $store ? ASKBOX_CONTRACT['refusals']['busy']['message'] : ASKBOX_CONTRACT['refusals']['unavailable']['message'];
-        askbox_metric_refusal(['askbox.refusal.reason' => $store ? 'busy' : 'unavailable']);
-        $status = headers_sent() ? 200 : askbox_send(503, ['message' => $message], $store ? ['Retry-After' => (string) ASKBOX_STORE_RETRY_SECONDS] : []);
+        $busy = $store !== null;
+        $message = $busy ? ASKBOX_CONTRACT['refusals']['busy']['message'] : ASKBOX_CONTRACT['refusals']['unavailable']['message'];
+        askbox_metric_refusal(['askbox.refusal.reason' => $busy ? 'busy' : 'unavailable']);
+        $status = headers_sent() ? 200 : askbox_send(503, ['message' => $message], $busy ? ['Retry-After' => (string) ASKBOX_STORE_RETRY_SECONDS] : []);
     }
     askbox_log($config, ['level' => $status === 429 ? 'warn' : 'info', 'event' => $status === 429 ? 'limit' : 'request', 'method' => $method,
         'path' => preg_replace('#/stream/[^/]*#', '/stream/:token', $path), 'status' => $status, 'ms' => (int) round((microtime(true) - $started) * 1000)]);
     askbox_metrics_request($config, $method, $path, $status);
+}
+
+/** The store that failed, as its log line's event names it (`limits`, `people`); null when no store did. */
+function askbox_failed_store(Throwable $error): ?string
+{
+    if ($error instanceof AskboxStoreError) return 'people';
+    return $error instanceof AskboxLimitStoreError ? 'limits' : null;
 }
 
 /** The options, checked and completed with the same defaults as the JavaScript proxy. */
@@ -1576,7 +1589,7 @@ interface AskboxPeople
     public function remove(string $person, string $id): void;
 }
 
-/** A store of people's conversations cannot answer: the proxy cannot tell what a person holds. */
+/** A store of people's conversations cannot answer: the proxy cannot tell what a person holds (event `people`). */
 final class AskboxStoreError extends RuntimeException
 {
 }

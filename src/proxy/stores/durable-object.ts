@@ -1,6 +1,13 @@
 import type { BucketCheck, LimitStore } from '../core/limits.js';
-import { isPersonConversation, withFirst, type PeopleStore, type PersonConversation } from '../core/people.js';
+import { isPersonConversation, type PeopleStore } from '../core/people.js';
+import {
+  createStoragePeopleStore,
+  type DurableObjectStateLike,
+  type StoragePeopleStore,
+} from './durable-object-people.js';
 import { createMemoryPeopleStore, createMemoryStore } from './memory.js';
+
+export type { DurableObjectStateLike } from './durable-object-people.js';
 
 /**
  * Limits in a Cloudflare Durable Object: the store the Worker entry uses when `ASKBOX_LIMITS` is bound, so every
@@ -128,63 +135,29 @@ const isWait = (value: unknown) => typeof value === 'number' && Number.isFinite(
 const isBoolean = (value: unknown) => typeof value === 'boolean';
 const isTrue = (value: unknown) => value === true;
 
-/** The little of a Durable Object's state the people lists use: its durable storage. */
-export interface DurableObjectStateLike {
-  storage: {
-    get(key: string): Promise<unknown>;
-    put(key: string, value: unknown): Promise<void>;
-    delete(key: string): Promise<boolean>;
-  };
-}
-
-/** A person's list as the object stores it, and when it may go. */
-interface StoredList {
-  list: PersonConversation[];
-  expires: number;
-}
-
-const keyOf = (person: string) => `people:${person}`;
-
-/**
- * People's lists in a Durable Object's storage, one key per person. The object handles one event at a time and its
- * storage calls hold further events back (its input gate), so a read and the write after it are atomic.
- */
-function createStoragePeopleStore({ storage }: DurableObjectStateLike): PeopleStore {
-  const read = async (person: string, now: number) => {
-    const kept = (await storage.get(keyOf(person))) as StoredList | undefined;
-    if (kept === undefined || kept.expires > now) return kept;
-    await storage.delete(keyOf(person));
-    return undefined;
-  };
-  return {
-    async list(person, now) {
-      return (await read(person, now))?.list ?? [];
-    },
-    async add({ person, conversation, ttlMs, now }) {
-      const list = withFirst((await read(person, now))?.list ?? [], conversation);
-      await storage.put(keyOf(person), { list, expires: now + ttlMs });
-    },
-    async remove(person, id) {
-      const kept = (await storage.get(keyOf(person))) as StoredList | undefined;
-      if (kept) await storage.put(keyOf(person), { ...kept, list: kept.list.filter((item) => item.id !== id) });
-    },
-  };
-}
-
 /**
  * The Durable Object class behind `createDurableObjectStore` and `createDurableObjectPeopleStore`; bind it as
  * `ASKBOX_LIMITS`. An object handles one event at a time and a take does no I/O between reading and writing its
  * buckets, so every take is atomic. Buckets live in the object's memory, bounded as in `createMemoryStore`: when
  * Cloudflare evicts an idle object they start full again, which errs only on the lenient side and is fine for rate
- * limits (no storage is written for them). People's lists live in its durable storage (in memory, bounded, when
- * constructed without a state, as in a unit test).
+ * limits (no storage is written for them). People's lists live in its durable storage, and its alarm deletes those
+ * that expire, at most an hour late (`createStoragePeopleStore`); in memory, bounded, when constructed without a
+ * state, as in a unit test.
  */
 export class AskboxLimits {
   private readonly store = createMemoryStore();
   private readonly people: PeopleStore;
+  /** The lists in durable storage, whose expired ones the alarm deletes; none without a state. */
+  private readonly stored: StoragePeopleStore | undefined;
 
   constructor(state?: DurableObjectStateLike) {
-    this.people = state ? createStoragePeopleStore(state) : createMemoryPeopleStore();
+    this.stored = state ? createStoragePeopleStore(state) : undefined;
+    this.people = this.stored ?? createMemoryPeopleStore();
+  }
+
+  /** The object's alarm, set by the people lists: deletes those that have expired, read again or not. */
+  async alarm(): Promise<void> {
+    await this.stored?.sweep();
   }
 
   /**

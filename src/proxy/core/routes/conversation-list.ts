@@ -14,7 +14,7 @@ export async function listConversations({ config, policy }: ProxyDeps, call: Cal
   if (person === undefined) return refuse('identityRequired');
   const refusal = await policy.limit('action', call.ip, person);
   if (refusal) return refusal;
-  const list = await policy.guard(config.people.list(person, config.now()));
+  const list = await policy.guard.people(config.people.list(person, config.now()));
   const data = await Promise.all(
     list
       .filter((item) => config.bots.has(item.bot_id))
@@ -31,7 +31,7 @@ export async function listConversations({ config, policy }: ProxyDeps, call: Cal
 
 /**
  * Adds a conversation just started to the signed-in person's list, kept as long as its grant; nothing for an
- * anonymous visitor. A store that cannot answer fails the request (503), as a limit store does.
+ * anonymous visitor. A store that cannot answer fails the request (503, logged as the people store's failure), as a limit store does.
  */
 export async function rememberConversation(
   { config, policy }: ProxyDeps,
@@ -42,10 +42,10 @@ export async function rememberConversation(
   const now = config.now();
   const entry = { ...conversation, created_at: new Date(now).toISOString() };
   const ttlMs = config.grantTtlSeconds * 1000;
-  await policy.guard(config.people.add({ person: call.person, conversation: entry, ttlMs, now }));
+  await policy.guard.people(config.people.add({ person: call.person, conversation: entry, ttlMs, now }));
 }
 
 /** Takes a deleted conversation out of the signed-in person's list; nothing for an anonymous visitor. */
 export async function forgetConversation({ config, policy }: ProxyDeps, call: Call, id: string): Promise<void> {
-  if (call.person !== undefined) await policy.guard(config.people.remove(call.person, id));
+  if (call.person !== undefined) await policy.guard.people(config.people.remove(call.person, id));
 }

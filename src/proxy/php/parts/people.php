@@ -15,7 +15,7 @@ interface AskboxPeople
     public function remove(string $person, string $id): void;
 }
 
-/** A store of people's conversations cannot answer: the proxy cannot tell what a person holds. */
+/** A store of people's conversations cannot answer: the proxy cannot tell what a person holds (event `people`). */
 final class AskboxStoreError extends RuntimeException
 {
 }

@@ -91,7 +91,7 @@ function askbox_people_forget_user(int $user): void
 /**
  * The proxy's store of people's conversations in {prefix}askbox_conversations: the newest conversationsMax a person.
  * WordPress's people are its users, so the table holds at most that many rows a user, and a deleted user's go. A
- * failed query throws AskboxStoreError: the proxy answers 503 and logs it once.
+ * failed query throws AskboxStoreError: the proxy answers 503 and logs it once, as the people store's (event `people`).
  */
 final class AskboxWordPressPeople implements AskboxPeople
 {

@@ -176,7 +176,7 @@ describe('limit store: a Redis that accepts connections and never answers', () =
       expect(logs.filter((line) => line.level === 'error')).toEqual([
         expect.objectContaining({
           event: 'limits',
-          message: 'LimitStoreError: The limit store failed: no answer within 300 ms',
+          message: 'StoreError: The limit store failed: no answer within 300 ms',
         }),
       ]);
     } finally {

@@ -3,16 +3,12 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PeopleStore } from '../../../../src/proxy/core/people';
-import {
-  AskboxLimits,
-  createDurableObjectPeopleStore,
-  type DurableObjectStateLike,
-} from '../../../../src/proxy/stores/durable-object';
+import { AskboxLimits, createDurableObjectPeopleStore } from '../../../../src/proxy/stores/durable-object';
 import { createMemoryPeopleStore } from '../../../../src/proxy/stores/memory';
 import { createRedisPeopleStore } from '../../../../src/proxy/stores/redis';
 import { IDENTITY } from '../../../../src/protocol/contract';
 import { EXPIRY_CASES, PEOPLE_CASES, conversation } from '../../../fixtures/people-stores';
-import { namespaceOf } from '../../../helpers/durable-object';
+import { durableState, namespaceOf } from '../../../helpers/durable-object';
 import { refusalBody } from '../../../helpers/messages';
 import { setup } from '../../../helpers/proxy';
 import { startRedis } from '../../../helpers/redis';
@@ -37,19 +33,6 @@ afterAll(async () => {
 const redisEval = {
   eval: (script: string, keys: string[], args: string[]) => client.eval(script, { keys, arguments: args }),
 };
-
-/** A Durable Object's storage as the runtime keeps it: values copied in and out (structured clone). */
-function durableState(): DurableObjectStateLike & { keys(): string[] } {
-  const map = new Map<string, unknown>();
-  return {
-    storage: {
-      get: async (key) => structuredClone(map.get(key)),
-      put: async (key, value) => void map.set(key, structuredClone(value)),
-      delete: async (key) => map.delete(key),
-    },
-    keys: () => [...map.keys()],
-  };
-}
 
 const stores: [string, () => PeopleStore][] = [
   ['memory', () => createMemoryPeopleStore()],
@@ -150,8 +133,8 @@ describe('people store: a Redis that accepts connections and never answers', () 
       expect(await response.json()).toEqual(refusalBody('busy'));
       expect(logs.filter((line) => line.level === 'error')).toEqual([
         expect.objectContaining({
-          event: 'limits',
-          message: 'LimitStoreError: The limit store failed: no answer within 300 ms',
+          event: 'people',
+          message: 'StoreError: The people store failed: no answer within 300 ms',
         }),
       ]);
     } finally {
@@ -167,12 +150,12 @@ describe('people store: the Durable Object', () => {
     const state = durableState();
     const store = createDurableObjectPeopleStore(namespaceOf(new AskboxLimits(state)).namespace, 'shop.example');
     await store.add({ person: PERSON, conversation: conversation(1), ttlMs: 1000, now: 0 });
-    expect(state.keys()).toEqual([`people:shop.example:${PERSON}`]);
+    expect(state.keys()).toEqual([`people:shop.example:${PERSON}`, 'sweep:people']);
     // A new object (Cloudflare evicted the idle one) over the same storage still has it.
     const again = createDurableObjectPeopleStore(namespaceOf(new AskboxLimits(state)).namespace, 'shop.example');
     expect(await again.list(PERSON, 999)).toEqual([conversation(1)]);
     expect(await again.list(PERSON, 1000)).toEqual([]);
-    expect(state.keys()).toEqual([]);
+    expect(state.keys()).toEqual(['sweep:people']);
   });
 
   it.each([

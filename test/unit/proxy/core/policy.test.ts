@@ -3,7 +3,7 @@ import { DEMO_BOT_ID } from '../../../../demo/simulator/index';
 import type { BucketCheck, LimitStore } from '../../../../src/proxy/core/limits';
 import { createMemoryStore } from '../../../../src/proxy/stores/memory';
 import { resolveOptions } from '../../../../src/proxy/core/options';
-import { createPolicy, LimitStoreError } from '../../../../src/proxy/core/policy';
+import { createPolicy, StoreError } from '../../../../src/proxy/core/policy';
 import { SECRET } from '../../../helpers/proxy';
 
 /**
@@ -91,12 +91,20 @@ describe('policy: the store deadline', () => {
     const error = await setup(failing(failure))
       .policy.limit('message', '192.0.2.11', 'v4')
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LimitStoreError);
-    expect((error as LimitStoreError).cause).toBe(failure);
-    expect((error as LimitStoreError).message).toBe('The limit store failed: connection reset');
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toEqual(expect.objectContaining({ store: 'limits', name: 'StoreError', cause: failure }));
+    expect((error as StoreError).message).toBe('The limit store failed: connection reset');
     const odd = await setup(failing('busy'))
       .policy.firstUse('x')
       .catch((e: unknown) => e);
     expect(odd).toEqual(expect.objectContaining({ cause: 'busy', message: 'The limit store failed: busy' }));
+  });
+
+  it('names the people store when a people-store call fails, and the limit store for a limit-store call', async () => {
+    const { policy } = setup();
+    const people = await policy.guard.people(Promise.reject(new Error('gone'))).catch((e: unknown) => e);
+    expect(people).toEqual(expect.objectContaining({ store: 'people', message: 'The people store failed: gone' }));
+    const limits = await policy.guard.limits(Promise.reject(new Error('gone'))).catch((e: unknown) => e);
+    expect(limits).toEqual(expect.objectContaining({ store: 'limits', message: 'The limit store failed: gone' }));
   });
 });

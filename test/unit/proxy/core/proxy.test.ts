@@ -249,7 +249,7 @@ describe('proxy: hooks, logs and options', () => {
     expect(upstreamCalls).toEqual([]);
     expect(logs.find((l) => l.level === 'error')).toMatchObject({
       event: 'limits',
-      message: 'LimitStoreError: The limit store failed: connect ECONNREFUSED 127.0.0.1:6379',
+      message: 'StoreError: The limit store failed: connect ECONNREFUSED 127.0.0.1:6379',
     });
   });
 
@@ -529,8 +529,8 @@ describe('proxy: rules at their edges', () => {
       expect(Date.now() - begun).toBeLessThan(1000);
     }
     expect(stuck.logs.filter((l) => l.level === 'error').map((l) => l.message)).toEqual([
-      'LimitStoreError: The limit store failed: no answer within 50 ms',
-      'LimitStoreError: The limit store failed: no answer within 50 ms',
+      'StoreError: The limit store failed: no answer within 50 ms',
+      'StoreError: The limit store failed: no answer within 50 ms',
     ]);
     expect(logs.filter((l) => l.level === 'error')).toEqual([]);
   });

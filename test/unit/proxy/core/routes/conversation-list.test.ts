@@ -165,14 +165,30 @@ describe('proxy: a people store that cannot answer', () => {
     expect(((await left.json()) as { data: unknown[] }).data).toEqual([]);
     expect(proxy.logs.filter((entry) => entry.level === 'error')).toEqual([
       expect.objectContaining({
-        event: 'limits',
+        event: 'people',
         method: 'GET',
-        message: expect.stringContaining('no answer within 100 ms'),
+        message: 'StoreError: The people store failed: no answer within 100 ms',
       }),
       expect.objectContaining({
-        event: 'limits',
+        event: 'people',
         method: 'POST',
-        message: expect.stringContaining('no answer within 100 ms'),
+        message: 'StoreError: The people store failed: no answer within 100 ms',
+      }),
+    ]);
+  });
+
+  it('fails closed on a deletion whose list cannot be updated, logging the people store as what failed', async () => {
+    const stuckRemove: PeopleStore = { ...createMemoryPeopleStore(), remove: () => new Promise(() => undefined) };
+    const proxy = signedInSetup({ peopleStore: stuckRemove, timeouts: { storeMs: 100 } });
+    const { id, grant } = await proxy.start(ALICE);
+    const response = await proxy.call('DELETE', `/conversations/${id}`, undefined, proxy.as(ALICE, grant));
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual(refusalBody('busy'));
+    expect(proxy.logs.filter((entry) => entry.level === 'error')).toEqual([
+      expect.objectContaining({
+        event: 'people',
+        method: 'DELETE',
+        message: 'StoreError: The people store failed: no answer within 100 ms',
       }),
     ]);
   });
