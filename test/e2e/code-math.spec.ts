@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { animationFrames, ask, settle, startE2E, W } from './harness';
+import { animationFrames, ask, holdFile, settle, startE2E, W } from './harness';
 
 // No scripted replies: the simulator answers from demo/kb, whose developer guide holds a fenced code block and math.
 let e2e: Awaited<ReturnType<typeof startE2E>>;
@@ -91,12 +91,7 @@ describe('highlighted code and math, loaded only when needed (Chromium, through 
 
   it('upgrades a finished code block in place: same height, same scroll position', async () => {
     const { page } = await e2e.open('/plain.html');
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/askbox-code\.[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdFile(page, /askbox-code\.[\w-]+\.js$/);
     await answered(page, CODE_QUESTION, 1);
     const pre = page.locator(`${W.bot} pre`).first();
     const before = await steadyPlace(page, pre);

@@ -141,19 +141,22 @@ export function retag(page: Page, attributes: Record<string, string>) {
   }, attributes);
 }
 
-/**
- * Holds back the chat file, so that the launcher's loading frame stays on screen; resolves to the function that lets
- * it through.
- */
-export async function holdChatFile(page: Page): Promise<() => void> {
+/** Holds back the files whose URL matches `file`; resolves to the function that lets them through. */
+export async function holdFile(page: Page, file: RegExp): Promise<() => void> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
+  await page.route(file, async (route) => {
     await held;
     await route.continue();
   });
   return release;
 }
+
+/**
+ * Holds back the chat file, so that the launcher's loading frame stays on screen; resolves to the function that lets
+ * it through.
+ */
+export const holdChatFile = (page: Page) => holdFile(page, /askbox-chat\.[\w-]+\.js$/);
 
 /** Opens the panel, types `text` and presses Enter. */
 export async function ask(page: Page, text: string) {

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readmeBlock } from '../helpers/readme';
 import { axeViolations } from './axe';
-import { ask, startE2E, W } from './harness';
+import { ask, holdChatFile, startE2E, W } from './harness';
 
 /**
  * Styling beyond the theme in Chromium: the README's `::part` example restyles the launcher, header, bubbles,
@@ -92,12 +92,7 @@ describe('the part names from the page', () => {
 
   it('restyle the frame that stands in for the panel while the chat file loads, as the panel is restyled', async () => {
     const { page } = await e2e.open('/plain.html');
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/askbox-chat\.[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdChatFile(page);
     await page.addStyleTag({ content: EXAMPLE });
     await page.locator(W.launcher).click();
     await page.locator('askbox-widget .pending [role="status"]').waitFor();
