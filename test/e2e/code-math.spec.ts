@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { animationFrames, ask, holdFile, settle, startE2E, W } from './harness';
+import { ask, atRest, holdFile, settle, startE2E, W } from './harness';
 
 // No scripted replies: the simulator answers from demo/kb, whose developer guide holds a fenced code block and math.
 let e2e: Awaited<ReturnType<typeof startE2E>>;
@@ -31,20 +31,6 @@ const placeOf = (pre: Locator) =>
     height: el.getBoundingClientRect().height,
     scroll: el.closest('.log, [role="log"]')?.scrollTop ?? 0,
   }));
-
-/**
- * The block's place once the log has stopped moving: the log follows a finished reply in the frame after its layout
- * (see MessageList), so a place read on the frame the reply landed may be a step behind.
- */
-async function steadyPlace(page: Page, pre: Locator) {
-  let place = await placeOf(pre);
-  for (;;) {
-    await animationFrames(page);
-    const next = await placeOf(pre);
-    if (next.height === place.height && next.scroll === place.scroll) return next;
-    place = next;
-  }
-}
 
 describe('highlighted code and math, loaded only when needed (Chromium, through the proxy)', () => {
   it('loads no add-on for a plain reply', async () => {
@@ -94,11 +80,11 @@ describe('highlighted code and math, loaded only when needed (Chromium, through 
     const release = await holdFile(page, /askbox-code\.[\w-]+\.js$/);
     await answered(page, CODE_QUESTION, 1);
     const pre = page.locator(`${W.bot} pre`).first();
-    const before = await steadyPlace(page, pre);
+    const before = await atRest(page, () => placeOf(pre));
     expect(await page.locator(`${W.bot} .hljs-string`).count()).toBe(0);
     release();
     await page.locator(`${W.bot} .hljs-string`).first().waitFor();
-    const after = await steadyPlace(page, pre);
+    const after = await atRest(page, () => placeOf(pre));
     expect(after).toEqual(before);
   });
 

@@ -3,6 +3,7 @@ import { startDemoServer, type DemoServer } from '../../demo/server';
 import type { ProxyOptions } from '../../src/proxy/core/proxy';
 import type { Scenario } from '../../demo/simulator/scenario';
 import { freshBuild } from '../helpers/build';
+import { expect } from 'vitest';
 
 /** Debian's Chromium; the tests never download a browser. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -139,6 +140,27 @@ export function retag(page: Page, attributes: Record<string, string>) {
     Object.assign(script.dataset, { botId: old?.dataset.botId, proxyUrl: old?.dataset.proxyUrl, ...extra });
     document.head.append(script);
   }, attributes);
+}
+
+/**
+ * What `read` finds once the page has come to rest: the same in two reads an animation frame apart (the log, say,
+ * follows a finished reply in the frame after its layout, later on a busy machine), within 10 s.
+ */
+export async function atRest<T>(page: Page, read: () => Promise<T>): Promise<T> {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        await animationFrames(page);
+        const now = JSON.stringify(await read());
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return JSON.parse(last) as T;
 }
 
 /** Holds back the files whose URL matches `file`; resolves to the function that lets them through. */

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { animationFrames, ask, startE2E, W } from './harness';
+import { animationFrames, ask, atRest, startE2E, W } from './harness';
 
 const LONG = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of a long answer, with enough words to wrap.`);
 
@@ -39,27 +39,6 @@ function placement(page: Page) {
       fromBottom: Math.round(log.scrollHeight - log.scrollTop - log.clientHeight),
     };
   });
-}
-
-/**
- * The placement once the log has come to rest: the same in two reads a few frames apart (it lands in the frames
- * after the reply's sources are laid out, later on a busy machine).
- */
-async function atRest(page: Page) {
-  let last = '';
-  await expect
-    .poll(
-      async () => {
-        await animationFrames(page);
-        const now = JSON.stringify(await placement(page));
-        const same = now === last;
-        last = now;
-        return same;
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(true);
-  return JSON.parse(last) as NonNullable<Awaited<ReturnType<typeof placement>>>;
 }
 
 describe('a long answer (Chromium)', () => {
@@ -102,7 +81,7 @@ describe('a long answer (Chromium)', () => {
     await ask(page, 'Which plans do you have and what do they cost?');
     await page.locator(W.bot, { hasText: 'Business' }).locator('.sources').waitFor();
     await page.getByRole('button', { name: 'Jump to the latest message' }).waitFor();
-    const { question, top, height } = await atRest(page);
+    const { question, top, height } = (await atRest(page, () => placement(page)))!;
     const whole = question.top >= -0.5 && question.bottom <= height + 0.5;
     const away = question.bottom <= 0.5 || question.top >= height - 0.5;
     expect(whole || away, JSON.stringify(question)).toBe(true);
