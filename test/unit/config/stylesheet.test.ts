@@ -36,6 +36,11 @@ describe('the stylesheet URL rule', () => {
     expect(stylesheetUrl('http://cdn.example/a.css', PAGE)).toBeUndefined();
   });
 
+  it('takes nothing from the disk of a page opened as a file, whose origin is none', () => {
+    expect(stylesheetUrl('askbox.css', 'file:///home/site/page.html')).toBeUndefined();
+    expect(stylesheetUrl('/askbox.css', 'file:///home/site/page.html')).toBeUndefined();
+  });
+
   it.each([
     ['javascript:alert(1)'],
     ['JavaScript:alert(1)'],
@@ -56,6 +61,8 @@ describe('the stylesheet URL rule', () => {
     ['https://user:pass@cdn.example/a.css'],
     ['https://shop.example@evil.example/a.css'],
     ['/a.css\u2028'],
+    // DEL, a control character that is no white space: a URL parser would keep it, encoded.
+    ['/a\u007f.css'],
     ['https://cdn.example/a b.css'],
     ['https://'],
     ['https:evil.example/a.css'],
@@ -114,6 +121,11 @@ describe('the site style settings', () => {
     const { style, errors } = read({ stylesheet: ['/a.css'], css: { color: 'red' } });
     expect(style).toEqual({ url: undefined, css: undefined });
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/stylesheet \["\/a\.css"\] must be[\s\S]*css must be a string/);
+    // One line for each, under the line that says what happened.
+    expect(errors[0]!.split('\n')).toEqual([
+      "[askbox] The site's styles are left out:",
+      expect.stringMatching(/^ {2}- stylesheet \["\/a\.css"\] must be /),
+      '  - css must be a string of CSS',
+    ]);
   });
 });
