@@ -1,11 +1,21 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseSiteStyle, stylesheetUrl } from '../../../src/config/stylesheet';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Stylesheet from '../../../src/config/stylesheet';
 
 /**
  * The site's styles (`data-stylesheet`, `css`), read by the chat file: the stylesheet's URL at the edges of its rule
  * (the page's own origin, or https elsewhere) and the values that try to get out of it.
  */
 afterEach(() => vi.restoreAllMocks());
+
+// Imported afresh for each test: the URL patterns are built when the module loads, and a runner that keeps modules
+// loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once per file,
+// so that Stryker counts the load towards the test that checks it.
+let parseSiteStyle: typeof Stylesheet.parseSiteStyle;
+let stylesheetUrl: typeof Stylesheet.stylesheetUrl;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ parseSiteStyle, stylesheetUrl } = await import('../../../src/config/stylesheet'));
+});
 
 const PAGE = 'https://shop.example/help/faq?x=1#top';
 
