@@ -34,6 +34,10 @@ describe('the stylesheet URL rule', () => {
     ['https://1cdn.example/a.css', 'https://1cdn.example/a.css'],
     ['https://shop.example/a@b.css', 'https://shop.example/a@b.css'],
     ['1a:b.css', 'https://shop.example/help/1a:b.css'],
+    // A colon after a character no scheme holds ends no scheme: a path.
+    ['a_b:c.css', 'https://shop.example/help/a_b:c.css'],
+    // A last label that starts with a digit but holds a letter is a name, not an address.
+    ['https://cdn.example.2u/a.css', 'https://cdn.example.2u/a.css'],
   ])('takes %s as %s', (value, url) => {
     expect(stylesheetUrl(value, PAGE)).toBe(url);
   });
@@ -77,6 +81,8 @@ describe('the stylesheet URL rule', () => {
     ['https://'],
     ['https:evil.example/a.css'],
     ['https:/evil.example/a.css'],
+    // A scheme whose absolute URL only starts later: a browser would read the host "https".
+    ['https:/https://cdn.example/a.css'],
     ['https://127.0.0.1/a.css'],
     ['https://999.1.1.1/a.css'],
     ['https://[::1]/a.css'],
