@@ -1,8 +1,36 @@
-import { describe, expect, it } from 'vitest';
-import { CHAT_TEXT, localizeFrame, toChatText, unknownTextKeys } from '../../../src/config/chat-text';
-import { parseLauncherConfig } from '../../../src/config/parse';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as ChatText from '../../../src/config/chat-text';
+import type * as Parse from '../../../src/config/parse';
 
 // The chat file's own strings: which override wins, blanks around a value, and which keys are named as unknown.
+
+// Imported afresh for each test: the English strings are built when the module loads, and a runner that keeps
+// modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once
+// per file, so that Stryker counts the load towards the test that checks it.
+let CHAT_TEXT: typeof ChatText.CHAT_TEXT;
+let localizeFrame: typeof ChatText.localizeFrame;
+let toChatText: typeof ChatText.toChatText;
+let unknownTextKeys: typeof ChatText.unknownTextKeys;
+let parseLauncherConfig: typeof Parse.parseLauncherConfig;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ CHAT_TEXT, localizeFrame, toChatText, unknownTextKeys } = await import('../../../src/config/chat-text'));
+  ({ parseLauncherConfig } = await import('../../../src/config/parse'));
+});
+
+describe('the chat file’s English strings', () => {
+  it('write out every string of the menu, the list, feedback and consent: none blank or padded, no two alike', () => {
+    const strings = Object.entries(CHAT_TEXT);
+    expect(strings).toHaveLength(28);
+    for (const [key, value] of strings) {
+      expect(value.trim(), key).not.toBe('');
+      expect(value, key).toBe(value.trim());
+    }
+    expect(new Set(Object.values(CHAT_TEXT)).size).toBe(strings.length);
+    // A visitor without a pack reads them as they are.
+    expect(toChatText({})).toEqual(CHAT_TEXT);
+  });
+});
 
 describe('the chat file’s strings', () => {
   it('takes an override over the pack, from its attribute or from data-text, and only a string', () => {

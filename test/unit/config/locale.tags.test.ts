@@ -1,13 +1,23 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Locale from '../../../src/config/locale';
 
 // Language tags and the language the UI speaks: the tag read before a locale pack is fetched by name (each part
 // one step past its bounds), the languages Askbox speaks and their direction, and the launcher's name in each.
 
-// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
-// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
-vi.resetModules();
-const { canonicalTag, LANGUAGES, launcherLocaleText, localeText, packString, resolveLocale } =
-  await import('../../../src/config/locale');
+// Imported afresh for each test: module-level constants are built when a module loads, and a runner that keeps
+// modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once
+// per file, so that Stryker counts the load towards the test that checks it.
+let canonicalTag: typeof Locale.canonicalTag;
+let LANGUAGES: typeof Locale.LANGUAGES;
+let launcherLocaleText: typeof Locale.launcherLocaleText;
+let localeText: typeof Locale.localeText;
+let packString: typeof Locale.packString;
+let resolveLocale: typeof Locale.resolveLocale;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ canonicalTag, LANGUAGES, launcherLocaleText, localeText, packString, resolveLocale } =
+    await import('../../../src/config/locale'));
+});
 
 describe('canonicalTag', () => {
   it.each([

@@ -158,6 +158,18 @@ describe('a pack keyed by name', () => {
       close: 'Schließen',
       errors: { network: 'Weg.', http: 'Etwas ging schief.' },
     });
+    // An error sentence's own attribute (data-text-errors-http) wins over the pack too.
+    const { config: attributed } = parseLauncherConfig({ ...minimal, locale: 'de', textErrorsHttp: 'Kaputt.' });
+    expect(localize({ ...attributed!, pack: pack('de') }).text.errors).toMatchObject({
+      http: 'Kaputt.',
+      network: 'Keine Verbindung.',
+    });
+  });
+
+  it('reads a blank data-title or data-welcome as none: the pack’s, not English', () => {
+    const { config } = parseLauncherConfig({ ...minimal, locale: 'de', title: '  ', welcome: ' ' });
+    expect(localize({ ...config!, pack: pack('de') })).toMatchObject({ title: full.title, welcome: full.welcome });
+    expect([full.title, full.welcome]).toEqual([pack('de').title, pack('de').welcome]);
   });
 });
 

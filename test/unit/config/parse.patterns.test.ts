@@ -1,14 +1,15 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { parseConfig as ParseConfig } from '../../../src/config/parse';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Parse from '../../../src/config/parse';
 
 // SECURITY: the patterns that keep config values out of stylesheets, hrefs and request URLs, tried one character
 // and one length past their bounds, so that a wider character class, a lost anchor or an off-by-one fails a test.
 
 const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
-// Imported afresh: the patterns are built when the module loads, and a runner that keeps modules loaded between
-// runs (as Stryker's does for mutants of module-level constants) would otherwise test the copy it loaded first.
-let parseConfig: typeof ParseConfig;
-beforeAll(async () => {
+// Imported afresh for each test: module-level constants are built when a module loads, and a runner that keeps
+// modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once
+// per file, so that Stryker counts the load towards the test that checks it.
+let parseConfig: typeof Parse.parseConfig;
+beforeEach(async () => {
   vi.resetModules();
   ({ parseConfig } = await import('../../../src/config/parse'));
 });

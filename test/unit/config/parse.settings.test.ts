@@ -1,10 +1,15 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Parse from '../../../src/config/parse';
+import { DEFAULTS, STREAM_TIMEOUT_RANGE } from '../../../src/config/schema';
 
-// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
-// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
-vi.resetModules();
-const { parseConfig } = await import('../../../src/config/parse');
-const { DEFAULTS, STREAM_TIMEOUT_RANGE } = await import('../../../src/config/schema');
+// Imported afresh for each test: module-level constants are built when a module loads, and a runner that keeps
+// modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once
+// per file, so that Stryker counts the load towards the test that checks it.
+let parseConfig: typeof Parse.parseConfig;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ parseConfig } = await import('../../../src/config/parse'));
+});
 
 const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
 const [MIN_TIMEOUT, MAX_TIMEOUT] = STREAM_TIMEOUT_RANGE;

@@ -1,11 +1,20 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Parse from '../../../src/config/parse';
+import type * as Schema from '../../../src/config/schema';
+import { DEFAULTS, MAX_DOCUMENT_IDS } from '../../../src/config/schema';
+import { WIDGET_RULES } from '../../../src/protocol/contract';
 
-// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
-// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
-vi.resetModules();
-const { parseConfig } = await import('../../../src/config/parse');
-const { DEFAULT_TEXT, DEFAULTS, MAX_DOCUMENT_IDS } = await import('../../../src/config/schema');
-const { WIDGET_RULES } = await import('../../../src/protocol/contract');
+// Imported afresh for each test: module-level constants are built when a module loads, and a runner that keeps
+// modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once
+// per file, so that Stryker counts the load towards the test that checks it.
+let parseConfig: typeof Parse.parseConfig;
+// The English strings the parser itself holds (a config without overrides holds them, not a copy).
+let DEFAULT_TEXT: typeof Schema.DEFAULT_TEXT;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ parseConfig } = await import('../../../src/config/parse'));
+  ({ DEFAULT_TEXT } = await import('../../../src/config/schema'));
+});
 
 const minimal = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
 const documentIdList = (n: number) => Array.from({ length: n }, (_, i) => `doc${i}`);

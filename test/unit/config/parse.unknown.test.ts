@@ -1,5 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { parseConfig, parseLauncherConfig } from '../../../src/config/parse';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Parse from '../../../src/config/parse';
+
+// Imported afresh for each test: module-level constants are built when a module loads, and a runner that keeps
+// modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once
+// per file, so that Stryker counts the load towards the test that checks it.
+let parseConfig: typeof Parse.parseConfig;
+let parseLauncherConfig: typeof Parse.parseLauncherConfig;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ parseConfig, parseLauncherConfig } = await import('../../../src/config/parse'));
+});
 
 const minimal = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
 

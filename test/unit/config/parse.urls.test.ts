@@ -1,14 +1,15 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { parseConfig as ParseConfig } from '../../../src/config/parse';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Parse from '../../../src/config/parse';
 
 // SECURITY: the proxy URL decides where the widget sends its requests, and the limit link goes into an href. Each
 // pattern is tried at its scheme, its anchors, its character class and its length, one step past the rule.
 
 const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
-// Imported afresh: the patterns are built when the module loads, and a runner that keeps modules loaded between
-// runs (as Stryker's does for mutants of module-level constants) would otherwise test the copy it loaded first.
-let parseConfig: typeof ParseConfig;
-beforeAll(async () => {
+// Imported afresh for each test: module-level constants are built when a module loads, and a runner that keeps
+// modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once
+// per file, so that Stryker counts the load towards the test that checks it.
+let parseConfig: typeof Parse.parseConfig;
+beforeEach(async () => {
   vi.resetModules();
   ({ parseConfig } = await import('../../../src/config/parse'));
 });

@@ -1,11 +1,16 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Parse from '../../../src/config/parse';
+import { DEFAULTS, widgetKey } from '../../../src/config/schema';
 import type { WidgetConfig } from '../../../src/config/schema';
 
-// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
-// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
-vi.resetModules();
-const { parseConfig } = await import('../../../src/config/parse');
-const { DEFAULTS, widgetKey } = await import('../../../src/config/schema');
+// Imported afresh for each test: module-level constants are built when a module loads, and a runner that keeps
+// modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once
+// per file, so that Stryker counts the load towards the test that checks it.
+let parseConfig: typeof Parse.parseConfig;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ parseConfig } = await import('../../../src/config/parse'));
+});
 
 // The values parseConfig hands on besides the validated strings: flags, the nonce, the widget's identity, and
 // the keys it ignored, in the order given (one warning names them all).
@@ -109,6 +114,9 @@ describe('the settings that take one of a few words', () => {
   });
 });
 
+/** The issue of a blank UI string at `path`. */
+const message = (path: string) => `${path} must be a non-empty string of at most 500 characters`;
+
 describe('one UI string per data-text-<key> attribute', () => {
   it('takes one UI string per data-text-<key> attribute, and nothing else that starts with text', () => {
     const given = { ...base, textSend: 'Go', textErrorsNetwork: 'Offline', textErrors: 'x', text: '{}' };
@@ -128,5 +136,20 @@ describe('one UI string per data-text-<key> attribute', () => {
     expect(result.issues).toBeUndefined();
     expect(result.unknown).toEqual(['contextMenu', 'textXerrorsNetwork']);
     expect(result.config?.text).toEqual(parseConfig(base).config?.text);
+  });
+
+  it('names a blank one by the string it names: an error sentence only from data-text-errors-<kind>', () => {
+    expect(parseConfig({ ...base, textXerrorsNetwork: ' ' }).issues).toEqual([
+      { key: 'text', message: message('text.xerrorsNetwork') },
+    ]);
+    expect(parseConfig({ ...base, textErrorsNetwork: ' ' }).issues).toEqual([
+      { key: 'text', message: message('text.errors.network') },
+    ]);
+  });
+
+  it('passes over a bare, empty data-text-errors: it names no string, so it is no blank one (only a typo)', () => {
+    const result = parseConfig({ ...base, textErrors: '' });
+    expect(result.issues).toBeUndefined();
+    expect(result.unknown).toEqual(['textErrors']);
   });
 });

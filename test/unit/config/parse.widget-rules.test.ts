@@ -1,7 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../src/config/parse';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Parse from '../../../src/config/parse';
 import { WIDGET_RULES } from '../../../src/protocol/contract';
 import { SETTING_CASES } from '../../fixtures/widget-settings';
+
+// Imported afresh for each test: module-level constants are built when a module loads, and a runner that keeps
+// modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once
+// per file, so that Stryker counts the load towards the test that checks it.
+let parseConfig: typeof Parse.parseConfig;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ parseConfig } = await import('../../../src/config/parse'));
+});
 
 const accepts = (input: Record<string, unknown>) =>
   parseConfig({ botId: 'yiu456ytyUjk', proxyUrl: '/askbox', ...input }).issues === undefined;

@@ -1,10 +1,19 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Parse from '../../../src/config/parse';
+import type * as Paths from '../../../src/config/paths';
 
-// Imported afresh: module-level constants are built when a module loads, and a runner that keeps modules loaded
-// between runs (as Stryker's does for mutants of such constants) would otherwise test the copy it loaded first.
-vi.resetModules();
-const { parseConfig } = await import('../../../src/config/parse');
-const { matchesPath, parsePaths, pathAllowed } = await import('../../../src/config/paths');
+// Imported afresh for each test: module-level constants are built when a module loads, and a runner that keeps
+// modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once
+// per file, so that Stryker counts the load towards the test that checks it.
+let parseConfig: typeof Parse.parseConfig;
+let matchesPath: typeof Paths.matchesPath;
+let parsePaths: typeof Paths.parsePaths;
+let pathAllowed: typeof Paths.pathAllowed;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ parseConfig } = await import('../../../src/config/parse'));
+  ({ matchesPath, parsePaths, pathAllowed } = await import('../../../src/config/paths'));
+});
 
 const base = { botId: 'yiu456ytyUjk', proxyUrl: '/askbox' };
 

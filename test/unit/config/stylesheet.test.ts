@@ -1,11 +1,21 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseSiteStyle, stylesheetUrl } from '../../../src/config/stylesheet';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Stylesheet from '../../../src/config/stylesheet';
 
 /**
  * The site's styles (`data-stylesheet`, `css`), read by the chat file: the stylesheet's URL at the edges of its rule
  * (the page's own origin, or https elsewhere) and the values that try to get out of it.
  */
 afterEach(() => vi.restoreAllMocks());
+
+// Imported afresh for each test: the URL patterns are built when the module loads, and a runner that keeps modules
+// loaded between runs (as Stryker's does) would otherwise test the copy it loaded first. Per test, not once per file,
+// so that Stryker counts the load towards the test that checks it.
+let parseSiteStyle: typeof Stylesheet.parseSiteStyle;
+let stylesheetUrl: typeof Stylesheet.stylesheetUrl;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ parseSiteStyle, stylesheetUrl } = await import('../../../src/config/stylesheet'));
+});
 
 const PAGE = 'https://shop.example/help/faq?x=1#top';
 
@@ -24,6 +34,10 @@ describe('the stylesheet URL rule', () => {
     ['https://1cdn.example/a.css', 'https://1cdn.example/a.css'],
     ['https://shop.example/a@b.css', 'https://shop.example/a@b.css'],
     ['1a:b.css', 'https://shop.example/help/1a:b.css'],
+    // A colon after a character no scheme holds ends no scheme: a path.
+    ['a_b:c.css', 'https://shop.example/help/a_b:c.css'],
+    // A last label that starts with a digit but holds a letter is a name, not an address.
+    ['https://cdn.example.2u/a.css', 'https://cdn.example.2u/a.css'],
   ])('takes %s as %s', (value, url) => {
     expect(stylesheetUrl(value, PAGE)).toBe(url);
   });
@@ -34,6 +48,11 @@ describe('the stylesheet URL rule', () => {
     expect(stylesheetUrl('http://localhost:5174/a.css', 'http://localhost:5173/')).toBeUndefined();
     expect(stylesheetUrl('http://shop.example/a.css', PAGE)).toBeUndefined();
     expect(stylesheetUrl('http://cdn.example/a.css', PAGE)).toBeUndefined();
+  });
+
+  it('takes nothing from the disk of a page opened as a file, whose origin is none', () => {
+    expect(stylesheetUrl('askbox.css', 'file:///home/site/page.html')).toBeUndefined();
+    expect(stylesheetUrl('/askbox.css', 'file:///home/site/page.html')).toBeUndefined();
   });
 
   it.each([
@@ -56,10 +75,14 @@ describe('the stylesheet URL rule', () => {
     ['https://user:pass@cdn.example/a.css'],
     ['https://shop.example@evil.example/a.css'],
     ['/a.css\u2028'],
+    // DEL, a control character that is no white space: a URL parser would keep it, encoded.
+    ['/a\u007f.css'],
     ['https://cdn.example/a b.css'],
     ['https://'],
     ['https:evil.example/a.css'],
     ['https:/evil.example/a.css'],
+    // A scheme whose absolute URL only starts later: a browser would read the host "https".
+    ['https:/https://cdn.example/a.css'],
     ['https://127.0.0.1/a.css'],
     ['https://999.1.1.1/a.css'],
     ['https://[::1]/a.css'],
@@ -114,6 +137,11 @@ describe('the site style settings', () => {
     const { style, errors } = read({ stylesheet: ['/a.css'], css: { color: 'red' } });
     expect(style).toEqual({ url: undefined, css: undefined });
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/stylesheet \["\/a\.css"\] must be[\s\S]*css must be a string/);
+    // One line for each, under the line that says what happened.
+    expect(errors[0]!.split('\n')).toEqual([
+      "[askbox] The site's styles are left out:",
+      expect.stringMatching(/^ {2}- stylesheet \["\/a\.css"\] must be /),
+      '  - css must be a string of CSS',
+    ]);
   });
 });
