@@ -39,8 +39,11 @@ export const KEPT_CONVERSATIONS = 20;
 /** The longest title kept, in characters: a list entry shows a line of it. */
 const TITLE = 100;
 
+/** The first `max` characters of `text`, counted as code points: an emoji is never cut in half. */
+const firstChars = (text: string, max: number): string => [...text].slice(0, max).join('');
+
 /** `question` as a conversation's title: its first `TITLE` characters, whole emoji. */
-export const toTitle = (question: string): string => [...question].slice(0, TITLE).join('');
+export const toTitle = (question: string): string => firstChars(question, TITLE);
 
 /** What joins the site's name for its conversations to a conversation's first question, in the service's name. */
 const NAME_JOINER = ': ';
@@ -52,7 +55,7 @@ const NAME_JOINER = ': ';
  * question, title the conversation with it (`titleOf`).
  */
 export const nameOf = (site: string, question: string): string =>
-  [...`${site}${NAME_JOINER}${question.replace(/\s+/g, ' ').trim()}`].slice(0, FIELDS.nameMax).join('');
+  firstChars(`${site}${NAME_JOINER}${question.replace(/\s+/g, ' ').trim()}`, FIELDS.nameMax);
 
 /** The title of a conversation the service names `name`: its question when `nameOf(site, …)` made it, else the name. */
 export function titleOf(site: string, name: string): string {
