@@ -303,7 +303,6 @@ describe.each([
     await engine.press('Enter');
   }
 
-  /** Waits two animation frames in the page: what follows a layout (the log keeping its place) has run. */
   it('rates a long reply down with a comment: the box in view and focused, then a visible thanks', async () => {
     await fresh('/');
     await openByKeyboard();

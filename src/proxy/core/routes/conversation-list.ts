@@ -31,7 +31,8 @@ export async function listConversations({ config, policy }: ProxyDeps, call: Cal
 
 /**
  * Adds a conversation just started to the signed-in person's list, kept as long as its grant; nothing for an
- * anonymous visitor. A store that cannot answer fails the request (503, logged as the people store's failure), as a limit store does.
+ * anonymous visitor. A store that cannot answer fails the request (503, logged as the people store's failure), as a
+ * limit store does.
  */
 export async function rememberConversation(
   { config, policy }: ProxyDeps,
