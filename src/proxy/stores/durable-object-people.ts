@@ -50,7 +50,7 @@ const SWEEP_PAGE = 128;
  * The least time between two sweeps the alarm plans itself. Each sweep reads every list, so sweeps at every list's
  * own expiry would cost the square of the lists; a list may outlive its lifetime by this much instead.
  */
-export const SWEEP_GAP_MS = 3600 * 1000;
+const SWEEP_GAP_MS = 3600 * 1000;
 
 const keyOf = (person: string) => `${PEOPLE_PREFIX}${person}`;
 
