@@ -49,10 +49,23 @@ describe('the add-on files next to the chat file', () => {
     expect(await code).toBe(CODE);
   });
 
+  it('sets no nonce where the page has none, and warns of nothing once a file has handed its renderer over', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { load, added } = loader();
+    const code = load('code');
+    expect(added[0]?.nonce).toBe('');
+    handOver(added[0]!, CODE);
+    added[0]!.dispatchEvent(new Event('load'));
+    expect(await code).toBe(CODE);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   it('under a loader that hides document.currentScript, takes each file’s renderer from the document by its kind', async () => {
     const { load, added } = loader();
     const code = load('code');
     const math = load('math');
+    // A page's own event of that name, with no renderer in it, is no add-on's.
+    expect(() => document.dispatchEvent(new CustomEvent(ADDON_EVENT))).not.toThrow();
     // Both files ran before either's load event, each handing its renderer to the document: math first.
     handOver(document, MATH);
     handOver(document, CODE);

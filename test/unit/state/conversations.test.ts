@@ -1,6 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../../src/api/errors';
-import { createConversations, KEPT_CONVERSATIONS, nameOf, titleOf } from '../../../src/state/conversations';
+import { createConversations, KEPT_CONVERSATIONS } from '../../../src/state/conversations';
+import type * as Conversations from '../../../src/state/conversations';
 import { FIELDS } from '../../../src/protocol/contract';
 import type { KeyValueStore } from '../../../src/state/storage';
 import { createMemoryStorage } from '../../helpers/memory-storage';
@@ -92,6 +93,16 @@ async function twoConversations() {
 }
 
 describe('a conversation’s name at the service', () => {
+  // Loaded afresh for each test: the joiner between the site's name and the question is set when the module loads,
+  // and a runner that keeps modules loaded between runs (as Stryker's does) would otherwise test the copy it loaded
+  // first.
+  let nameOf: typeof Conversations.nameOf;
+  let titleOf: typeof Conversations.titleOf;
+  beforeEach(async () => {
+    vi.resetModules();
+    ({ nameOf, titleOf } = await import('../../../src/state/conversations'));
+  });
+
   it('is the site’s name, then the first question on one line', () => {
     expect(nameOf('Website visitor', '  How much\n\tdoes shipping   cost?\n')).toBe(
       'Website visitor: How much does shipping cost?',
