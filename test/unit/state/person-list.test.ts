@@ -1,11 +1,23 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../../src/api/errors';
 import type { ApiConversation } from '../../../src/api/types';
 import type { ListState } from '../../../src/state/conversations';
 import { createMachine } from '../../../src/state/machine';
-import { createPersonList, LIST_TRANSITIONS, type ListEvent } from '../../../src/state/person-list';
+import type * as PersonList from '../../../src/state/person-list';
+import type { ListEvent } from '../../../src/state/person-list';
 import { createTestModel } from '../../helpers/model';
 import { storedReply } from '../../helpers/fake-client';
+
+/**
+ * The module afresh for each test: its transition table is set as it loads, and Stryker counts a mutant of it only
+ * against the tests that load it.
+ */
+let LIST_TRANSITIONS: typeof PersonList.LIST_TRANSITIONS;
+let createPersonList: typeof PersonList.createPersonList;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ LIST_TRANSITIONS, createPersonList } = await import('../../../src/state/person-list'));
+});
 
 const STATES: ListState[] = ['unread', 'loading', 'read', 'failed'];
 const EVENTS: ListEvent[] = ['load', 'fetched', 'failed'];
@@ -62,7 +74,7 @@ function setup() {
   const answers: { resolve: (list: ApiConversation[]) => void; reject: (error: unknown) => void }[] = [];
   const client = {
     listConversations: () => new Promise<ApiConversation[]>((resolve, reject) => answers.push({ resolve, reject })),
-  } as unknown as Parameters<typeof createPersonList>[0]['client'];
+  } as unknown as Parameters<typeof PersonList.createPersonList>[0]['client'];
   let time = 10_000;
   const list = createPersonList({ client, conversationName: 'Website visitor', now: () => (time += 1000) });
   return { list, answers };
@@ -82,8 +94,20 @@ describe('a signed-in person’s list', () => {
       { id: 'conv00000001', grant: 'person-grant-1', title: 'Website visitor', at: 1000 },
     ]);
     list.show(false);
+    expect([list.shown.value, list.state.value, answers.length]).toEqual([false, 'read', 1]);
     list.show(true);
-    expect(answers).toHaveLength(2);
+    expect([list.shown.value, list.state.value, answers.length]).toEqual([true, 'loading', 2]);
+  });
+
+  it('puts a conversation used here first, once, with its first question as title for good', () => {
+    const { list } = setup();
+    list.touch({ id: 'conv00000001', grant: 'grant-1' }, 'Which plans?');
+    list.touch({ id: 'conv00000002', grant: 'grant-2' }, 'Is there a trial?');
+    list.touch({ id: 'conv00000001', grant: 'grant-1b' }, 'A later question');
+    expect(list.all()).toEqual([
+      { id: 'conv00000001', grant: 'grant-1b', title: 'Which plans?', at: 13_000 },
+      { id: 'conv00000002', grant: 'grant-2', title: 'Is there a trial?', at: 12_000 },
+    ]);
   });
 
   it('takes the proxy’s list as the whole list, a conversation used here keeping its question as title', async () => {
