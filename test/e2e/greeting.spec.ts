@@ -26,9 +26,12 @@ const fileRequests = ({ requests }: TestPage, kind: string) =>
   requests.filter((r) => new RegExp(`askbox-${kind}\\.[\\w-]+\\.js$`).test(r));
 const go = (page: Page, path: string) => page.evaluate((to) => history.pushState(null, '', to), path);
 
-/** Waits past the greeting's second (and its file's load), then settles: a greeting due by now would be there. */
+/**
+ * Runs the greeting's timer at once on the page's fake clock (`page.clock.install()`, called before the widget
+ * loaded), then settles: a greeting due by then has asked for its file, and drawn its bubble.
+ */
 async function pastDelay(page: Page) {
-  await page.waitForTimeout(1_500);
+  await page.clock.runFor(1_500);
   await settle(page);
 }
 
@@ -76,6 +79,7 @@ describe('the greeting in Chromium', () => {
     expect(proxyRequests(opened).filter((r) => r.startsWith('POST'))).toEqual([]);
 
     await page.keyboard.press('Escape');
+    await page.clock.install();
     await page.reload();
     await page.locator(W.launcher).waitFor();
     await pastDelay(page);
@@ -92,6 +96,7 @@ describe('the greeting in Chromium', () => {
     expect(await deepActive(page)).toBe('button.launcher');
     expect(await page.locator(G.badge).textContent()).toBe('');
     expect(await page.locator(W.panel).count()).toBe(0);
+    await page.clock.install();
     await page.reload();
     await page.locator(W.launcher).waitFor();
     await pastDelay(page);
@@ -111,6 +116,7 @@ describe('the greeting in Chromium', () => {
     await page.keyboard.press('Enter');
     expect(await page.locator(G.bubble).count()).toBe(0);
     expect(await deepActive(page)).toBe('button.launcher');
+    await page.clock.install();
     await page.goto(`${e2e.url}/greeting.html`);
     await page.locator(W.launcher).waitFor();
     await pastDelay(page);
@@ -119,6 +125,9 @@ describe('the greeting in Chromium', () => {
 
   it('keeps to its own page rules, also across a single-page navigation', async () => {
     const { page, consoleErrors } = await e2e.open('/products/boots');
+    // A fake clock from the next document on: the widget tagged below sets its timer on it.
+    await page.clock.install();
+    await page.reload();
     await page.locator(W.launcher).waitFor();
     await retag(page, { greeting: 'Boots run small.', greetingDelay: '1', greetingHideOn: '/products/*' });
     await page.locator(W.launcher).waitFor();
