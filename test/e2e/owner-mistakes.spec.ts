@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ask, startE2E, W, type TestPage } from './harness';
+import { ask, settle, startE2E, W, type TestPage } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -38,7 +38,7 @@ async function tagWith(opened: TestPage, attributes: Record<string, string>) {
 async function ourLines(page: Page, lines: string[], count: number) {
   await expect.poll(() => ours(lines).length, { timeout: 5000 }).toBe(count);
   // Whatever else the page was about to log is in too.
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
+  await settle(page);
   return ours(lines);
 }
 
