@@ -6,7 +6,7 @@ import { startUpstream } from '../contract/upstream';
 import { freshBuild } from '../helpers/build';
 import { startPhpProxy } from '../helpers/php';
 import { freePort } from '../helpers/ports';
-import { ask, launchChromium, W } from './harness';
+import { ask, launchChromium, retag, settle, W } from './harness';
 
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let php: Awaited<ReturnType<typeof startPhpProxy>>;
@@ -83,5 +83,29 @@ describe('the widget against the PHP proxy, in Chromium', () => {
     expect(await page.locator(W.user).textContent()).toContain('How long does delivery take?');
     expect(phpCalls).toContain('GET /askbox/messages');
     expect(errors).toEqual([]);
+  });
+
+  it('with a consent text, sends the PHP proxy nothing before Accept, then chats', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
+    const phpCalls: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.port === new URL(php.url).port) phpCalls.push(`${request.method()} ${url.pathname}`);
+    });
+    await page.goto(`${demo.url}/plain.html`);
+    await page.locator(W.launcher).waitFor();
+    await retag(page, { consent: 'I agree to the [privacy policy](https://example.com/privacy).' });
+    await page.locator(W.launcher).waitFor();
+    phpCalls.length = 0;
+    // Typed and sent before accepting: the gate holds it.
+    await ask(page, 'How long does delivery take?');
+    await page.locator('askbox-widget .consent__accept').waitFor();
+    await settle(page);
+    expect(phpCalls).toEqual([]);
+    await page.locator('askbox-widget .consent__accept').click();
+    await page.locator(W.input).press('Enter');
+    await expect.poll(() => page.locator(W.bot).count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.locator(W.bot).textContent()).toMatch(/deliver|ship/i);
+    expect(phpCalls).toContain('POST /askbox/conversations');
   });
 });

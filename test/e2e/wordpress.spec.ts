@@ -166,6 +166,41 @@ async function visitorDeletes() {
   return { id, deleted, atService: atService.status, failedNotice: panel.includes(CHAT_TEXT.deleteFailed) };
 }
 
+/** The settings page's consent and greeting (issue 35, items 3 and 5), as a site owner fills them. */
+const CONSENT = 'I agree that my questions are processed as the [privacy policy](https://example.com/privacy) says.';
+const GREETING = 'Questions about delivery? Ask me.';
+
+/**
+ * A visitor on a post of a site whose settings set a consent text and a greeting: the greeting beside the launcher
+ * after its second; its words open the chat, with the greeting first and the consent gate before anything is sent;
+ * Accept, then a question answered through the plugin's proxy.
+ */
+async function visitorConsents() {
+  const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const call = proxyCall(request.method(), new URL(request.url()));
+    if (call) calls.push(call);
+  });
+  await page.goto(site.url);
+  await page.getByRole('link', { name: 'Hello world!' }).first().click();
+  await page.waitForLoadState();
+  const html = await page.content();
+  await page.locator('askbox-widget .greeting__text').click();
+  await page.locator('askbox-widget .consent__accept').waitFor();
+  const gated = {
+    greeting: await page.locator(W.welcome).textContent(),
+    link: await page.locator('askbox-widget .consent a').getAttribute('href'),
+    callsBefore: [...calls],
+  };
+  await page.locator('askbox-widget .consent__accept').click();
+  await ask(page, 'How long does delivery take?');
+  await expect.poll(() => page.locator(W.bot).count(), { timeout: 20_000 }).toBe(1);
+  const answer = (await page.locator(W.bot).textContent()) ?? '';
+  await page.context().close();
+  return { html, gated, answer, calls };
+}
+
 describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium', () => {
   it('is set up as a site owner would: install WordPress, activate the plugin, fill Settings → Askbox', async () => {
     await installWordPress(admin, site.url);
@@ -266,6 +301,27 @@ describe('the WordPress plugin on Debian’s WordPress with MariaDB, in Chromium
     },
     60_000,
   );
+
+  it('shows the settings page’s greeting and consent: nothing sent before Accept, then an answer', async () => {
+    await saveSettings(admin, site.url, 'Askbox', {
+      'Consent before the first message': CONSENT,
+      Greeting: GREETING,
+      'Greeting delay (seconds)': '1',
+    });
+    const visit = await visitorConsents();
+    expect(visit.html).toContain('data-consent="I agree that my questions are processed as the [privacy policy]');
+    expect(visit.html).toContain(`data-greeting="${GREETING}"`);
+    expect(visit.html).toContain('data-greeting-delay="1"');
+    expect(visit.gated).toEqual({ greeting: GREETING, link: 'https://example.com/privacy', callsBefore: [] });
+    expect(visit.answer).toMatch(/deliver|ship/i);
+    expect(visit.calls.filter((call) => /^POST \S*askbox\/v1\/conversations$/.test(call))).toHaveLength(1);
+    await saveSettings(admin, site.url, 'Askbox', {
+      'Consent before the first message': '',
+      Greeting: '',
+      'Greeting delay (seconds)': '',
+    });
+    expect(site.errors()).toEqual([]);
+  }, 60_000);
 
   it('makes its table again after an update in place, and drops it and its options on uninstall', () => {
     const table = `global $wpdb; echo json_encode([$wpdb->get_var("SHOW TABLES LIKE 'wp_askbox_feedback'"), get_option('askbox_db_version'), get_option('askbox_settings') !== false]);`;
