@@ -1,6 +1,7 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServer, type DemoServer } from '../../demo/server';
+import { DEMO_IDENTITY_SECRET, startDemoServer, type DemoServer } from '../../demo/server';
+import { CHAT_TEXT } from '../../src/config/chat-text';
 import { CONTRACT_KEY, contractConfig } from '../contract/config';
 import { startUpstream } from '../contract/upstream';
 import { freshBuild } from '../helpers/build';
@@ -25,6 +26,7 @@ beforeAll(async () => {
   const config = {
     ...contractConfig(upstream.url, upstream.documentIds, upstream.streamOrigin),
     allowedOrigins: [new URL(demo.url).origin],
+    identitySecret: DEMO_IDENTITY_SECRET,
   };
   php = await startPhpProxy(
     { ...config, limits: { ...config.limits, visitorMessages: { burst: 10, perMinute: 10 } } },
@@ -39,6 +41,23 @@ afterAll(async () => {
   await php?.close();
   await upstream?.close();
 });
+
+/** A fresh browser context (another device) on the demo's page for a person the demo signs in, the panel open. */
+async function signedIn(user: string): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
+  await page.goto(`${demo.url}/signed-in.html?user=${user}`);
+  await page.locator(W.launcher).click();
+  await page.locator(W.input).waitFor();
+  return page;
+}
+
+/** The titles in the signed-in person's list, opened from the header's menu once the proxy has answered. */
+async function listed(page: Page): Promise<string[]> {
+  await page.locator('askbox-widget button[aria-haspopup="menu"]').click();
+  await page.locator(`askbox-widget [role="menuitem"]:text-is("${CHAT_TEXT.conversations}")`).click();
+  await page.locator('askbox-widget .convos[aria-busy="false"]').waitFor();
+  return page.locator('askbox-widget .convos li button span').allTextContents();
+}
 
 describe('the widget against the PHP proxy, in Chromium', () => {
   it('asks, streams the reply in, and restores the history after a reload', async () => {
@@ -107,5 +126,16 @@ describe('the widget against the PHP proxy, in Chromium', () => {
     await expect.poll(() => page.locator(W.bot).count(), { timeout: 15_000 }).toBe(1);
     expect(await page.locator(W.bot).textContent()).toMatch(/deliver|ship/i);
     expect(phpCalls).toContain('POST /askbox/conversations');
+  });
+  it('a signed-in person finds a conversation in a second browser; another person does not', async () => {
+    const first = await signedIn('alice');
+    await ask(first, 'How long does delivery take?');
+    await expect.poll(() => first.locator(W.bot).count(), { timeout: 15_000 }).toBe(1);
+    const second = await signedIn('alice');
+    expect(await listed(second)).toEqual(['How long does delivery take?']);
+    await second.keyboard.press('Enter');
+    await expect.poll(() => second.locator(W.bot).count(), { timeout: 10_000 }).toBe(1);
+    expect(await second.locator(W.user).textContent()).toContain('How long does delivery take?');
+    expect(await listed(await signedIn('bob'))).toEqual([]);
   });
 });
