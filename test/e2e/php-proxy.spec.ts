@@ -1,13 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDENTITY_SECRET, startDemoServer, type DemoServer } from '../../demo/server';
-import { CHAT_TEXT } from '../../src/config/chat-text';
 import { CONTRACT_KEY, contractConfig } from '../contract/config';
 import { startUpstream } from '../contract/upstream';
 import { freshBuild } from '../helpers/build';
 import { startPhpProxy } from '../helpers/php';
 import { freePort } from '../helpers/ports';
-import { ask, launchChromium, retag, settle, W } from './harness';
+import { ask, launchChromium, W } from './harness';
+import { visitWithProxy, walkConsent, walkSignedIn } from './proxy-walks';
 
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let php: Awaited<ReturnType<typeof startPhpProxy>>;
@@ -42,22 +42,8 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-/** A fresh browser context (another device) on the demo's page for a person the demo signs in, the panel open. */
-async function signedIn(user: string): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
-  await page.goto(`${demo.url}/signed-in.html?user=${user}`);
-  await page.locator(W.launcher).click();
-  await page.locator(W.input).waitFor();
-  return page;
-}
-
-/** The titles in the signed-in person's list, opened from the header's menu once the proxy has answered. */
-async function listed(page: Page): Promise<string[]> {
-  await page.locator('askbox-widget button[aria-haspopup="menu"]').click();
-  await page.locator(`askbox-widget [role="menuitem"]:text-is("${CHAT_TEXT.conversations}")`).click();
-  await page.locator('askbox-widget .convos[aria-busy="false"]').waitFor();
-  return page.locator('askbox-widget .convos li button span').allTextContents();
-}
+/** The demo's `path` in a fresh browser context, recording the PHP proxy's calls. */
+const visit = (path: string) => visitWithProxy(browser, `${demo.url}${path}`, new URL(php.url).origin);
 
 describe('the widget against the PHP proxy, in Chromium', () => {
   it('asks, streams the reply in, and restores the history after a reload', async () => {
@@ -105,37 +91,8 @@ describe('the widget against the PHP proxy, in Chromium', () => {
   });
 
   it('with a consent text, sends the PHP proxy nothing before Accept, then chats', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
-    const phpCalls: string[] = [];
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if (url.port === new URL(php.url).port) phpCalls.push(`${request.method()} ${url.pathname}`);
-    });
-    await page.goto(`${demo.url}/plain.html`);
-    await page.locator(W.launcher).waitFor();
-    await retag(page, { consent: 'I agree to the [privacy policy](https://example.com/privacy).' });
-    await page.locator(W.launcher).waitFor();
-    phpCalls.length = 0;
-    // Typed and sent before accepting: the gate holds it.
-    await ask(page, 'How long does delivery take?');
-    await page.locator('askbox-widget .consent__accept').waitFor();
-    await settle(page);
-    expect(phpCalls).toEqual([]);
-    await page.locator('askbox-widget .consent__accept').click();
-    await page.locator(W.input).press('Enter');
-    await expect.poll(() => page.locator(W.bot).count(), { timeout: 15_000 }).toBe(1);
-    expect(await page.locator(W.bot).textContent()).toMatch(/deliver|ship/i);
-    expect(phpCalls).toContain('POST /askbox/conversations');
+    await walkConsent(await visit('/plain.html'));
   });
-  it('a signed-in person finds a conversation in a second browser; another person does not', async () => {
-    const first = await signedIn('alice');
-    await ask(first, 'How long does delivery take?');
-    await expect.poll(() => first.locator(W.bot).count(), { timeout: 15_000 }).toBe(1);
-    const second = await signedIn('alice');
-    expect(await listed(second)).toEqual(['How long does delivery take?']);
-    await second.keyboard.press('Enter');
-    await expect.poll(() => second.locator(W.bot).count(), { timeout: 10_000 }).toBe(1);
-    expect(await second.locator(W.user).textContent()).toContain('How long does delivery take?');
-    expect(await listed(await signedIn('bob'))).toEqual([]);
-  });
+
+  it('a signed-in person finds a conversation in a second browser; another person does not', () => walkSignedIn(visit));
 });

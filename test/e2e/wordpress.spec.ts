@@ -66,10 +66,10 @@ function storeRating(rating: string): string {
 }
 
 /**
- * A visitor (a fresh browser) opens the first post from the home page and asks; with a `comment`, rates the reply
- * thumbs-down with it. Answers what it saw.
+ * A visitor (a fresh browser) on the first post, opened from the home page: the page, its HTML, its errors and its
+ * calls to the plugin's proxy as they happen.
  */
-async function visitorChats(comment?: string) {
+async function onFirstPost() {
   const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -81,7 +81,15 @@ async function visitorChats(comment?: string) {
   await page.goto(site.url);
   await page.getByRole('link', { name: 'Hello world!' }).first().click();
   await page.waitForLoadState();
-  const html = await page.content();
+  return { page, pageErrors, calls, html: await page.content() };
+}
+
+/**
+ * A visitor (a fresh browser) opens the first post from the home page and asks; with a `comment`, rates the reply
+ * thumbs-down with it. Answers what it saw.
+ */
+async function visitorChats(comment?: string) {
+  const { page, pageErrors, calls, html } = await onFirstPost();
   await ask(page, 'How long does delivery take?');
   const seen = new Set<string>();
   await expect
@@ -140,7 +148,7 @@ async function visitorChats(comment?: string) {
  * gives the conversation.
  */
 async function visitorDeletes() {
-  const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
+  const { page } = await onFirstPost();
   const created: string[] = [];
   const deleted: number[] = [];
   page.on('response', async (response) => {
@@ -148,9 +156,6 @@ async function visitorDeletes() {
     if (call?.endsWith('/conversations')) created.push(((await response.json()) as { data: { id: string } }).data.id);
     if (call?.startsWith('DELETE ')) deleted.push(response.status());
   });
-  await page.goto(site.url);
-  await page.getByRole('link', { name: 'Hello world!' }).first().click();
-  await page.waitForLoadState();
   await ask(page, 'How long does delivery take?');
   await expect.poll(() => page.locator(W.bot).count(), { timeout: 20_000 }).toBe(1);
   await page.locator('askbox-widget button[aria-haspopup="menu"]').click();
@@ -176,16 +181,7 @@ const GREETING = 'Questions about delivery? Ask me.';
  * Accept, then a question answered through the plugin's proxy.
  */
 async function visitorConsents() {
-  const page = await (await browser.newContext({ viewport: { width: 1000, height: 760 } })).newPage();
-  const calls: string[] = [];
-  page.on('request', (request) => {
-    const call = proxyCall(request.method(), new URL(request.url()));
-    if (call) calls.push(call);
-  });
-  await page.goto(site.url);
-  await page.getByRole('link', { name: 'Hello world!' }).first().click();
-  await page.waitForLoadState();
-  const html = await page.content();
+  const { page, calls, html } = await onFirstPost();
   await page.locator('askbox-widget .greeting__text').click();
   await page.locator('askbox-widget .consent__accept').waitFor();
   const gated = {
