@@ -8,10 +8,14 @@ import { expect } from 'vitest';
 import { CHAT_TEXT } from '../../src/config/chat-text';
 import { ask, retag, settle, W } from './harness';
 
-/** What a visit gives a walk: the page, and the requests it made of the proxy (`METHOD /path`) as they happen. */
+/**
+ * What a visit gives a walk: the page, the requests it made of the proxy (`METHOD /path`) and its uncaught errors,
+ * as they happen.
+ */
 export interface Visit {
   page: Page;
   calls: string[];
+  pageErrors: string[];
 }
 
 /** A fresh browser context (another device) at `url`, its launcher drawn, recording its requests to `proxyOrigin`. */
@@ -22,16 +26,23 @@ export async function visitWithProxy(browser: Browser, url: string, proxyOrigin:
     const { origin, pathname } = new URL(request.url());
     if (origin === proxyOrigin) calls.push(`${request.method()} ${pathname}`);
   });
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto(url);
   await page.locator(W.launcher).waitFor();
-  return { page, calls };
+  return { page, calls, pageErrors };
+}
+
+/** Opens the signed-in person's list from the header's menu, and waits for the proxy's answer. */
+export async function openList(page: Page): Promise<void> {
+  await page.locator('askbox-widget button[aria-haspopup="menu"]').click();
+  await page.locator(`askbox-widget [role="menuitem"]:text-is("${CHAT_TEXT.conversations}")`).click();
+  await page.locator('askbox-widget .convos[aria-busy="false"]').waitFor();
 }
 
 /** The titles in the signed-in person's list, opened from the header's menu once the proxy has answered. */
 async function listed(page: Page): Promise<string[]> {
-  await page.locator('askbox-widget button[aria-haspopup="menu"]').click();
-  await page.locator(`askbox-widget [role="menuitem"]:text-is("${CHAT_TEXT.conversations}")`).click();
-  await page.locator('askbox-widget .convos[aria-busy="false"]').waitFor();
+  await openList(page);
   return page.locator('askbox-widget .convos li button span').allTextContents();
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TEXT } from '../../src/config/chat-text';
 import { axeViolations } from './axe';
 import { ask, deepActive, startE2E, W } from './harness';
+import { openList } from './proxy-walks';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -29,13 +30,6 @@ async function signIn(user: string) {
   await visit.page.locator(W.launcher).click();
   await visit.page.locator(W.input).waitFor();
   return visit;
-}
-
-/** Opens the list from the header's menu, and waits for the proxy's answer. */
-async function openList(page: Page) {
-  await page.locator(MENU_BUTTON).click();
-  await page.locator(item(CHAT_TEXT.conversations)).click();
-  await page.locator(`${VIEW}[aria-busy="false"]`).waitFor();
 }
 
 describe('signed-in visitors (Chromium, through the demo proxy and simulator)', () => {

@@ -18,7 +18,8 @@ const DELETE_MAX = 128;
 
 /**
  * A Durable Object's storage as the runtime keeps it: values copied in and out (structured clone), keys listed in
- * order (the calls counted), deletes of at most 128 keys, one alarm; `ring` runs the object's alarm as the runtime does (cleared first).
+ * order (the calls counted), deletes of at most 128 keys, one alarm; `ring` runs the object's alarm as the runtime
+ * does (cleared first).
  */
 export function durableState() {
   const map = new Map<string, unknown>();

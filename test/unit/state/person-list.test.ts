@@ -4,7 +4,6 @@ import type { ApiConversation } from '../../../src/api/types';
 import type { ListState } from '../../../src/state/conversations';
 import { createMachine } from '../../../src/state/machine';
 import type * as PersonList from '../../../src/state/person-list';
-import type { ListEvent } from '../../../src/state/person-list';
 import { createTestModel } from '../../helpers/model';
 import { storedReply } from '../../helpers/fake-client';
 
@@ -18,6 +17,8 @@ beforeEach(async () => {
   vi.resetModules();
   ({ LIST_TRANSITIONS, createPersonList } = await import('../../../src/state/person-list'));
 });
+
+type ListEvent = PersonList.ListEvent;
 
 const STATES: ListState[] = ['unread', 'loading', 'read', 'failed'];
 const EVENTS: ListEvent[] = ['load', 'fetched', 'failed'];
