@@ -143,8 +143,10 @@ export function retag(page: Page, attributes: Record<string, string>) {
 }
 
 /**
- * What `read` finds once the page has come to rest: the same in two reads an animation frame apart (the log, say,
- * follows a finished reply in the frame after its layout, later on a busy machine), within 10 s.
+ * What `read` finds once the page has come to rest: the same in two reads an animation frame apart, within 10 s.
+ * The log, say, follows a finished reply in the frame after its layout, later on a busy machine; and a bubble just
+ * put in (the stored reply replacing the streamed one) measures its `contain-intrinsic-size` placeholder until the
+ * next frame decides it is on screen, so a read between the two finds a log that fits and has no scroll.
  */
 export async function atRest<T>(page: Page, read: () => Promise<T>): Promise<T> {
   let last = '';

@@ -46,7 +46,7 @@ describe('a long answer (Chromium)', () => {
     const { page } = await e2e.open('/plain.html');
     await ask(page, 'A long one, please');
     await page.locator(W.bot, { hasText: 'Paragraph 40' }).waitFor();
-    const landed = await placement(page);
+    const landed = await atRest(page, () => placement(page));
     // The short question whole at the top, its answer's start under it.
     expect(landed?.question.top).toBeGreaterThanOrEqual(0);
     expect(landed?.question.top).toBeLessThanOrEqual(16);
@@ -65,12 +65,11 @@ describe('a long answer (Chromium)', () => {
     const { page } = await e2e.open('/plain.html');
     await ask(page, 'How do returns work?');
     await page.locator(`${W.bot} .sources`).waitFor();
-    // The log settles on the question in the frames after the sources are laid out (later on a busy machine).
-    await expect.poll(async () => (await placement(page))?.question.top).toBeLessThanOrEqual(16);
-    const landed = await placement(page);
-    expect(landed?.question.top).toBeGreaterThanOrEqual(0);
-    expect(landed?.fromBottom).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Jump to the latest message' }).waitFor();
+    const landed = await atRest(page, () => placement(page));
+    expect(landed?.question.top).toBeGreaterThanOrEqual(0);
+    expect(landed?.question.top).toBeLessThanOrEqual(16);
+    expect(landed?.fromBottom).toBeGreaterThan(0);
   });
 
   it('lands with the question above it whole or wholly scrolled away, never cut under the header', async () => {
@@ -94,7 +93,7 @@ describe('a long answer (Chromium)', () => {
     const { page } = await e2e.open('/plain.html', { width: 1000, height: 600 });
     await ask(page, `A long one, please. ${'Tell me every detail of it. '.repeat(12)}`);
     await page.locator(W.bot, { hasText: 'Paragraph 40' }).waitFor();
-    const landed = (await placement(page))!;
+    const landed = (await atRest(page, () => placement(page)))!;
     expect(landed.question.bottom - landed.question.top).toBeGreaterThan(landed.height / 4);
     expect(landed.question.bottom).toBeLessThanOrEqual(0);
     expect(landed.top).toBeGreaterThanOrEqual(0);
