@@ -4,6 +4,9 @@
 // stream URLs point back here) over kept-alive connections, and the answer's status, headers and body are piped back.
 // Never a model to deploy: it forwards anything to the service, key included.
 import { Agent, request, type IncomingMessage, type RequestListener } from 'node:http';
+import { toNodeListener } from '../../src/proxy/adapters/node/node';
+import { nodeFetch } from '../../src/proxy/adapters/node/node-fetch';
+import { watchBody } from '../../src/proxy/core/upstream';
 
 /** Headers of one connection, not of the exchange: each side of the relay sets its own. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
@@ -28,4 +31,29 @@ export function floorRelay(upstream: string): RequestListener {
     });
     req.pipe(forwarded);
   };
+}
+
+/** A reply stream's deadlines, far off: the floor keeps the deadline machinery, not its verdicts. */
+const FAR = { firstMs: 600_000, idleMs: 600_000, totalMs: 600_000 };
+
+/**
+ * The floor of the proxy's own design: the same relay as `floorRelay`, but as a fetch-standard handler on the Node
+ * adapter (`toNodeListener`, `nodeFetch`, a reply stream watched by the core and so relayed natively), with no
+ * policy either. What it costs over `floorRelay` is what a fetch-standard core costs on Node before any rule;
+ * what the proxy costs over it is its policy.
+ */
+export function fetchFloorRelay(upstream: string): RequestListener {
+  return toNodeListener(async (asked) => {
+    const { pathname, search } = new URL(asked.url);
+    const { method } = asked;
+    const answer = await nodeFetch(`${upstream}${pathname}${search}`, {
+      method,
+      headers: asked.headers,
+      body: method === 'GET' || method === 'HEAD' ? undefined : await asked.text(),
+      redirect: 'manual',
+    });
+    if (!answer.body || !answer.headers.get('content-type')?.startsWith('text/event-stream')) return answer;
+    const body = watchBody(answer.body, FAR, { onTimeout: () => undefined, onFirst: () => undefined });
+    return new Response(body, { status: answer.status, headers: answer.headers });
+  });
 }

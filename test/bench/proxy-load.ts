@@ -5,10 +5,12 @@
 // costs to relay the same bytes). The simulator, the proxy and the floor each run in their own process, so their CPU
 // and memory are measured apart from the load generator; every run is bounded in time or count and everything stops by itself.
 // `--streams` runs the concurrent-stream part alone; `STREAMS=n` changes its count; `BENCH_FETCH=global` runs the
-// proxy on the runtime's fetch instead of `nodeFetch`; `BENCH_SEAL=web` seals its stream tokens with Web Crypto instead
-// of `nodeAesGcm`; `--seal` measures sealing and opening one token with each, alone, in this process; `--setup` measures a stream's
-// set-up alone (the relay's CPU per short stream, the proxy's against the floor's; `BENCH_VS=<dir>` adds the proxy of
-// another checkout, such as main's, to the same rounds); `BENCH_PROF=proxy` (or `floor`) writes its CPU profile to $TMPDIR/askbox-profiles.
+// proxy on the runtime's fetch instead of `nodeFetch`; `BENCH_SEAL=web` seals its stream tokens with Web Crypto
+// instead of `nodeAesGcm`; `--seal` measures sealing and opening one token with each, alone, in this process;
+// `--setup` measures a stream's set-up alone (the relay's CPU per short stream: the proxy's against the floor's, and
+// against the fetch-standard floor's, the same relay on the Node adapter; `BENCH_VS=<dir>` adds the proxy of another
+// checkout, such as main's, to the same rounds); `BENCH_PROF=proxy` (or `floor`, `fetch-floor`) writes its CPU
+// profile to $TMPDIR/askbox-profiles.
 import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +109,8 @@ if (process.argv.includes('--seal')) {
 const simulator = await start('simulator', KEY);
 const proxy = await start('proxy', KEY, `${simulator.url}/api/v1`);
 const floor = await start('floor', KEY, simulator.url);
+// The same relay as the floor, through the Node adapter: what the fetch-standard design costs before any rule.
+const fetchFloor = await start('fetch-floor', KEY, simulator.url);
 const giveUp = setTimeout(() => {
   console.error(`gave up after ${GIVE_UP_MS / 1000} s`);
   process.exit(1);
@@ -118,7 +122,7 @@ try {
     // `BENCH_VS=<another checkout>`: its proxy too, in the same rounds (a change against the build before it).
     const vs = process.env.BENCH_VS;
     const before = vs ? { dir: vs, ...(await startFrom(vs, 'proxy', KEY, `${simulator.url}/api/v1`)) } : undefined;
-    await setupCosts({ simulator, proxy, floor, proxyWeb, before }, KEY);
+    await setupCosts({ simulator, proxy, floor, fetchFloor, proxyWeb, before }, KEY);
     proxyWeb.process.kill();
     before?.process.kill();
     process.exit(0);
@@ -210,11 +214,12 @@ try {
   console.log(
     `memory per open stream, ${OPEN_STREAMS} held: ${(perStream / 1024).toFixed(1)} KB RSS, ${(heapPerStream / 1024).toFixed(1)} KB heap (target ≤ 200 KB: ${verdict(perStream <= 200 * 1024)})`,
   );
-  await setupCosts({ simulator, proxy, floor }, KEY);
+  await setupCosts({ simulator, proxy, floor, fetchFloor }, KEY);
   await concurrentStreams({ simulator, proxy, floor }, KEY);
 } finally {
   clearTimeout(giveUp);
   floor.process.kill();
+  fetchFloor.process.kill();
   proxy.process.kill();
   simulator.process.kill();
 }

@@ -33,11 +33,19 @@ async function perStream(relay: Server, side: Side, count: number): Promise<numb
 }
 
 /**
- * Median CPU per short stream (its set-up, mostly) of the proxy and of the floor, over `ROUNDS` alternating
- * rounds after one to warm up; prints them and the proxy's verdict (goal: ≤ 1.3× the floor's).
+ * Median CPU per short stream (its set-up, mostly) of the proxy, the floor and the fetch-standard floor, over
+ * `ROUNDS` alternating rounds after one to warm up; prints them, the proxy's verdict (goal: ≤ 1.3× the floor's), and
+ * how the cost splits between the fetch-standard design and the proxy's policy.
  */
 export async function setupCosts(
-  servers: { simulator: Server; proxy: Server; floor: Server; proxyWeb?: Server; before?: Server & { dir: string } },
+  servers: {
+    simulator: Server;
+    proxy: Server;
+    floor: Server;
+    fetchFloor: Server;
+    proxyWeb?: Server;
+    before?: Server & { dir: string };
+  },
   key: string,
 ) {
   const relays = [
@@ -46,6 +54,12 @@ export async function setupCosts(
       what: 'through the floor (Node, no policy)',
       server: servers.floor,
       side: await keyedSide(servers.floor.url, key),
+      ms: [] as number[],
+    },
+    {
+      what: 'through the fetch-standard floor (the Node adapter, no policy)',
+      server: servers.fetchFloor,
+      side: await keyedSide(servers.fetchFloor.url, key),
       ms: [] as number[],
     },
   ];
@@ -68,7 +82,7 @@ export async function setupCosts(
       const ms = await perStream(relay.server, relay.side, PER_ROUND);
       if (round >= 0) relay.ms.push(ms);
     }
-  const [proxy, floor] = relays.map((relay) => median(relay.ms)) as [number, number, ...number[]];
+  const [proxy, floor, fetchFloor] = relays.map((relay) => median(relay.ms)) as [number, number, number];
   console.log(
     `\nA stream's set-up: relay CPU per short stream (median of ${ROUNDS} alternating rounds of ${PER_ROUND})`,
   );
@@ -81,4 +95,8 @@ export async function setupCosts(
   );
   const ratio = proxy / floor;
   console.log(`set-up CPU, proxy / floor: ×${ratio.toFixed(2)} (target ≤ ×1.3: ${ratio <= 1.3 ? 'met' : 'NOT met'})`);
+  // The target against the floor of the design itself: a fetch-standard relay with no rule costs this much already.
+  console.log(
+    `fetch-standard floor / floor: ×${(fetchFloor / floor).toFixed(2)}; proxy / fetch-standard floor (its policy): ×${(proxy / fetchFloor).toFixed(2)}`,
+  );
 }

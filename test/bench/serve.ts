@@ -1,7 +1,8 @@
 // A server for the proxy load benchmark, in its own process so each side is measured alone:
-// `tsx serve.ts simulator <key>`, `tsx serve.ts proxy <key> <upstream>` (`proxy-web`: sealing with Web Crypto) or `tsx serve.ts floor <key> <origin>` (the
-// floor: Node relaying HTTP with no policy, see floor-relay.ts). It reports its port (and, on request, its memory
-// after a full GC, or its CPU time so far) over IPC, and exits when its parent does.
+// `tsx serve.ts simulator <key>`, `tsx serve.ts proxy <key> <upstream>` (`proxy-web`: sealing with Web Crypto) or
+// `tsx serve.ts floor <key> <origin>` (the floor: Node relaying HTTP with no policy, see floor-relay.ts;
+// `fetch-floor`: the same relay through the Node adapter). It reports its port (and, on request, its memory after a
+// full GC, or its CPU time so far) over IPC, and exits when its parent does.
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSimulator, DEMO_BOT_ID } from '../../demo/simulator/index';
@@ -9,13 +10,14 @@ import { createProxy } from '../../src/proxy/core/proxy';
 import { toNodeListener } from '../../src/proxy/adapters/node/node';
 import { nodeFetch } from '../../src/proxy/adapters/node/node-fetch';
 import { nodeAesGcm } from '../../src/proxy/adapters/node/aes-gcm';
-import { floorRelay } from './floor-relay';
+import { fetchFloorRelay, floorRelay } from './floor-relay';
 import { LOAD_REPLY } from './proxy-streams';
 
 const [role, key = '', upstream = ''] = process.argv.slice(2);
 
 function listener(): RequestListener {
   if (role === 'floor') return floorRelay(upstream);
+  if (role === 'fetch-floor') return fetchFloorRelay(upstream);
   if (role === 'simulator')
     return toNodeListener(
       createSimulator({
