@@ -1,33 +1,50 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PROOF_OF_WORK, REFUSALS } from '../../../../src/protocol/contract';
 import type { LimitStore } from '../../../../src/proxy/core/limits';
 import { createMemoryStore } from '../../../../src/proxy/stores/memory';
-import { createProofOfWork, resolveProofOfWork } from '../../../../src/proxy/core/proof';
+
+type ProofModule = typeof import('../../../../src/proxy/core/proof');
+// Loaded afresh per test, so the module's patterns (hex nonces, zero prefixes) count towards the tests that probe them.
+let createProofOfWork: ProofModule['createProofOfWork'];
+let resolveProofOfWork: ProofModule['resolveProofOfWork'];
+let SETTINGS: NonNullable<ReturnType<ProofModule['resolveProofOfWork']>>;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ createProofOfWork, resolveProofOfWork } = await import('../../../../src/proxy/core/proof'));
+  SETTINGS = resolveProofOfWork({ cost: 1, prefixLength: 1, ttlSeconds: 60 })!;
+});
 
 const SECRET = 'proof-unit-secret-0123456789';
 /** The documented signing key: HMAC-SHA-256(secret, label) in hex, computed apart from the proxy. */
-const SIGNING_KEY = createHmac('sha256', SECRET).update(PROOF_OF_WORK.keyLabel).digest('hex');
-const SETTINGS = resolveProofOfWork({ cost: 1, prefixLength: 1, ttlSeconds: 60 })!;
+const signingKeyOf = (secret: string) => createHmac('sha256', secret).update(PROOF_OF_WORK.keyLabel).digest('hex');
+const SIGNING_KEY = signingKeyOf(SECRET);
 const REFUSED = REFUSALS.proofRequired.status;
 
-/** The proof of work of a fresh proxy over `store`, on a clock the test moves (it starts at the real time). */
-function setup(store: LimitStore = createMemoryStore()) {
+/**
+ * The proof of work of a fresh proxy over `store` (with `secrets`, the first signing), on a clock the test moves
+ * (it starts at the real time).
+ */
+function setup({ store = createMemoryStore(), secrets = [SECRET] }: { store?: LimitStore; secrets?: string[] } = {}) {
   const clock = { now: Date.now() };
-  const pow = createProofOfWork({
-    settings: SETTINGS,
-    secrets: [SECRET],
-    now: () => clock.now,
-    store,
-    guard: (c) => c,
-  });
+  const pow = createProofOfWork({ settings: SETTINGS, secrets, now: () => clock.now, store, guard: (c) => c });
   return { pow, clock };
 }
 
+/** HMAC-SHA-256 of the parameters as altcha-lib signs them: sorted keys, JSON, in hex. */
+function signatureOf(parameters: Record<string, unknown>, key = SIGNING_KEY): string {
+  const sorted = Object.fromEntries(
+    Object.keys(parameters)
+      .sort()
+      .map((name) => [name, parameters[name]]),
+  );
+  return createHmac('sha256', key).update(JSON.stringify(sorted)).digest('hex');
+}
+
 /** Challenge parameters signed with the proxy's key as altcha-lib signs them: sorted keys, HMAC-SHA-256 in hex. */
-function signed(changes: Record<string, unknown> = {}) {
+function signed(changes: Record<string, unknown> = {}, key = SIGNING_KEY) {
   const all: Record<string, unknown> = {
     algorithm: PROOF_OF_WORK.algorithm,
     cost: 1,
@@ -41,10 +58,9 @@ function signed(changes: Record<string, unknown> = {}) {
   const parameters = Object.fromEntries(
     Object.keys(all)
       .sort()
-      .map((key) => [key, all[key]]),
+      .map((name) => [name, all[name]]),
   );
-  const signature = createHmac('sha256', SIGNING_KEY).update(JSON.stringify(parameters)).digest('hex');
-  return { parameters, signature };
+  return { parameters, signature: signatureOf(parameters, key) };
 }
 
 /** A proof of `challenge`, solved by altcha-lib. */
@@ -85,7 +101,7 @@ describe('proof of work: checking a proof', () => {
       take: (checks, now) => memory.take(checks, now),
       claim: (key, ttlMs, now) => (claims.push(ttlMs), memory.claim(key, ttlMs, now)),
     };
-    const { pow, clock } = setup(store);
+    const { pow, clock } = setup({ store });
     const expiresAt = Math.floor(Date.now() / 1000) + 60;
     const proof = await solved(signed({ expiresAt }));
     const expiresMs = expiresAt * 1000;
@@ -123,5 +139,82 @@ describe('proof of work: checking a proof', () => {
     const proof = { challenge: signed(changes), solution: { counter: 0, derivedKey: '0'.repeat(64), ...solution } };
     expect((await pow.check(proof))?.status).toBe(REFUSED);
     expect(derive).toHaveBeenCalledOnce();
+  });
+});
+
+describe('proof of work: secrets', () => {
+  it('accepts a proof signed with a retired secret, and refuses one of a secret it never had', async () => {
+    const { pow } = setup({ secrets: ['proof-unit-new-secret-0123456', SECRET] });
+    expect(await pow.check(await solved(signed()))).toBeNull();
+    const stranger = await solved(signed({}, signingKeyOf('proof-unit-other-secret-01234')));
+    expect((await pow.check(stranger))?.status).toBe(REFUSED);
+  });
+});
+
+describe('proof of work: challenges', () => {
+  /** The challenge the proxy issues to `ip` (and `visitor`), read as the widget reads it. */
+  async function challengeOf(pow: ReturnType<typeof setup>['pow'], ip: string, visitor?: string) {
+    const answer = await pow.challenge(ip, visitor);
+    expect(answer.status).toBe(200);
+    const { data } = (await answer.json()) as { data: { parameters: Record<string, unknown>; signature: string } };
+    return data;
+  }
+  /** The level of each of `count` challenges in a row: its cost and key prefix. */
+  async function levels(pow: ReturnType<typeof setup>['pow'], count: number, visitor?: string) {
+    const seen: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const { parameters } = await challengeOf(pow, '203.0.113.7', visitor);
+      seen.push(`${String(parameters.cost)}/${String(parameters.keyPrefix)}`);
+    }
+    return seen;
+  }
+  const NORMAL = `1/0`;
+  const RAISED = `${PROOF_OF_WORK.raised.cost}/${'0'.repeat(PROOF_OF_WORK.raised.prefixLength)}`;
+
+  it('answers 204 with nothing to solve while proof of work is off', async () => {
+    const pow = createProofOfWork({
+      settings: undefined,
+      secrets: [SECRET],
+      now: Date.now,
+      store: createMemoryStore(),
+      guard: (c) => c,
+    });
+    const answer = await pow.challenge('203.0.113.7', 'visitor-1');
+    expect(answer.status).toBe(204);
+    expect(await answer.text()).toBe('');
+  });
+
+  it('issues a challenge signed with the derived key, expiring after its lifetime by the proxy clock', async () => {
+    const { pow, clock } = setup();
+    clock.now = 1_700_000_000_500;
+    const { parameters, signature } = await challengeOf(pow, '203.0.113.7');
+    expect(parameters).toMatchObject({
+      algorithm: PROOF_OF_WORK.algorithm,
+      cost: 1,
+      keyLength: PROOF_OF_WORK.keyLength,
+      keyPrefix: '0',
+      expiresAt: 1_700_000_000 + 60,
+    });
+    expect(signature).toBe(signatureOf(parameters));
+  });
+
+  it('raises the level once an IP has asked for its burst, until the bucket refills at its rate', async () => {
+    const { pow, clock } = setup();
+    const { burst, perMinute } = PROOF_OF_WORK.ipChallenges;
+    expect(await levels(pow, burst + 1)).toEqual([...Array<string>(burst).fill(NORMAL), RAISED]);
+    // A second later the bucket has not refilled one challenge's worth.
+    clock.now += 1000;
+    expect(await levels(pow, 1)).toEqual([RAISED]);
+    // One challenge's worth of time later, one more at the normal level.
+    clock.now += 60_000 / perMinute;
+    expect(await levels(pow, 2)).toEqual([NORMAL, RAISED]);
+  });
+
+  it('raises the level once a visitor has asked for their burst, and only theirs', async () => {
+    const { pow } = setup();
+    const { burst } = PROOF_OF_WORK.visitorChallenges;
+    expect(await levels(pow, burst + 1, 'visitor-1')).toEqual([...Array<string>(burst).fill(NORMAL), RAISED]);
+    // The same IP without the visitor is still within its own, larger burst.
+    expect(await levels(pow, 1)).toEqual([NORMAL]);
   });
 });

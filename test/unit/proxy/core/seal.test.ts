@@ -79,4 +79,13 @@ describe.each(IMPLEMENTATIONS)('stream tokens sealed with %s', (_, aesGcm) => {
     expect(await key.decrypt(iv, sealed.subarray(0, 5))).toBeNull();
     expect(await key.decrypt(new Uint8Array(12), sealed)).toBeNull();
   });
+
+  it('open an empty payload, which is its tag alone, and take anything shorter than a tag for no token', async () => {
+    const key = aesGcm(KEY);
+    const iv = new Uint8Array(12).fill(2);
+    const sealed = await key.encrypt(iv, new Uint8Array(0));
+    expect(sealed.length).toBe(16);
+    expect(Array.from((await key.decrypt(iv, sealed))!)).toEqual([]);
+    for (const length of [0, 1, 15]) expect(await key.decrypt(iv, sealed.subarray(0, length)), `${length}`).toBeNull();
+  });
 });
