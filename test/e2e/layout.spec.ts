@@ -244,9 +244,9 @@ describe('where things land (Chromium)', () => {
 
   it('offers "jump to latest" whenever the log is not at its end, in a row of its own under the log', async () => {
     const { page } = await e2e.open('/', { width: 1000, height: 600 });
-    for (const question of ['Show me the code', 'And the code again?']) {
+    for (const [index, question] of ['Show me the code', 'And the code again?'].entries()) {
       await ask(page, question);
-      await expect.poll(() => page.locator(`${W.bot} .sources`).count()).toBeGreaterThan(0);
+      await expect.poll(() => page.locator(`${W.bot} .sources`).count()).toBe(index + 1);
     }
     const jump = page.locator('askbox-widget .jump');
     expect(await jump.count()).toBe(0);
