@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ask, startE2E, W } from './harness';
+import { animationFrames, ask, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -55,6 +55,8 @@ interface Box {
  * gives its box), with the last character written and every line of the reply's text.
  */
 async function caretGeometry(page: Page) {
+  // The streaming bubble comes with the text waited for: measured at its own size (see animationFrames).
+  await animationFrames(page);
   const text = await page.locator(W.streaming).evaluate((reply) => {
     const lines: { left: number; top: number; right: number; bottom: number }[] = [];
     let last: Text | undefined;

@@ -165,6 +165,8 @@ describe('embedding on real pages', () => {
       await page.getByRole('button', { name: 'Send message' }).waitFor();
       await page.locator(W.input).blur();
       await page.mouse.move(0, 0);
+      // The reply and its question, just put in, drawn at their own size (see animationFrames).
+      await animationFrames(page);
       const panel = await page.locator(W.panel).screenshot();
       const box = await page.locator(W.panel).boundingBox();
       expect(box).toMatchObject({ width: 380 });

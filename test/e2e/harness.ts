@@ -92,7 +92,8 @@ let settles = 0;
 
 /**
  * Two animation frames in the page: what it queued before this call (tasks, microtasks, effects, a render) has run,
- * and a style or scroll change it made is on screen.
+ * and a style or scroll change it made is on screen. A bubble just put in is then laid out at its own size, no longer
+ * at its `contain-intrinsic-size` placeholder (see atRest).
  */
 export function animationFrames(page: Page): Promise<void> {
   return page.evaluate(

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { animationFrames, ask, startE2E, W } from './harness';
+import { animationFrames, ask, atRest, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -208,6 +208,8 @@ describe('where things land (Chromium)', () => {
       await ask(page, 'Show me the code');
       await page.locator(`${W.bot} .sources`).waitFor();
       await reveal(page, 'fontSize' in look ? look.fontSize : undefined);
+      // The reply and its question, just put in, measured at their own size (see animationFrames).
+      await animationFrames(page);
       // The rating buttons are in the footer row the check covers (issue 23).
       expect(await page.locator(`${W.bot} .rate--down`).count()).toBe(1);
       expect(await overlaps(page)).toEqual([]);
@@ -229,22 +231,22 @@ describe('where things land (Chromium)', () => {
     const { page } = await e2e.open('/', { width: 390, height: 844, mobile: true });
     await ask(page, 'How do I install it?');
     await page.locator(`${W.bot} .md__block--code`).waitFor();
-    const short = await codeCopy(page);
+    const short = await atRest(page, () => codeCopy(page));
     expect(short).toMatchObject({ overlaid: true, firstLineBeside: true });
     expect(short.gap).toBeGreaterThanOrEqual(0);
     // A first line longer than the code box starts under the button: it scrolls sideways, under nothing.
     await ask(page, 'Show me the code');
     await page.locator(`${W.bot} .sources`).waitFor();
-    const long = await codeCopy(page);
+    const long = await atRest(page, () => codeCopy(page));
     expect(long).toMatchObject({ overlaid: true, firstLineBeside: false });
     expect(long.gap).toBeGreaterThanOrEqual(0);
   });
 
   it('offers "jump to latest" whenever the log is not at its end, in a row of its own under the log', async () => {
     const { page } = await e2e.open('/', { width: 1000, height: 600 });
-    for (const question of ['Show me the code', 'And the code again?']) {
+    for (const [index, question] of ['Show me the code', 'And the code again?'].entries()) {
       await ask(page, question);
-      await expect.poll(() => page.locator(`${W.bot} .sources`).count()).toBeGreaterThan(0);
+      await expect.poll(() => page.locator(`${W.bot} .sources`).count()).toBe(index + 1);
     }
     const jump = page.locator('askbox-widget .jump');
     expect(await jump.count()).toBe(0);
@@ -265,6 +267,8 @@ describe('where things land (Chromium)', () => {
     await ask(page, 'This is broken');
     const retry = page.locator(`${W.bot} .link-button`);
     await retry.waitFor();
+    // The failed reply, just put in, measured at its own size (see animationFrames).
+    await animationFrames(page);
     const [button, text] = await Promise.all([retry.boundingBox(), page.locator(`${W.bot} .md p`).boundingBox()]);
     expect(button?.x).toBe(text?.x);
   });

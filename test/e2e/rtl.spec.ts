@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
-import { ask, startE2E, W } from './harness';
+import { animationFrames, ask, startE2E, W } from './harness';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 
@@ -21,6 +21,8 @@ describe('right to left (Chromium, Arabic page)', () => {
     await page.locator(`${W.bot} .sources a`).waitFor();
     // Off the launcher, which grows under the pointer.
     await page.mouse.move(500, 0);
+    // The reply and its question, just put in, measured at their own size (see animationFrames).
+    await animationFrames(page);
     const geometry = await page.evaluate(() => {
       const root = document.querySelector('askbox-widget')?.shadowRoot;
       const find = (selector: string) => {

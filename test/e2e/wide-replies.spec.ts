@@ -2,7 +2,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePng } from '../helpers/png';
 import { axeViolations } from './axe';
-import { ask, deepActive, startE2E, W } from './harness';
+import { animationFrames, ask, deepActive, startE2E, W } from './harness';
 
 const COLUMNS = Array.from({ length: 9 }, (_, i) => `Column ${i + 1}`);
 const WIDE = [
@@ -61,6 +61,8 @@ describe('code and tables in replies (Chromium)', () => {
     const { page } = await e2e.open('/plain.html');
     await ask(page, `A wide answer please, ${'with many words '.repeat(12)}`);
     await page.locator(`${W.bot} table`).waitFor();
+    // The reply and its question, just put in, measured at their own size (see animationFrames).
+    await animationFrames(page);
     const widths = await page.evaluate(() => {
       const root = document.querySelector('askbox-widget')?.shadowRoot;
       const width = (selector: string) => root?.querySelector(selector)?.getBoundingClientRect().width ?? 0;
@@ -74,6 +76,8 @@ describe('code and tables in replies (Chromium)', () => {
     const { page } = await e2e.open('/plain.html');
     await ask(page, 'wide');
     await page.locator(`${W.bot} table`).waitFor();
+    // The reply, just put in, measured at its own size (see animationFrames).
+    await animationFrames(page);
     for (const [selector, name] of [
       ['pre', 'Code'],
       ['table', 'Table'],
