@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 // DOMPurify's own test environment, as in sanitize.dom.test.ts: the add-ons' output goes through the sanitizer here.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { highlight } from '../../../src/addons/highlight';
 import { typeset } from '../../../src/addons/typeset';
-import { createMarkdownStream } from '../../../src/render/markdown';
+import { createMarkdownStream, LANGUAGE_ATTRIBUTE, MATH_ATTRIBUTE } from '../../../src/render/markdown';
 import { highlightBlocks, neededAddons, typesetMath } from '../../../src/render/rich';
 import { CODE_ALLOWLIST, MATH_ALLOWLIST } from '../../../src/render/rich-allowlist';
 import { createSanitizer, type Sanitize } from '../../../src/render/sanitize';
@@ -115,5 +115,51 @@ describe.each([...RICH_XSS_CASES, ...XSS_CASES])('through the add-ons: $title', 
         if (name === 'href') expect(value).not.toMatch(/^\s*(javascript|data|vbscript):/i);
         if (name === 'class') expect(`${element.tagName} ${value}`).toMatch(/^SPAN hljs-/);
       }
+  });
+});
+
+describe('the add-ons see the text as it was written', () => {
+  // Loaded afresh per test, so the module's patterns and entity table count towards the tests that probe them.
+  let rendering: typeof import('../../../src/render/rich');
+  beforeEach(async () => {
+    vi.resetModules();
+    rendering = await import('../../../src/render/rich');
+  });
+  const ESCAPED = 'a &lt; b &amp;&amp; c &gt; &quot;q&quot;&nbsp;&#39;';
+  const WRITTEN = 'a < b && c > "q"\u00a0&#39;';
+
+  it('hands each fenced block to the highlighter unescaped, with its language or none, and keeps its result', () => {
+    const seen: [string, string][] = [];
+    const html =
+      `<pre><code ${LANGUAGE_ATTRIBUTE}="j&amp;s">${ESCAPED}</code></pre><p>between</p>` +
+      `<pre><code>second</code></pre>`;
+    const out = rendering.highlightBlocks(html, (text, language) => (seen.push([text, language]), `[${language}]`));
+    expect(seen).toEqual([
+      [WRITTEN, 'j&s'],
+      ['second', ''],
+    ]);
+    expect(out).toBe('<pre><code>[j&s]</code></pre><p>between</p><pre><code>[]</code></pre>');
+  });
+
+  it('leaves a block the highlighter declines exactly as it was', () => {
+    const html = `<pre><code ${LANGUAGE_ATTRIBUTE}="cobol">MOVE A TO B.</code></pre>`;
+    expect(rendering.highlightBlocks(html, () => undefined)).toBe(html);
+  });
+
+  it('hands each math span to the typesetter unescaped and trimmed, block or inline, and keeps a declined one', () => {
+    const seen: [string, boolean][] = [];
+    const html =
+      `<p><code ${MATH_ATTRIBUTE}="inline"> ${ESCAPED} </code> and ` +
+      `<code ${MATH_ATTRIBUTE}="inline">x</code></p><pre ${MATH_ATTRIBUTE}="block">\ny\n</pre>`;
+    const out = rendering.typesetMath(html, (tex, display) => {
+      seen.push([tex, display]);
+      return tex === 'x' ? undefined : `<math>${display ? 'B' : 'I'}</math>`;
+    });
+    expect(seen).toEqual([
+      [WRITTEN, false],
+      ['x', false],
+      ['y', true],
+    ]);
+    expect(out).toBe(`<p><math>I</math> and <code ${MATH_ATTRIBUTE}="inline">x</code></p><math>B</math>`);
   });
 });
