@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PeopleStore } from '../../../../src/proxy/core/people';
+import { isPersonConversation, type PeopleStore } from '../../../../src/proxy/core/people';
 import { AskboxLimits, createDurableObjectPeopleStore } from '../../../../src/proxy/stores/durable-object';
 import { createMemoryPeopleStore } from '../../../../src/proxy/stores/memory';
 import { createRedisPeopleStore } from '../../../../src/proxy/stores/redis';
@@ -43,6 +43,25 @@ const stores: [string, () => PeopleStore][] = [
   ],
   ['durable object, no state', () => createDurableObjectPeopleStore(namespaceOf(new AskboxLimits()).namespace)],
 ];
+
+describe('a list entry read back from a store', () => {
+  it.each([
+    ['an id with a space', { id: 'conv 0000001' }],
+    ['an id that walks a path', { id: '../bots' }],
+    ['a bot id with a space', { bot_id: 'askbox Demo1' }],
+    ['a bot id that walks a path', { bot_id: '../../keys' }],
+    ['a numeric id', { id: 12 }],
+    ['no name', { name: undefined }],
+    ['a date that is a number', { created_at: 5 }],
+  ])('is refused with %s', (_title, change) => {
+    expect(isPersonConversation(conversation(1))).toBe(true);
+    expect(isPersonConversation({ ...conversation(1), ...change })).toBe(false);
+  });
+
+  it.each([null, undefined, 'conv00000001', []])('is refused when it is %j', (value) => {
+    expect(isPersonConversation(value)).toBe(false);
+  });
+});
 
 describe.each(stores)('people store: %s', (_name, make) => {
   it.each(PEOPLE_CASES.map((c) => [c.title, c] as const))('%s', async (_title, c) => {

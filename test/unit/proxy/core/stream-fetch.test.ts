@@ -57,6 +57,17 @@ describe('following stream redirects', () => {
       ['https://stream.example/2', false],
       ['https://api.example/3', false],
     ]);
+    // Hops within the service's origin keep it until the first one off it.
+    const within = chain({
+      'https://api.example/1': to('https://api.example/2'),
+      'https://api.example/2': to('https://stream.example/3'),
+    });
+    await fetchStream(new URL('https://api.example/1'), HOSTS, within.hop);
+    expect(within.hops).toEqual([
+      ['https://api.example/1', true],
+      ['https://api.example/2', true],
+      ['https://stream.example/3', false],
+    ]);
     const fromStream = chain({});
     await fetchStream(new URL('https://stream.example/1'), HOSTS, fromStream.hop);
     expect(fromStream.hops).toEqual([['https://stream.example/1', false]]);

@@ -115,10 +115,14 @@ describe("the service's field rules, as the proxy repeats them", () => {
 
   it('asks `exists` only about a value given, and answers the same "invalid" for any id it does not find', async () => {
     const exists = vi.fn(async (value: unknown) => (value === 'mine' ? { id: 'mine' } : null));
-    expect(await createValidator({ conversation_id: 'mine' }).exists('conversation_id', exists)).toEqual({ id: 'mine' });
+    expect(await createValidator({ conversation_id: 'mine' }).exists('conversation_id', exists)).toEqual({
+      id: 'mine',
+    });
     const theirs = createValidator({ conversation_id: 'theirs' });
     expect(await theirs.exists('conversation_id', exists)).toBeUndefined();
-    expect((await refusalOf(theirs))?.errors).toEqual({ conversation_id: ['The selected conversation id is invalid.'] });
+    expect((await refusalOf(theirs))?.errors).toEqual({
+      conversation_id: ['The selected conversation id is invalid.'],
+    });
     expect(exists).toHaveBeenCalledTimes(2);
     const missing = createValidator({ conversation_id: '' });
     expect(await missing.exists('conversation_id', exists)).toBeUndefined();

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProxyHandler } from '../../../../../src/proxy/core/proxy';
 import type * as Node from '../../../../../src/proxy/adapters/node/node';
+import { REFUSALS } from '../../../../../src/protocol/contract';
 import { rawRequest } from '../../../../contract/http';
 
 /**
@@ -126,6 +127,19 @@ describe('a Host the adapter refuses', () => {
     expect([status, called]).toEqual([400, false]);
     expect(text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase()).toContain('content-type: application/json');
     expect(text).toContain('{"message":"The Host header is malformed."}');
+  });
+});
+
+describe('a request target', () => {
+  it('refuses a request target the URL parser cannot read, before the handler, in the envelope', async () => {
+    let called = false;
+    const url = await serve(async () => {
+      called = true;
+      return new Response('never');
+    });
+    const { status, text } = await rawRequest(url, `GET http://[/p HTTP/1.1\nHost: a.test\nConnection: close`);
+    expect([status, called]).toEqual([400, false]);
+    expect(text).toContain(JSON.stringify({ message: REFUSALS.malformedTarget.message }));
   });
 });
 

@@ -113,6 +113,19 @@ describe('proxy: a signed-in person’s conversations', () => {
     expect((await proxy.people.list(keyOf(ALICE), proxy.clock.now)).map(({ id }) => id)).toEqual([kept.id]);
   });
 
+  it('keeps a conversation in the list when the service could not delete it', async () => {
+    const proxy = signedInSetup();
+    const mine = await proxy.start(ALICE);
+    const handle = proxy.sim.handle;
+    proxy.sim.handle = (request) =>
+      request.method === 'DELETE'
+        ? Promise.resolve(Response.json({ message: 'Server Error' }, { status: 500 }))
+        : handle(request);
+    const response = await proxy.call('DELETE', `/conversations/${mine.id}`, undefined, proxy.as(ALICE, mine.grant));
+    expect(response.status).toBe(500);
+    expect((await proxy.list(ALICE)).map(({ id }) => id)).toEqual([mine.id]);
+  });
+
   it('counts a signed-in person’s messages as theirs, even in conversations started anonymously', async () => {
     const proxy = signedInSetup({
       limits: { visitorMessages: { burst: 1, perMinute: 1 }, ipMessages: { burst: 100, perMinute: 100 } },

@@ -21,6 +21,10 @@ describe('proxy: ratings reach the site', () => {
     const events: FeedbackEvent[] = [];
     const { response, mine, upstreamCalls } = await rate({ onFeedback: async (event) => void events.push(event) });
     expect(response.status).toBe(200);
+    // The answer names what was rated, as the widget reads it.
+    expect(await response.json()).toEqual({
+      data: { conversation_id: mine.id, message_id: 'Rep1y0000001', rating: 'down' },
+    });
     expect(events).toEqual([
       {
         conversationId: mine.id,
