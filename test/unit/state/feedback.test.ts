@@ -3,7 +3,7 @@ import type { ConversationRef } from '../../../src/api/types';
 import { ChatError } from '../../../src/api/errors';
 import { parseConfig } from '../../../src/config/parse';
 import type { WidgetEvents } from '../../../src/state/events';
-import { createFeedback } from '../../../src/state/feedback';
+import { createFeedback, isRateable } from '../../../src/state/feedback';
 import type { ChatMessage } from '../../../src/state/messages';
 import { createFakeClient } from '../../helpers/fake-client';
 import { createMemoryStorage } from '../../helpers/memory-storage';
@@ -31,6 +31,30 @@ function setup() {
     );
   return { fake, feedback, events, held, sent };
 }
+
+describe('which messages can be rated', () => {
+  const reply: ChatMessage = {
+    id: 'Rep1y0000001',
+    role: 'assistant',
+    text: 'Hi',
+    status: 'done',
+    flagged: false,
+    sources: [],
+    time: 0,
+  };
+  const cases: [title: string, change: Partial<ChatMessage>, rateable: boolean][] = [
+    ['a complete reply the service stored', {}, true],
+    ['an id with "local-" past its start', { id: 'x-local-1' }, true],
+    ["the visitor's own message", { role: 'user' }, false],
+    ['a reply still pending', { status: 'pending' }, false],
+    ['a reply stopped part-way', { status: 'stopped' }, false],
+    ['a failed reply', { status: 'failed' }, false],
+    ['a reply the service never stored (a local id)', { id: 'local-3' }, false],
+  ];
+  it.each(cases)('%s', (_title, change, rateable) => {
+    expect(isRateable({ ...reply, ...change })).toBe(rateable);
+  });
+});
 
 describe('one rating, one record', () => {
   it('sends a thumbs-up at once, and fires `feedback` once', async () => {
@@ -100,14 +124,26 @@ describe('one rating, one record', () => {
 
   it('drops a waiting thumbs-down of a deleted conversation, and keeps one of another', async () => {
     const { feedback, sent } = setup();
-    const reply = { id: 'reply1' } as ChatMessage;
     await feedback.rate('reply1', 'down');
-    feedback.forget([{ id: 'reply9' } as ChatMessage]);
-    expect(feedback.commenting.value).toBeNull();
-    feedback.forget([reply]);
+    feedback.forget([{ id: 'reply1' } as ChatMessage]);
     feedback.flush();
     expect(sent()).toEqual([]);
     expect(feedback.ratings.value.reply1).toBeUndefined();
+
+    const other = setup();
+    await other.feedback.rate('reply1', 'down');
+    other.feedback.forget([{ id: 'reply9' } as ChatMessage]);
+    expect(other.feedback.commenting.value).toBeNull();
+    other.feedback.flush();
+    expect(other.sent()).toEqual(['conv00000001 reply1 down keepalive']);
+  });
+
+  it('keeps the latest 200 ratings', async () => {
+    const { feedback } = setup();
+    for (let n = 0; n <= 200; n++) await feedback.rate(`reply${n}`, 'up');
+    expect(Object.keys(feedback.ratings.value)).toHaveLength(200);
+    expect(feedback.ratings.value.reply0).toBeUndefined();
+    expect(feedback.ratings.value.reply200).toBe('up');
   });
 
   it('keeps a rating that failed, and Retry sends it again with its comment without firing `feedback` again', async () => {
