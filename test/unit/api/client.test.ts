@@ -231,6 +231,13 @@ describe('toChronological', () => {
     expect(toChronological(ascending).map((x) => x.id)).toEqual(['q1', 'a1', 'q2', 'a2']);
     expect(toChronological([...ascending].reverse()).map((x) => x.id)).toEqual(['q1', 'a1', 'q2', 'a2']);
   });
+
+  it.each([
+    ['out of order', [m('c', 3), m('a', 1), m('d', 4), m('b', 2)]],
+    ['newest first, out of order', [m('d', 4), m('b', 2), m('c', 3), m('a', 1)]],
+  ])('sorts a list that arrives %s', (_, messages) => {
+    expect(toChronological(messages).map((x) => x.id)).toEqual(['a', 'b', 'c', 'd']);
+  });
 });
 
 describe('chat client without streaming (data-stream="false")', () => {

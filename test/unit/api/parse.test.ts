@@ -1,12 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import {
-  parseChunk,
-  parseConversationRef,
-  parseCreatedConversation,
-  parseErrorBody,
-  parseMessage,
-  parseMessagePage,
-} from '../../../src/api/parse';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Parse from '../../../src/api/parse';
+
+/**
+ * The module afresh for each test: its id and grant patterns are built as it loads, and Stryker counts a mutant of
+ * them only against the tests that load it.
+ */
+let parse: typeof Parse;
+beforeEach(async () => {
+  vi.resetModules();
+  parse = await import('../../../src/api/parse');
+});
 
 const message = {
   id: 'msg000000001',
@@ -20,14 +23,14 @@ const message = {
 
 /** A message the parser must keep. */
 const kept = (value: unknown) => {
-  const parsed = parseMessage(value);
+  const parsed = parse.parseMessage(value);
   if (!parsed) throw new Error('dropped');
   return parsed;
 };
 
 describe('parseMessage', () => {
   it('keeps what the widget reads, with flags defaulting to false and sources to an empty list', () => {
-    expect(parseMessage({ ...message, extra: { any: 'thing' } })).toEqual({
+    expect(parse.parseMessage({ ...message, extra: { any: 'thing' } })).toEqual({
       id: 'msg000000001',
       content: 'Hello',
       machine: true,
@@ -66,7 +69,7 @@ describe('parseMessage', () => {
     ['a Symbol', Symbol('m')],
     ['a function', () => message],
   ])('drops a message with %s', (_, value) => {
-    expect(parseMessage(value)).toBeUndefined();
+    expect(parse.parseMessage(value)).toBeUndefined();
   });
 
   it.each([
@@ -86,6 +89,12 @@ describe('parseMessage', () => {
     ['true', true, ''],
   ])('reads content that is %s as empty', (_, content, expected) => {
     expect(kept({ ...message, content }).content).toBe(expected);
+  });
+
+  it('reads the flags given as true', () => {
+    const parsed = kept({ ...message, failed_responding: true, flagged: true });
+    expect([parsed.failed_responding, parsed.flagged]).toEqual([true, true]);
+    expect(kept({ ...message, flagged: true }).failed_responding).toBe(false);
   });
 
   it.each([
@@ -132,20 +141,20 @@ describe('parseMessage', () => {
     proto.created_at = 1;
     proto.chunk = 'injected';
     try {
-      expect(parseMessage({ id: 'x' })).toBeUndefined();
-      expect(parseChunk({})).toBeUndefined();
+      expect(parse.parseMessage({ id: 'x' })).toBeUndefined();
+      expect(parse.parseChunk({})).toBeUndefined();
     } finally {
       delete proto.machine;
       delete proto.created_at;
       delete proto.chunk;
     }
-    expect(parseMessage(JSON.parse('{"__proto__":{"machine":true},"id":"x","created_at":1}'))).toBeUndefined();
+    expect(parse.parseMessage(JSON.parse('{"__proto__":{"machine":true},"id":"x","created_at":1}'))).toBeUndefined();
   });
 });
 
 describe('parseMessagePage', () => {
   it('reads the messages and the pagination', () => {
-    const page = parseMessagePage({
+    const page = parse.parseMessagePage({
       data: [message],
       meta: { pagination: { count: 1, total: 60, per_page: 50, total_pages: 2, next_page: 2 } },
     });
@@ -166,7 +175,7 @@ describe('parseMessagePage', () => {
     ['huge pages', { meta: { pagination: { total_pages: 2 ** 60, next_page: Number.MAX_VALUE } } }],
     ['a null next page', { meta: { pagination: { total_pages: 1, next_page: null } } }],
   ])('reads %s as one page with no next', (_, extra) => {
-    expect(parseMessagePage({ data: [], ...extra })).toEqual({
+    expect(parse.parseMessagePage({ data: [], ...extra })).toEqual({
       messages: [],
       dropped: 0,
       totalPages: 1,
@@ -183,7 +192,9 @@ describe('parseMessagePage', () => {
     ['data whose toString is null', { data: { toString: null } }],
     ['a null-prototype body', Object.create(null)],
   ])('refuses %s', (_, body) => {
-    expect(() => parseMessagePage(body)).toThrow(expect.objectContaining({ kind: 'http' }));
+    expect(() => parse.parseMessagePage(body)).toThrow(
+      expect.objectContaining({ kind: 'http', message: 'The proxy sent a message list without its data' }),
+    );
   });
 
   it('drops the malformed records among good ones, counting them, and keeps the rest in order', () => {
@@ -198,7 +209,7 @@ describe('parseMessagePage', () => {
       { ...message, machine: 'false' },
       { ...message, created_at: null },
     ];
-    const page = parseMessagePage({ data: [message, ...hostile, second] });
+    const page = parse.parseMessagePage({ data: [message, ...hostile, second] });
     expect(page.messages.map((m) => m.content)).toEqual(['Hello', 'Second']);
     expect(page.dropped).toBe(hostile.length);
   });
@@ -206,7 +217,7 @@ describe('parseMessagePage', () => {
 
 describe('parseCreatedConversation', () => {
   it('reads the id and the grant', () => {
-    expect(parseCreatedConversation({ data: { id: 'c1', name: 'x' }, meta: { grant: 'g1.c1' } })).toEqual({
+    expect(parse.parseCreatedConversation({ data: { id: 'c1', name: 'x' }, meta: { grant: 'g1.c1' } })).toEqual({
       id: 'c1',
       grant: 'g1.c1',
     });
@@ -228,13 +239,18 @@ describe('parseCreatedConversation', () => {
     ['a grant of 4,097 characters', { data: { id: 'c1' }, meta: { grant: 'g'.repeat(4097) } }],
     ['data as a list', { data: [{ id: 'c1' }], meta: { grant: 'g' } }],
   ])('refuses an answer with %s', (_, body) => {
-    expect(() => parseCreatedConversation(body)).toThrow(expect.objectContaining({ kind: 'http' }));
+    expect(() => parse.parseCreatedConversation(body)).toThrow(
+      expect.objectContaining({ kind: 'http', message: 'The proxy sent no grant for the new conversation' }),
+    );
   });
 });
 
 describe('parseConversationRef', () => {
   it('reads a stored {id, grant}', () => {
-    expect(parseConversationRef({ id: 'conv0000000a', grant: 'g1.x' })).toEqual({ id: 'conv0000000a', grant: 'g1.x' });
+    expect(parse.parseConversationRef({ id: 'conv0000000a', grant: 'g1.x' })).toEqual({
+      id: 'conv0000000a',
+      grant: 'g1.x',
+    });
   });
 
   it.each([
@@ -249,13 +265,68 @@ describe('parseConversationRef', () => {
     ['a grant with a non-ASCII character', { id: 'c1', grant: 'gé' }],
     ['a null-prototype record', Object.create(null)],
   ])('refuses %s', (_, value) => {
-    expect(parseConversationRef(value)).toBeUndefined();
+    expect(parse.parseConversationRef(value)).toBeUndefined();
+  });
+});
+
+describe('parseConversationList', () => {
+  const entry = {
+    id: 'conv0000000a',
+    grant: 'g1.a',
+    name: 'Delivery',
+    bot_id: 'b',
+    created_at: '2026-11-22T12:00:00Z',
+  };
+
+  it('reads each conversation with its grant, name and time, dropping the unusable ones', () => {
+    const list = parse.parseConversationList({
+      data: [
+        entry,
+        { ...entry, id: 'conv0000000b', name: 42 },
+        { ...entry, id: 'conv0000000c', name: 'n'.repeat(300) },
+        { ...entry, grant: '' },
+        { ...entry, created_at: 'yesterday' },
+        { ...entry, created_at: undefined },
+        null,
+      ],
+    });
+    expect(list).toEqual([
+      { id: 'conv0000000a', grant: 'g1.a', name: 'Delivery', createdAt: Date.parse('2026-11-22T12:00:00Z') },
+      { id: 'conv0000000b', grant: 'g1.a', name: '', createdAt: Date.parse('2026-11-22T12:00:00Z') },
+      { id: 'conv0000000c', grant: 'g1.a', name: 'n'.repeat(200), createdAt: Date.parse('2026-11-22T12:00:00Z') },
+    ]);
+  });
+
+  it.each([null, {}, { data: entry }, [entry]])('refuses %j', (body) => {
+    expect(() => parse.parseConversationList(body)).toThrow(
+      expect.objectContaining({ kind: 'http', message: 'The proxy sent a conversation list without its data' }),
+    );
+  });
+});
+
+describe('the receipts of a deletion and of feedback', () => {
+  it('takes {data: true} as a deletion, and nothing else', () => {
+    expect(() => parse.parseDeleted({ data: true })).not.toThrow();
+    for (const body of [{ data: 'true' }, { data: 1 }, {}, null, true])
+      expect(() => parse.parseDeleted(body)).toThrow(
+        expect.objectContaining({ kind: 'http', message: 'The proxy sent no confirmation of the deletion' }),
+      );
+  });
+
+  it('takes feedback as received only when the receipt names the rated reply', () => {
+    expect(() => parse.parseFeedbackTaken({ data: { message_id: 'm1', rating: 'up' } }, 'm1')).not.toThrow();
+    for (const body of [{ data: { message_id: 'm2' } }, { data: {} }, { message_id: 'm1' }, null])
+      expect(() => parse.parseFeedbackTaken(body, 'm1')).toThrow(
+        expect.objectContaining({ kind: 'http', message: 'The proxy sent no receipt for the feedback' }),
+      );
   });
 });
 
 describe('parseErrorBody', () => {
   it('reads the message and the fields a 422 names', () => {
-    expect(parseErrorBody({ message: 'Invalid', errors: { content: ['Too long'], conversation_id: ['x'] } })).toEqual({
+    expect(
+      parse.parseErrorBody({ message: 'Invalid', errors: { content: ['Too long'], conversation_id: ['x'] } }),
+    ).toEqual({
       detail: 'Invalid',
       fields: ['content', 'conversation_id'],
     });
@@ -273,18 +344,18 @@ describe('parseErrorBody', () => {
     { message: ['Invalid'], errors: [['content']] },
     Object.create(null),
   ])('reads %j as nothing', (body) => {
-    expect(parseErrorBody(body)).toEqual({ detail: undefined, fields: [] });
+    expect(parse.parseErrorBody(body)).toEqual({ detail: undefined, fields: [] });
   });
 
   it('cuts a runaway message to 500 characters', () => {
-    expect(parseErrorBody({ message: 'x'.repeat(100_000) }).detail).toHaveLength(500);
+    expect(parse.parseErrorBody({ message: 'x'.repeat(100_000) }).detail).toHaveLength(500);
   });
 });
 
 describe('parseChunk', () => {
   it('reads a chunk string and nothing else', () => {
-    expect(parseChunk({ chunk: 'Hi' })).toBe('Hi');
-    expect(parseChunk({ chunk: '' })).toBe('');
+    expect(parse.parseChunk({ chunk: 'Hi' })).toBe('Hi');
+    expect(parse.parseChunk({ chunk: '' })).toBe('');
     for (const value of [
       null,
       'x',
@@ -297,6 +368,6 @@ describe('parseChunk', () => {
       { chunk: ['x'] },
       Object.create(null),
     ])
-      expect(parseChunk(value)).toBeUndefined();
+      expect(parse.parseChunk(value)).toBeUndefined();
   });
 });

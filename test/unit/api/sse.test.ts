@@ -1,15 +1,38 @@
-import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createParser } from 'eventsource-parser';
 import { ChatError } from '../../../src/api/errors';
 import { readReplyStream } from '../../../src/api/sse';
 import type { StreamEvent } from '../../../src/api/types';
 import { replyEvents, splitBytes, streamOf } from '../../fixtures/sse';
 
-async function collect(body: ReadableStream<Uint8Array>, idleMs?: number): Promise<StreamEvent[]> {
+async function collect(
+  body: ReadableStream<Uint8Array>,
+  idleMs?: number,
+  signal?: AbortSignal,
+): Promise<StreamEvent[]> {
   const events: StreamEvent[] = [];
-  for await (const event of readReplyStream(body, idleMs)) events.push(event);
+  for await (const event of readReplyStream(body, idleMs, signal)) events.push(event);
   return events;
 }
+
+/** A body that sends `text` and stays open, recording whether the reader let go of it (the connection's release). */
+function openBody(text: string) {
+  const released = { value: false };
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(text));
+    },
+    cancel() {
+      released.value = true;
+    },
+  });
+  return { body, released };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const text = (events: StreamEvent[]) => events.map((e) => (e.type === 'chunk' ? e.text : '')).join('');
 
@@ -58,13 +81,91 @@ describe('readReplyStream', () => {
     expect(events.at(-1)).toEqual({ type: 'end' });
   });
 
-  it('throws a stream error when the connection closes before [END]', async () => {
-    const cut = 'data: [START]\n\ndata: {"chunk":"partial"}\n\n';
-    await expect(collect(streamOf([cut]))).rejects.toMatchObject({ name: 'ChatError', kind: 'stream' });
+  it('reads [START] and [END] with spaces around them', async () => {
+    const raw = 'data:  [START] \n\ndata: {"chunk":"x"}\n\ndata: \t[END]  \n\n';
+    expect(await collect(streamOf([raw]))).toEqual([{ type: 'start' }, { type: 'chunk', text: 'x' }, { type: 'end' }]);
   });
 
-  it('throws a stream error on an undecodable event', async () => {
-    await expect(collect(streamOf(['data: [START]\n\ndata: {not json\n\n']))).rejects.toBeInstanceOf(ChatError);
+  it('throws a stream error when the connection closes before [END]', async () => {
+    const cut = 'data: [START]\n\ndata: {"chunk":"partial"}\n\n';
+    await expect(collect(streamOf([cut]))).rejects.toMatchObject({
+      name: 'ChatError',
+      kind: 'stream',
+      message: 'The reply stream ended before [END]',
+    });
+  });
+
+  it('throws a stream error on an undecodable event, with the parser\u2019s error as its cause', async () => {
+    const failure = await collect(streamOf(['data: [START]\n\ndata: {not json\n\n'])).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ChatError);
+    expect(failure).toMatchObject({
+      kind: 'stream',
+      message: 'Undecodable stream event',
+      cause: expect.any(SyntaxError),
+    });
+  });
+
+  it.each([
+    [
+      'after [END]',
+      'data: [START]\n\ndata: [END]\n\n',
+      async (events: AsyncGenerator<StreamEvent>) => {
+        for await (const event of events) void event;
+      },
+    ],
+    [
+      'when the reader stops early',
+      'data: [START]\n\ndata: {"chunk":"x"}\n\n',
+      async (events: AsyncGenerator<StreamEvent>) => {
+        for await (const event of events) if (event.type === 'start') break;
+      },
+    ],
+    [
+      'on an undecodable event',
+      'data: [START]\n\ndata: {not json\n\n',
+      async (events: AsyncGenerator<StreamEvent>) => {
+        await expect(events.next().then(() => events.next())).rejects.toMatchObject({ kind: 'stream' });
+      },
+    ],
+  ])('releases a connection left open %s', async (_, sent, consume) => {
+    const { body, released } = openBody(sent);
+    await consume(readReplyStream(body));
+    expect(released.value).toBe(true);
+  });
+
+  it('throws an aborted error, without reading, for a signal aborted before the first read', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { body, released } = openBody('data: [START]\n\n');
+    const events: StreamEvent[] = [];
+    await expect(
+      (async () => {
+        for await (const event of readReplyStream(body, 10_000, controller.signal)) events.push(event);
+      })(),
+    ).rejects.toMatchObject({ name: 'ChatError', kind: 'aborted', message: 'Aborted' });
+    expect([events, released.value]).toEqual([[], true]);
+  });
+
+  it('throws an aborted error at once when the signal aborts during a silent read', async () => {
+    const controller = new AbortController();
+    const { body } = openBody('data: [START]\n\n');
+    const events: StreamEvent[] = [];
+    const reading = (async () => {
+      for await (const event of readReplyStream(body, 2_000, controller.signal)) {
+        events.push(event);
+        setTimeout(() => controller.abort(), 10);
+      }
+    })();
+    await expect(reading).rejects.toMatchObject({ kind: 'aborted', message: 'Aborted' });
+    expect(events).toEqual([{ type: 'start' }]);
+  });
+
+  it('leaves no idle timer and no abort listener behind once the reply is read', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const signal = new AbortController().signal;
+    const events = await collect(streamOf(splitBytes(replyEvents(['a', 'b', 'c']), 4)), 45_000, signal);
+    expect(events).toHaveLength(5);
+    expect([vi.getTimerCount(), getEventListeners(signal, 'abort').length]).toEqual([0, 0]);
   });
 
   it('throws a stream error when the stream stalls past the idle timeout', async () => {
