@@ -151,23 +151,25 @@ describe('proof of work: secrets', () => {
   });
 });
 
+/** The challenge the proxy issues to `ip` (and `visitor`), read as the widget reads it. */
+async function challengeOf(pow: ReturnType<typeof setup>['pow'], ip: string, visitor?: string) {
+  const answer = await pow.challenge(ip, visitor);
+  expect(answer.status).toBe(200);
+  const { data } = (await answer.json()) as { data: { parameters: Record<string, unknown>; signature: string } };
+  return data;
+}
+
+/** The level of each of `count` challenges in a row: its cost and key prefix. */
+async function levels(pow: ReturnType<typeof setup>['pow'], count: number, visitor?: string) {
+  const seen: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { parameters } = await challengeOf(pow, '203.0.113.7', visitor);
+    seen.push(`${String(parameters.cost)}/${String(parameters.keyPrefix)}`);
+  }
+  return seen;
+}
+
 describe('proof of work: challenges', () => {
-  /** The challenge the proxy issues to `ip` (and `visitor`), read as the widget reads it. */
-  async function challengeOf(pow: ReturnType<typeof setup>['pow'], ip: string, visitor?: string) {
-    const answer = await pow.challenge(ip, visitor);
-    expect(answer.status).toBe(200);
-    const { data } = (await answer.json()) as { data: { parameters: Record<string, unknown>; signature: string } };
-    return data;
-  }
-  /** The level of each of `count` challenges in a row: its cost and key prefix. */
-  async function levels(pow: ReturnType<typeof setup>['pow'], count: number, visitor?: string) {
-    const seen: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const { parameters } = await challengeOf(pow, '203.0.113.7', visitor);
-      seen.push(`${String(parameters.cost)}/${String(parameters.keyPrefix)}`);
-    }
-    return seen;
-  }
   const NORMAL = `1/0`;
   const RAISED = `${PROOF_OF_WORK.raised.cost}/${'0'.repeat(PROOF_OF_WORK.raised.prefixLength)}`;
 
