@@ -1,5 +1,18 @@
-import { describe, expect, it } from 'vitest';
-import { createMarkdownStream, toPlainText, withoutOpeningLine } from '../../../src/render/markdown';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Markdown from '../../../src/render/markdown';
+
+/**
+ * The module afresh for each test: its tables (the element of each token, the opening-line pattern, the blocks
+ * pruned when empty and those read apart) are set as it loads, and Stryker counts a mutant of them only against the
+ * tests that load it.
+ */
+let createMarkdownStream: typeof Markdown.createMarkdownStream;
+let toPlainText: typeof Markdown.toPlainText;
+let withoutOpeningLine: typeof Markdown.withoutOpeningLine;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ createMarkdownStream, toPlainText, withoutOpeningLine } = await import('../../../src/render/markdown'));
+});
 
 /** A long reply using every construct the renderer knows, to be cut into chunks at every possible place. */
 const RICH = [
