@@ -45,6 +45,76 @@ function chunks(text: string, size: number | 'random'): string[] {
 const REPLY =
   'Intro paragraph with **bold** text.\n\n- one\n- two\n\n```js\nconst a = 1;\nconst b = 2;\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nBye.';
 
+/** Each construct, alone in a finished reply, and the one block of HTML it renders as. */
+const ELEMENTS = [
+  { title: 'a paragraph', markdown: 'Plain words.', html: '<p>Plain words.</p>' },
+  { title: 'a quote', markdown: '> quoted', html: '<blockquote><p>quoted</p></blockquote>' },
+  { title: 'a hard line break', markdown: 'one  \ntwo', html: '<p>one <br>two</p>' },
+  { title: 'a rule', markdown: '---', html: '<hr>' },
+  { title: 'a level-1 heading', markdown: '# One', html: '<h1>One</h1>' },
+  { title: 'a level-2 heading', markdown: '## Two', html: '<h2>Two</h2>' },
+  { title: 'a level-3 heading', markdown: '### Three', html: '<h3>Three</h3>' },
+  { title: 'a level-4 heading', markdown: '#### Four', html: '<h4>Four</h4>' },
+  { title: 'a level-5 heading', markdown: '##### Five', html: '<h5>Five</h5>' },
+  { title: 'a level-6 heading', markdown: '###### Six', html: '<h6>Six</h6>' },
+  { title: 'emphasis with stars', markdown: '*soft*', html: '<p><em>soft</em></p>' },
+  { title: 'emphasis with underscores', markdown: '_soft_', html: '<p><em>soft</em></p>' },
+  { title: 'strong with stars', markdown: '**loud**', html: '<p><strong>loud</strong></p>' },
+  { title: 'strong with underscores', markdown: '__loud__', html: '<p><strong>loud</strong></p>' },
+  { title: 'a strikethrough', markdown: '~~gone~~', html: '<p><s>gone</s></p>' },
+  { title: 'inline code', markdown: '`tape`', html: '<p><code>tape</code></p>' },
+  {
+    title: 'a bare URL',
+    markdown: 'https://raw.test/u',
+    html: '<p><a href="https://raw.test/u">https://raw.test/u</a></p>',
+  },
+  {
+    title: 'a link',
+    markdown: '[the policy](https://l.test/p)',
+    html: '<p><a href="https://l.test/p">the policy</a></p>',
+  },
+  // SECURITY: an image would be fetched as soon as it shows; it becomes a link to its URL, named by its alt text.
+  {
+    title: 'an image',
+    markdown: '![map](https://u.test/m.png)',
+    html: '<p><a href="https://u.test/m.png">map</a></p>',
+  },
+  { title: 'a bullet list', markdown: '- a\n- b', html: '<ul><li>a</li><li>b</li></ul>' },
+  { title: 'a numbered list', markdown: '1. a\n2. b', html: '<ol><li>a</li><li>b</li></ol>' },
+  { title: 'a list numbered from 5', markdown: '5. x\n6. y', html: '<ol start="5"><li>x</li><li>y</li></ol>' },
+  // A checkbox would be a form control: a glyph says the same.
+  { title: 'a done task', markdown: '- [x] packed', html: '<ul><li><span>☑ </span> packed</li></ul>' },
+  { title: 'an open task', markdown: '- [ ] labelled', html: '<ul><li><span>☐ </span> labelled</li></ul>' },
+  {
+    title: 'a table',
+    markdown: '| Zone | Days |\n|---|---|\n| EU | 2 |\n| World | 7 |',
+    html:
+      '<table><thead><tr><th> Zone </th><th> Days </th></tr></thead>' +
+      '<tbody><tr><td> EU </td><td> 2 </td></tr><tr><td> World </td><td> 7 </td></tr></tbody></table>',
+  },
+  {
+    title: 'a fence with a language',
+    markdown: '```py\nx = 1\n```',
+    html: '<pre><code data-lang="py">x = 1</code></pre>',
+  },
+  { title: 'a fence without one', markdown: '```\nx = 1\n```', html: '<pre><code>x = 1</code></pre>' },
+  { title: 'an indented code block', markdown: '    x = 1', html: '<pre><code>x = 1</code></pre>' },
+  { title: 'inline math', markdown: '$x^2$', html: '<p><code data-math="inline">x^2</code></p>' },
+  { title: 'display math', markdown: '$$\ny\n$$', html: '<p><pre data-math="block">y\n</pre></p>' },
+];
+
+describe('what each construct renders as', () => {
+  it.each(ELEMENTS)('$title', ({ markdown, html }) => {
+    expect(createMarkdownStream(document).update(markdown, true)).toEqual([html]);
+  });
+
+  it('renders no image, form control, class or style, whatever the reply holds', () => {
+    const template = document.createElement('template');
+    template.innerHTML = ELEMENTS.map(({ markdown }) => createMarkdownStream(document).update(markdown, true)).join('');
+    expect(template.content.querySelector('img, input, [class], [style]')).toBeNull();
+  });
+});
+
 describe('createMarkdownStream', () => {
   it('renders the usual reply markdown', () => {
     const html = createMarkdownStream(document).update(REPLY, true).join('');
