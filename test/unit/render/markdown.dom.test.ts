@@ -252,22 +252,54 @@ describe('a reply cut just after a block opened', () => {
   });
 });
 
+/** Stopped replies whose last line only opens a block, and what is left once that line is dropped. */
+const OPENING_LINES = [
+  ['a dash', '- a\n-', '- a'],
+  ['a star and a space', '- a\n* ', '- a'],
+  ['a plus', '- a\n+', '- a'],
+  ['a number and a dot', '1. one\n2.', '1. one'],
+  ['a number and a parenthesis', '1. one\n2) ', '1. one'],
+  ['a number of nine digits', 'Intro\n123456789.', 'Intro'],
+  ['a number and a tab', 'Intro\n3.\t', 'Intro'],
+  ['one hash', 'Intro\n#', 'Intro'],
+  ['three hashes, after a blank line', 'Intro\n\n###', 'Intro\n'],
+  ['six hashes', 'Intro\n###### ', 'Intro'],
+  ['a quote marker', 'Intro\n> ', 'Intro'],
+  ['a fence', 'Intro\n```', 'Intro'],
+  ['a fence with its language', 'Intro\n```ts', 'Intro'],
+  ['a fence of four backticks', 'Intro\n````', 'Intro'],
+  ['a tilde fence', 'Intro\n~~~', 'Intro'],
+  ['a tilde fence with its language', 'Intro\n~~~python', 'Intro'],
+  ['a marker indented by spaces', 'Intro\n   - ', 'Intro'],
+  ['a marker indented by a tab', 'Intro\n\t1.', 'Intro'],
+  ['the first line', '1.', ''],
+];
+
+/** Last lines that say something, or hold no marker a block opens with: a stopped reply keeps them. */
+const NOT_OPENING_LINES = [
+  ['an item with its words', '1. one\n2. two'],
+  ['a bullet with its words', '- a\n- b'],
+  ['a heading with its title', '# Title'],
+  ['a sentence', 'Text ends here.'],
+  ['a number of ten digits', 'Intro\n1234567890.'],
+  ['seven hashes', 'Intro\n#######'],
+  ['a single backtick', 'Intro\n`'],
+  ['two backticks', 'Intro\n``'],
+  ['two tildes', 'Intro\n~~'],
+  ['a marker at the end of a sentence', 'It costs 2.'],
+  ['a dash at the end of a sentence', 'Pros and cons -'],
+  ['a fence at the end of a sentence', 'Write ```'],
+  ['a marker on a line before the last', '1.\nOne'],
+  ['a number with a decimal', 'Intro\n2.5'],
+];
+
 describe('withoutOpeningLine', () => {
-  it.each([
-    ['1. one\n2.', '1. one'],
-    ['1. one\n2) ', '1. one'],
-    ['- a\n-', '- a'],
-    ['Intro\n\n###', 'Intro\n'],
-    ['Intro\n```ts', 'Intro'],
-    ['Intro\n> ', 'Intro'],
-    ['1.', ''],
-  ])('drops the marker that ends %j', (text, kept) => {
+  it.each(OPENING_LINES)('drops a last line of %s', (_title, text, kept) => {
     expect(withoutOpeningLine(text)).toBe(kept);
   });
 
-  it('keeps a last line with words after its marker', () => {
-    for (const text of ['1. one\n2. two', '- a\n- b', '# Title', 'Text ends here.'])
-      expect(withoutOpeningLine(text)).toBe(text);
+  it.each(NOT_OPENING_LINES)('keeps %s', (_title, text) => {
+    expect(withoutOpeningLine(text)).toBe(text);
   });
 
   it('renders the stopped "1. one\\n2." as one item, not "one 2."', () => {
