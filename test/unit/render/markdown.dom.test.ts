@@ -1,6 +1,19 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as Markdown from '../../../src/render/markdown';
 
+/** Every chunk the renderers hand the parser, in order (the parser still parses it). */
+const parsed = vi.hoisted((): string[] => []);
+vi.mock('streaming-markdown', async (importOriginal) => {
+  const original = await importOriginal<typeof import('streaming-markdown')>();
+  return {
+    ...original,
+    parser_write: (parser: Parameters<typeof original.parser_write>[0], chunk: string) => {
+      parsed.push(chunk);
+      original.parser_write(parser, chunk);
+    },
+  };
+});
+
 /**
  * The module afresh for each test: its tables (the element of each token, the opening-line pattern, the blocks
  * pruned when empty and those read apart) are set as it loads, and Stryker counts a mutant of them only against the
@@ -10,6 +23,7 @@ let createMarkdownStream: typeof Markdown.createMarkdownStream;
 let toPlainText: typeof Markdown.toPlainText;
 let withoutOpeningLine: typeof Markdown.withoutOpeningLine;
 beforeEach(async () => {
+  parsed.length = 0;
   vi.resetModules();
   ({ createMarkdownStream, toPlainText, withoutOpeningLine } = await import('../../../src/render/markdown'));
 });
@@ -211,6 +225,43 @@ describe('createMarkdownStream', () => {
     expect(stream.update('other', true).join('')).toBe('<p>other</p>');
   });
 
+  it('hands the parser only what was added, and nothing for an update with the same text or its end', () => {
+    const stream = createMarkdownStream(document);
+    stream.update('Hello', false);
+    stream.update('Hello world', false);
+    stream.update('Hello world', false);
+    const blocks = stream.update('Hello world', true);
+    expect(stream.update('Hello world', true)).toEqual(blocks);
+    expect(stream.update('Hello world', false)).toEqual(blocks);
+    expect(blocks).toEqual(['<p>Hello world</p>']);
+    expect(parsed).toEqual(['Hello', ' world']);
+  });
+
+  it.each([
+    ['another text', 'Hello there', 'Goodbye'],
+    ['a shorter one', 'Hello there', 'Hello'],
+    ['one that ends with the old text', 'Hello', 'Oh, Hello'],
+  ])('parses the whole text afresh, mid-reply, when it is replaced by %s', (_title, before, after) => {
+    const stream = createMarkdownStream(document);
+    stream.update(before, false);
+    expect(stream.update(after, true)).toEqual([`<p>${after}</p>`]);
+    expect(parsed).toEqual([before, after]);
+  });
+
+  it('starts over when a finished reply grows: its end flushed what the parser held back', () => {
+    const stream = createMarkdownStream(document);
+    expect(stream.update('Hello **wor', true)).toEqual(['<p>Hello <strong>wor</strong></p>']);
+    expect(stream.update('Hello **world**', true)).toEqual(['<p>Hello <strong>world</strong></p>']);
+    expect(stream.update('Hello **world**', true)).toEqual(['<p>Hello <strong>world</strong></p>']);
+    expect(parsed).toEqual(['Hello **wor', 'Hello **world**']);
+  });
+
+  it('renders no block for no text', () => {
+    const stream = createMarkdownStream(document);
+    expect(stream.update('', false)).toEqual([]);
+    expect(stream.update('', true)).toEqual([]);
+  });
+
   it('turns task checkboxes into glyphs and images into links', () => {
     const html = createMarkdownStream(document)
       .update('- [x] done\n- [ ] todo\n\n![alt](https://x.test/i.png)', true)
@@ -232,6 +283,11 @@ const CUT_AFTER_OPENING = [
   { title: 'a code fence', text: 'Intro\n\n```\n', html: '<p>Intro</p>' },
   { title: 'a quote', text: 'Intro\n\n> ', html: '<p>Intro</p>' },
   { title: 'an empty heading mid-reply', text: '# \n\nText', html: '<p>Text</p>' },
+  { title: 'an item of blank space', text: '1. a\n2.  \t', html: '<ol><li>a</li></ol>' },
+  { title: 'a code block of blank space', text: 'Intro\n\n```\n   \n```', html: '<p>Intro</p>' },
+  { title: 'a nested bullet', text: 'Steps\n\n1. a\n   - ', html: '<p>Steps</p><ol><li>a</li></ol>' },
+  { title: 'an item holding only an empty nested list', text: 'Intro\n\n1. \n   - ', html: '<p>Intro</p>' },
+  { title: 'a quote holding only an empty heading', text: 'Intro\n\n> # ', html: '<p>Intro</p>' },
 ];
 
 describe('a reply cut just after a block opened', () => {
@@ -249,6 +305,7 @@ describe('a reply cut just after a block opened', () => {
   it('keeps a rule and a task item, which say something without text', () => {
     expect(createMarkdownStream(document).update('a\n\n---\n\n- [ ] ', true).join('')).toContain('<hr>');
     expect(createMarkdownStream(document).update('- [ ] ', true).join('')).toContain('☐');
+    expect(createMarkdownStream(document).update('> ---', true)).toEqual(['<blockquote><hr></blockquote>']);
   });
 });
 
