@@ -166,7 +166,10 @@ export function createMarkdownStream(doc: Document = document): MarkdownStream {
   };
 }
 
-/** Elements whose text stands apart from the next one's when read as plain text. */
+/**
+ * Elements whose text stands apart from the text on either side when read as plain text: a block may sit inside an
+ * item's text (the item's words, a nested list or code block, then more of the item).
+ */
 const SEPARATE = 'p,li,td,th,h1,h2,h3,h4,h5,h6,pre,blockquote,br';
 
 /**
@@ -178,6 +181,9 @@ export function toPlainText(source: string, doc: Document = document): string {
   const parser = smd.parser(createRenderer(root));
   smd.parser_write(parser, source);
   smd.parser_end(parser);
-  for (const element of root.querySelectorAll(SEPARATE)) element.append(' ');
+  for (const element of root.querySelectorAll(SEPARATE)) {
+    element.prepend(' ');
+    element.append(' ');
+  }
   return (root.textContent ?? '').replace(/\s+/g, ' ').trim();
 }

@@ -378,6 +378,13 @@ describe('toPlainText', () => {
     ['| Plan | Price |\n|---|---|\n| Basic | 5 € |', 'Plan Price Basic 5 €'],
     ['```js\nlet a = 1;\n```\n\n---\n\n> quoted', 'let a = 1; quoted'],
     ['a&amp;b <b>c</b>', 'a&amp;b <b>c</b>'],
+    ['# Title\nText', 'Title Text'],
+    ['one\\\ntwo', 'one two'],
+    ['|a|b|\n|-|-|\n|c|d|', 'a b c d'],
+    ['- a\n- b\n\nAfter', 'a b After'],
+    ['1. a\n   - b\n2. c', 'a b c'],
+    ['- a\n  ```\n  x\n  ```\n  y', 'a x y'],
+    ['**a**b [c](https://x.test)d', 'ab cd'],
   ])('reads %j as %j', (markdown, text) => {
     expect(toPlainText(markdown)).toBe(text);
   });
