@@ -244,8 +244,10 @@ describe('createMarkdownStream', () => {
   ])('parses the whole text afresh, mid-reply, when it is replaced by %s', (_title, before, after) => {
     const stream = createMarkdownStream(document);
     stream.update(before, false);
-    expect(stream.update(after, true)).toEqual([`<p>${after}</p>`]);
+    const replaced = stream.update(after, false);
     expect(parsed).toEqual([before, after]);
+    expect(replaced).toEqual(createMarkdownStream(document).update(after, false));
+    expect(stream.update(after, true)).toEqual([`<p>${after}</p>`]);
   });
 
   it('starts over when a finished reply grows: its end flushed what the parser held back', () => {
