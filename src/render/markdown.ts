@@ -113,10 +113,13 @@ function createRenderer(root: HTMLElement): smd.Any_Renderer {
  */
 const BLANK_WHEN_EMPTY = 'p,li,ol,ul,h1,h2,h3,h4,h5,h6,pre,blockquote';
 
-/** Removes the blocks with no text, innermost first, so that a list left with only an empty item goes as well. */
+/**
+ * Removes the blocks with no text and no rule. A list left with only empty items has no text either, so it goes with
+ * them; removing a block never changes another's text, so the order does not matter.
+ */
 function removeEmptyBlocks(root: Element): void {
-  const blocks = [...root.querySelectorAll(BLANK_WHEN_EMPTY)].reverse();
-  for (const block of blocks) if (!block.textContent?.trim() && !block.querySelector('hr')) block.remove();
+  for (const block of root.querySelectorAll(BLANK_WHEN_EMPTY))
+    if (!block.textContent?.trim() && !block.querySelector('hr')) block.remove();
 }
 
 /** A last line that only opens a block: a list marker, a heading's hashes, a quote's `>`, a code fence. */
