@@ -113,10 +113,13 @@ function createRenderer(root: HTMLElement): smd.Any_Renderer {
  */
 const BLANK_WHEN_EMPTY = 'p,li,ol,ul,h1,h2,h3,h4,h5,h6,pre,blockquote';
 
-/** Removes the blocks with no text, innermost first, so that a list left with only an empty item goes as well. */
+/**
+ * Removes the blocks with no text and no rule. A list left with only empty items has no text either, so it goes with
+ * them; removing a block never changes another's text, so the order does not matter.
+ */
 function removeEmptyBlocks(root: Element): void {
-  const blocks = [...root.querySelectorAll(BLANK_WHEN_EMPTY)].reverse();
-  for (const block of blocks) if (!block.textContent?.trim() && !block.querySelector('hr')) block.remove();
+  for (const block of root.querySelectorAll(BLANK_WHEN_EMPTY))
+    if (!block.textContent?.trim() && !block.querySelector('hr')) block.remove();
 }
 
 /** A last line that only opens a block: a list marker, a heading's hashes, a quote's `>`, a code fence. */
@@ -166,7 +169,10 @@ export function createMarkdownStream(doc: Document = document): MarkdownStream {
   };
 }
 
-/** Elements whose text stands apart from the next one's when read as plain text. */
+/**
+ * Elements whose text stands apart from the text on either side when read as plain text: a block may sit inside an
+ * item's text (the item's words, a nested list or code block, then more of the item).
+ */
 const SEPARATE = 'p,li,td,th,h1,h2,h3,h4,h5,h6,pre,blockquote,br';
 
 /**
@@ -178,6 +184,9 @@ export function toPlainText(source: string, doc: Document = document): string {
   const parser = smd.parser(createRenderer(root));
   smd.parser_write(parser, source);
   smd.parser_end(parser);
-  for (const element of root.querySelectorAll(SEPARATE)) element.append(' ');
+  for (const element of root.querySelectorAll(SEPARATE)) {
+    element.prepend(' ');
+    element.append(' ');
+  }
   return (root.textContent ?? '').replace(/\s+/g, ' ').trim();
 }

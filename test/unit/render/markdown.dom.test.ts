@@ -1,5 +1,32 @@
-import { describe, expect, it } from 'vitest';
-import { createMarkdownStream, toPlainText, withoutOpeningLine } from '../../../src/render/markdown';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Markdown from '../../../src/render/markdown';
+
+/** Every chunk the renderers hand the parser, in order (the parser still parses it). */
+const parsed = vi.hoisted((): string[] => []);
+vi.mock('streaming-markdown', async (importOriginal) => {
+  const original = await importOriginal<typeof import('streaming-markdown')>();
+  return {
+    ...original,
+    parser_write: (parser: Parameters<typeof original.parser_write>[0], chunk: string) => {
+      parsed.push(chunk);
+      original.parser_write(parser, chunk);
+    },
+  };
+});
+
+/**
+ * The module afresh for each test: its tables (the element of each token, the opening-line pattern, the blocks
+ * pruned when empty and those read apart) are set as it loads, and Stryker counts a mutant of them only against the
+ * tests that load it.
+ */
+let createMarkdownStream: typeof Markdown.createMarkdownStream;
+let toPlainText: typeof Markdown.toPlainText;
+let withoutOpeningLine: typeof Markdown.withoutOpeningLine;
+beforeEach(async () => {
+  parsed.length = 0;
+  vi.resetModules();
+  ({ createMarkdownStream, toPlainText, withoutOpeningLine } = await import('../../../src/render/markdown'));
+});
 
 /** A long reply using every construct the renderer knows, to be cut into chunks at every possible place. */
 const RICH = [
@@ -31,6 +58,76 @@ function chunks(text: string, size: number | 'random'): string[] {
 
 const REPLY =
   'Intro paragraph with **bold** text.\n\n- one\n- two\n\n```js\nconst a = 1;\nconst b = 2;\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nBye.';
+
+/** Each construct, alone in a finished reply, and the one block of HTML it renders as. */
+const ELEMENTS = [
+  { title: 'a paragraph', markdown: 'Plain words.', html: '<p>Plain words.</p>' },
+  { title: 'a quote', markdown: '> quoted', html: '<blockquote><p>quoted</p></blockquote>' },
+  { title: 'a hard line break', markdown: 'one  \ntwo', html: '<p>one <br>two</p>' },
+  { title: 'a rule', markdown: '---', html: '<hr>' },
+  { title: 'a level-1 heading', markdown: '# One', html: '<h1>One</h1>' },
+  { title: 'a level-2 heading', markdown: '## Two', html: '<h2>Two</h2>' },
+  { title: 'a level-3 heading', markdown: '### Three', html: '<h3>Three</h3>' },
+  { title: 'a level-4 heading', markdown: '#### Four', html: '<h4>Four</h4>' },
+  { title: 'a level-5 heading', markdown: '##### Five', html: '<h5>Five</h5>' },
+  { title: 'a level-6 heading', markdown: '###### Six', html: '<h6>Six</h6>' },
+  { title: 'emphasis with stars', markdown: '*soft*', html: '<p><em>soft</em></p>' },
+  { title: 'emphasis with underscores', markdown: '_soft_', html: '<p><em>soft</em></p>' },
+  { title: 'strong with stars', markdown: '**loud**', html: '<p><strong>loud</strong></p>' },
+  { title: 'strong with underscores', markdown: '__loud__', html: '<p><strong>loud</strong></p>' },
+  { title: 'a strikethrough', markdown: '~~gone~~', html: '<p><s>gone</s></p>' },
+  { title: 'inline code', markdown: '`tape`', html: '<p><code>tape</code></p>' },
+  {
+    title: 'a bare URL',
+    markdown: 'https://raw.test/u',
+    html: '<p><a href="https://raw.test/u">https://raw.test/u</a></p>',
+  },
+  {
+    title: 'a link',
+    markdown: '[the policy](https://l.test/p)',
+    html: '<p><a href="https://l.test/p">the policy</a></p>',
+  },
+  // SECURITY: an image would be fetched as soon as it shows; it becomes a link to its URL, named by its alt text.
+  {
+    title: 'an image',
+    markdown: '![map](https://u.test/m.png)',
+    html: '<p><a href="https://u.test/m.png">map</a></p>',
+  },
+  { title: 'a bullet list', markdown: '- a\n- b', html: '<ul><li>a</li><li>b</li></ul>' },
+  { title: 'a numbered list', markdown: '1. a\n2. b', html: '<ol><li>a</li><li>b</li></ol>' },
+  { title: 'a list numbered from 5', markdown: '5. x\n6. y', html: '<ol start="5"><li>x</li><li>y</li></ol>' },
+  // A checkbox would be a form control: a glyph says the same.
+  { title: 'a done task', markdown: '- [x] packed', html: '<ul><li><span>☑ </span> packed</li></ul>' },
+  { title: 'an open task', markdown: '- [ ] labelled', html: '<ul><li><span>☐ </span> labelled</li></ul>' },
+  {
+    title: 'a table',
+    markdown: '| Zone | Days |\n|---|---|\n| EU | 2 |\n| World | 7 |',
+    html:
+      '<table><thead><tr><th> Zone </th><th> Days </th></tr></thead>' +
+      '<tbody><tr><td> EU </td><td> 2 </td></tr><tr><td> World </td><td> 7 </td></tr></tbody></table>',
+  },
+  {
+    title: 'a fence with a language',
+    markdown: '```py\nx = 1\n```',
+    html: '<pre><code data-lang="py">x = 1</code></pre>',
+  },
+  { title: 'a fence without one', markdown: '```\nx = 1\n```', html: '<pre><code>x = 1</code></pre>' },
+  { title: 'an indented code block', markdown: '    x = 1', html: '<pre><code>x = 1</code></pre>' },
+  { title: 'inline math', markdown: '$x^2$', html: '<p><code data-math="inline">x^2</code></p>' },
+  { title: 'display math', markdown: '$$\ny\n$$', html: '<p><pre data-math="block">y\n</pre></p>' },
+];
+
+describe('what each construct renders as', () => {
+  it.each(ELEMENTS)('$title', ({ markdown, html }) => {
+    expect(createMarkdownStream(document).update(markdown, true)).toEqual([html]);
+  });
+
+  it('renders no image, form control, class or style, whatever the reply holds', () => {
+    const template = document.createElement('template');
+    template.innerHTML = ELEMENTS.map(({ markdown }) => createMarkdownStream(document).update(markdown, true)).join('');
+    expect(template.content.querySelector('img, input, [class], [style]')).toBeNull();
+  });
+});
 
 describe('createMarkdownStream', () => {
   it('renders the usual reply markdown', () => {
@@ -128,6 +225,45 @@ describe('createMarkdownStream', () => {
     expect(stream.update('other', true).join('')).toBe('<p>other</p>');
   });
 
+  it('hands the parser only what was added, and nothing for an update with the same text or its end', () => {
+    const stream = createMarkdownStream(document);
+    stream.update('Hello', false);
+    stream.update('Hello world', false);
+    stream.update('Hello world', false);
+    const blocks = stream.update('Hello world', true);
+    expect(stream.update('Hello world', true)).toEqual(blocks);
+    expect(stream.update('Hello world', false)).toEqual(blocks);
+    expect(blocks).toEqual(['<p>Hello world</p>']);
+    expect(parsed).toEqual(['Hello', ' world']);
+  });
+
+  it.each([
+    ['another text', 'Hello there', 'Goodbye'],
+    ['a shorter one', 'Hello there', 'Hello'],
+    ['one that ends with the old text', 'Hello', 'Oh, Hello'],
+  ])('parses the whole text afresh, mid-reply, when it is replaced by %s', (_title, before, after) => {
+    const stream = createMarkdownStream(document);
+    stream.update(before, false);
+    const replaced = stream.update(after, false);
+    expect(parsed).toEqual([before, after]);
+    expect(replaced).toEqual(createMarkdownStream(document).update(after, false));
+    expect(stream.update(after, true)).toEqual([`<p>${after}</p>`]);
+  });
+
+  it('starts over when a finished reply grows: its end flushed what the parser held back', () => {
+    const stream = createMarkdownStream(document);
+    expect(stream.update('Hello **wor', true)).toEqual(['<p>Hello <strong>wor</strong></p>']);
+    expect(stream.update('Hello **world**', true)).toEqual(['<p>Hello <strong>world</strong></p>']);
+    expect(stream.update('Hello **world**', true)).toEqual(['<p>Hello <strong>world</strong></p>']);
+    expect(parsed).toEqual(['Hello **wor', 'Hello **world**']);
+  });
+
+  it('renders no block for no text', () => {
+    const stream = createMarkdownStream(document);
+    expect(stream.update('', false)).toEqual([]);
+    expect(stream.update('', true)).toEqual([]);
+  });
+
   it('turns task checkboxes into glyphs and images into links', () => {
     const html = createMarkdownStream(document)
       .update('- [x] done\n- [ ] todo\n\n![alt](https://x.test/i.png)', true)
@@ -149,6 +285,11 @@ const CUT_AFTER_OPENING = [
   { title: 'a code fence', text: 'Intro\n\n```\n', html: '<p>Intro</p>' },
   { title: 'a quote', text: 'Intro\n\n> ', html: '<p>Intro</p>' },
   { title: 'an empty heading mid-reply', text: '# \n\nText', html: '<p>Text</p>' },
+  { title: 'an item of blank space', text: '1. a\n2.  \t', html: '<ol><li>a</li></ol>' },
+  { title: 'a code block of blank space', text: 'Intro\n\n```\n   \n```', html: '<p>Intro</p>' },
+  { title: 'a nested bullet', text: 'Steps\n\n1. a\n   - ', html: '<p>Steps</p><ol><li>a</li></ol>' },
+  { title: 'an item holding only an empty nested list', text: 'Intro\n\n1. \n   - ', html: '<p>Intro</p>' },
+  { title: 'a quote holding only an empty heading', text: 'Intro\n\n> # ', html: '<p>Intro</p>' },
 ];
 
 describe('a reply cut just after a block opened', () => {
@@ -166,25 +307,58 @@ describe('a reply cut just after a block opened', () => {
   it('keeps a rule and a task item, which say something without text', () => {
     expect(createMarkdownStream(document).update('a\n\n---\n\n- [ ] ', true).join('')).toContain('<hr>');
     expect(createMarkdownStream(document).update('- [ ] ', true).join('')).toContain('☐');
+    expect(createMarkdownStream(document).update('> ---', true)).toEqual(['<blockquote><hr></blockquote>']);
   });
 });
 
+/** Stopped replies whose last line only opens a block, and what is left once that line is dropped. */
+const OPENING_LINES = [
+  ['a dash', '- a\n-', '- a'],
+  ['a star and a space', '- a\n* ', '- a'],
+  ['a plus', '- a\n+', '- a'],
+  ['a number and a dot', '1. one\n2.', '1. one'],
+  ['a number and a parenthesis', '1. one\n2) ', '1. one'],
+  ['a number of nine digits', 'Intro\n123456789.', 'Intro'],
+  ['a number and a tab', 'Intro\n3.\t', 'Intro'],
+  ['one hash', 'Intro\n#', 'Intro'],
+  ['three hashes, after a blank line', 'Intro\n\n###', 'Intro\n'],
+  ['six hashes', 'Intro\n###### ', 'Intro'],
+  ['a quote marker', 'Intro\n> ', 'Intro'],
+  ['a fence', 'Intro\n```', 'Intro'],
+  ['a fence with its language', 'Intro\n```ts', 'Intro'],
+  ['a fence of four backticks', 'Intro\n````', 'Intro'],
+  ['a tilde fence', 'Intro\n~~~', 'Intro'],
+  ['a tilde fence with its language', 'Intro\n~~~python', 'Intro'],
+  ['a marker indented by spaces', 'Intro\n   - ', 'Intro'],
+  ['a marker indented by a tab', 'Intro\n\t1.', 'Intro'],
+  ['the first line', '1.', ''],
+];
+
+/** Last lines that say something, or hold no marker a block opens with: a stopped reply keeps them. */
+const NOT_OPENING_LINES = [
+  ['an item with its words', '1. one\n2. two'],
+  ['a bullet with its words', '- a\n- b'],
+  ['a heading with its title', '# Title'],
+  ['a sentence', 'Text ends here.'],
+  ['a number of ten digits', 'Intro\n1234567890.'],
+  ['seven hashes', 'Intro\n#######'],
+  ['a single backtick', 'Intro\n`'],
+  ['two backticks', 'Intro\n``'],
+  ['two tildes', 'Intro\n~~'],
+  ['a marker at the end of a sentence', 'It costs 2.'],
+  ['a dash at the end of a sentence', 'Pros and cons -'],
+  ['a fence at the end of a sentence', 'Write ```'],
+  ['a marker on a line before the last', '1.\nOne'],
+  ['a number with a decimal', 'Intro\n2.5'],
+];
+
 describe('withoutOpeningLine', () => {
-  it.each([
-    ['1. one\n2.', '1. one'],
-    ['1. one\n2) ', '1. one'],
-    ['- a\n-', '- a'],
-    ['Intro\n\n###', 'Intro\n'],
-    ['Intro\n```ts', 'Intro'],
-    ['Intro\n> ', 'Intro'],
-    ['1.', ''],
-  ])('drops the marker that ends %j', (text, kept) => {
+  it.each(OPENING_LINES)('drops a last line of %s', (_title, text, kept) => {
     expect(withoutOpeningLine(text)).toBe(kept);
   });
 
-  it('keeps a last line with words after its marker', () => {
-    for (const text of ['1. one\n2. two', '- a\n- b', '# Title', 'Text ends here.'])
-      expect(withoutOpeningLine(text)).toBe(text);
+  it.each(NOT_OPENING_LINES)('keeps %s', (_title, text) => {
+    expect(withoutOpeningLine(text)).toBe(text);
   });
 
   it('renders the stopped "1. one\\n2." as one item, not "one 2."', () => {
@@ -206,6 +380,13 @@ describe('toPlainText', () => {
     ['| Plan | Price |\n|---|---|\n| Basic | 5 € |', 'Plan Price Basic 5 €'],
     ['```js\nlet a = 1;\n```\n\n---\n\n> quoted', 'let a = 1; quoted'],
     ['a&amp;b <b>c</b>', 'a&amp;b <b>c</b>'],
+    ['# Title\nText', 'Title Text'],
+    ['one\\\ntwo', 'one two'],
+    ['|a|b|\n|-|-|\n|c|d|', 'a b c d'],
+    ['- a\n- b\n\nAfter', 'a b After'],
+    ['1. a\n   - b\n2. c', 'a b c'],
+    ['- a\n  ```\n  x\n  ```\n  y', 'a x y'],
+    ['**a**b [c](https://x.test)d', 'ab cd'],
   ])('reads %j as %j', (markdown, text) => {
     expect(toPlainText(markdown)).toBe(text);
   });
