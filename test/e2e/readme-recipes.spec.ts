@@ -53,6 +53,10 @@ let browser: Browser;
 let metricsPort = 0;
 /** What each visitor writes under their thumbs-down. */
 const COMMENT = 'Not what I asked';
+/** The longest one step of a recipe's walk may wait (the reply has 20 s). */
+const STEP_TIMEOUT = 10_000;
+/** A recipe's whole walk: its steps' own limits, with room for the page and the clicks. */
+const WALK_TIMEOUT = 60_000;
 /** The Node recipes, which print where they listen. */
 const NODE_RECIPES = [RECIPES[0], RECIPES[1], RECIPES[2], RECIPES[6]];
 const running = new Map<string, RunningRecipe>();
@@ -178,62 +182,70 @@ describe("the README's install and proxy recipes, run as written", () => {
     expect(output).toMatch(/Next\.js 16\.\d+\.\d+/);
   });
 
-  // The pages chat at once (one browser, a context each): the proxies are separate processes.
-  it.concurrent.for(RECIPES)('%s: a page on another origin chats through it in Chromium', async (name, test) => {
-    const recipe = running.get(name) as RunningRecipe;
-    const context = await browser.newContext({ viewport: { width: 1000, height: 760 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    // The walkthrough's page has no favicon: the browser's 404 for it is no error of the widget's.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(message.text());
-    });
-    const proxied: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().startsWith(recipe.proxyUrl))
-        proxied.push(`${request.method()} ${new URL(request.url()).pathname}`);
-    });
-    await page.goto(site.pageFor(name, { botId: sandbox.botId, proxyUrl: recipe.proxyUrl }));
-    await ask(page, 'What do the plans cost?');
-    // A reply, or the notice a refusing proxy leads to ("This chat isn't available right now."): no long wait.
-    await page.locator(`${W.bot}, ${W.alert}`).first().waitFor({ timeout: 20_000 });
-    expect(await page.locator(W.alert).allTextContents(), recipe.output.join('')).toEqual([]);
-    expect(await page.locator(W.bot).first().textContent()).toMatch(/plan/i);
-    expect(proxied).toEqual(expect.arrayContaining([expect.stringMatching(/^POST .*\/conversations$/)]));
-    // A thumbs-down with a comment, as a visitor gives it: the widget sends the rating once, with the comment.
-    const rated: number[] = [];
-    page.on('response', (response) => {
-      if (response.url().startsWith(recipe.proxyUrl) && response.url().includes('feedback'))
-        rated.push(response.status());
-    });
-    await page.locator(`${W.bot} button[aria-label="${CHAT_TEXT.rateDown}"]`).first().click();
-    await page.getByLabel(CHAT_TEXT.comment).fill(COMMENT);
-    await page.locator('askbox-widget .comment button[type="submit"]').click();
-    // expect.poll needs the test's own expect in a concurrent test.
-    await test.expect.poll(() => rated, { timeout: 10_000 }).toEqual([200]);
-    expect(errors, recipe.output.join('')).toEqual([]);
-    await context.close();
-    // Found where the README says ratings go: one rating (one visitor, one reply) is one line, with the comment.
-    await test.expect.poll(() => loggedRatings(recipe.output).length, { timeout: 10_000 }).toBe(1);
-    const ratings = loggedRatings(recipe.output);
-    expect(ratings).toEqual([
-      expect.objectContaining({
-        conversationId: expect.any(String),
-        messageId: expect.any(String),
-        visitorId: expect.any(String),
-        rating: 'down',
-        comment: COMMENT,
-      }),
-    ]);
-    // Every method the widget uses reaches the proxy: a deletion without a grant is its 404, not the framework's.
-    const deleted = await fetch(`${recipe.proxyUrl}/conversations/abcdefabcdef`, {
-      method: 'DELETE',
-      headers: { origin: siteOrigin },
-    });
-    expect(deleted.status, recipe.output.join('')).toBe(404);
-    expect(await deleted.json()).toEqual({ message: 'Conversation not found.' });
-  });
+  // The pages chat at once (one browser, a context each): the proxies are separate processes. Five walks share the
+  // machine, so each has the time its own steps allow (20 s for the reply, 10 s for each other wait) rather than the
+  // default 30 s, and a step that hangs fails by itself, named, instead of the whole walk timing out.
+  it.concurrent.for(RECIPES)(
+    '%s: a page on another origin chats through it in Chromium',
+    { timeout: WALK_TIMEOUT },
+    async (name, test) => {
+      const recipe = running.get(name) as RunningRecipe;
+      const context = await browser.newContext({ viewport: { width: 1000, height: 760 } });
+      context.setDefaultTimeout(STEP_TIMEOUT);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      // The walkthrough's page has no favicon: the browser's 404 for it is no error of the widget's.
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(message.text());
+      });
+      const proxied: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().startsWith(recipe.proxyUrl))
+          proxied.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      });
+      await page.goto(site.pageFor(name, { botId: sandbox.botId, proxyUrl: recipe.proxyUrl }));
+      await ask(page, 'What do the plans cost?');
+      // A reply, or the notice a refusing proxy leads to ("This chat isn't available right now."): no long wait.
+      await page.locator(`${W.bot}, ${W.alert}`).first().waitFor({ timeout: 20_000 });
+      expect(await page.locator(W.alert).allTextContents(), recipe.output.join('')).toEqual([]);
+      expect(await page.locator(W.bot).first().textContent()).toMatch(/plan/i);
+      expect(proxied).toEqual(expect.arrayContaining([expect.stringMatching(/^POST .*\/conversations$/)]));
+      // A thumbs-down with a comment, as a visitor gives it: the widget sends the rating once, with the comment.
+      const rated: number[] = [];
+      page.on('response', (response) => {
+        if (response.url().startsWith(recipe.proxyUrl) && response.url().includes('feedback'))
+          rated.push(response.status());
+      });
+      await page.locator(`${W.bot} button[aria-label="${CHAT_TEXT.rateDown}"]`).first().click();
+      await page.getByLabel(CHAT_TEXT.comment).fill(COMMENT);
+      await page.locator('askbox-widget .comment button[type="submit"]').click();
+      // expect.poll needs the test's own expect in a concurrent test.
+      await test.expect.poll(() => rated, { timeout: STEP_TIMEOUT }).toEqual([200]);
+      expect(errors, recipe.output.join('')).toEqual([]);
+      await context.close();
+      // Found where the README says ratings go: one rating (one visitor, one reply) is one line, with the comment.
+      await test.expect.poll(() => loggedRatings(recipe.output).length, { timeout: STEP_TIMEOUT }).toBe(1);
+      const ratings = loggedRatings(recipe.output);
+      expect(ratings).toEqual([
+        expect.objectContaining({
+          conversationId: expect.any(String),
+          messageId: expect.any(String),
+          visitorId: expect.any(String),
+          rating: 'down',
+          comment: COMMENT,
+        }),
+      ]);
+      // Every method the widget uses reaches the proxy: a deletion without a grant is its 404, not the framework's.
+      const deleted = await fetch(`${recipe.proxyUrl}/conversations/abcdefabcdef`, {
+        method: 'DELETE',
+        headers: { origin: siteOrigin },
+        signal: AbortSignal.timeout(STEP_TIMEOUT),
+      });
+      expect(deleted.status, recipe.output.join('')).toBe(404);
+      expect(await deleted.json()).toEqual({ message: 'Conversation not found.' });
+    },
+  );
 
   it("WordPress, with the README's must-use plugin, chats through the simulator on its home page", async () => {
     const wordpress = await startWordPressRecipe(browser, sandbox);
