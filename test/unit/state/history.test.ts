@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createConversations } from '../../../src/state/conversations';
-import { createHistory, HISTORY_TRANSITIONS, type HistoryEvent, type HistoryState } from '../../../src/state/history';
+import { createHistory, type HistoryEvent, type HistoryState } from '../../../src/state/history';
 import { createModelState } from '../../../src/state/model-state';
 import { createRuns } from '../../../src/state/runs';
 import { createSession } from '../../../src/state/session';
@@ -69,11 +69,13 @@ describe('history: the transition table', () => {
     expect(history.loaded).toBe((to ?? from) === 'read');
   });
 
-  it('is exactly the table the history follows', () => {
-    expect(Object.keys(HISTORY_TRANSITIONS).sort()).toEqual([...STATES].sort());
+  it('is exactly the table the history follows', async () => {
+    // Loaded afresh, so that Stryker counts the table's load towards this test.
+    vi.resetModules();
+    const { HISTORY_TRANSITIONS: table } = await import('../../../src/state/history');
+    expect(Object.keys(table).sort()).toEqual([...STATES].sort());
     for (const from of STATES)
-      for (const event of EVENTS)
-        expect(HISTORY_TRANSITIONS[from][event], `${from} on ${event}`).toBe(target(from, event));
+      for (const event of EVENTS) expect(table[from][event], `${from} on ${event}`).toBe(target(from, event));
   });
 });
 
