@@ -56,6 +56,29 @@ describe('the way to a person', () => {
     expect(body.startsWith('…')).toBe(true);
     expect(body.endsWith('The last answer.\n')).toBe(true);
   });
+
+  it('writes an email of the title alone, with no body, before the first message', () => {
+    const link = handoffLink({ email: 'help@example.com' }, { messages: [], id: undefined }, labels)!;
+    expect(link.href).toBe('mailto:help@example.com?subject=Help&body=');
+  });
+
+  it('keeps a conversation whole at exactly the limit, and cuts one of plain text to exactly the limit', () => {
+    const head = encodeURIComponent('# Help\n\n**You** · 10:00\n\n\n').length;
+    const bodyOf = (text: string) => {
+      const link = handoffLink(
+        { email: 'h@example.com' },
+        { messages: [message('user', text)], id: undefined },
+        labels,
+      );
+      return /[?&]body=([^&]*)/.exec(link!.href)![1]!;
+    };
+    const whole = bodyOf('a'.repeat(MAILTO_BODY_MAX - head));
+    expect(whole.length).toBe(MAILTO_BODY_MAX);
+    expect(decodeURIComponent(whole).startsWith('# Help')).toBe(true);
+    const cut = bodyOf('a'.repeat(MAILTO_BODY_MAX));
+    expect(cut.length).toBe(MAILTO_BODY_MAX);
+    expect(decodeURIComponent(cut).startsWith('…a')).toBe(true);
+  });
 });
 
 afterEach(() => vi.restoreAllMocks());
