@@ -17,6 +17,7 @@ describe('session', () => {
   it('reads the stored conversation once, and keeps a valid one in storage', () => {
     const { session, memory, reads } = setup(JSON.stringify(ref));
     expect(session.current()).toEqual(ref);
+    expect(memory.get(KEY)).toBe(JSON.stringify(ref));
     memory.set(KEY, JSON.stringify({ id: 'conv0000000b', grant: 'grant-b' }));
     expect(session.current()).toEqual(ref);
     expect(reads).toEqual([KEY]);
