@@ -21,6 +21,8 @@ describe('proxyEndpoint: a proxy route after the proxy URL', () => {
       'https://blog.test/index.php?rest_route=/askbox/v1/messages&conversation_id=c1&page=1',
     ],
     ['/?lang=de&route=/askbox', '/health?bot_id=b', '/?lang=de&route=/askbox/health&bot_id=b'],
+    // Every trailing slash goes, so no route begins with an empty segment.
+    ['https://chat.test/askbox//', '/conversations', 'https://chat.test/askbox/conversations'],
   ])('%s + %s = %s', (proxyUrl, path, url) => {
     expect(proxyEndpoint(proxyUrl, path)).toBe(url);
   });
