@@ -36,7 +36,8 @@ describe('chat model: the consent gate', () => {
     // The visitor's own text stays: the page's does not replace it.
     await model.send('A question from the page');
     expect(model.draft.value).toBe('Where is my parcel?');
-    model.setDraft('');
+    // A box of blank space holds nothing of the visitor's.
+    model.setDraft('  \n ');
     await model.send('A question from the page');
     model.newConversation();
     await Promise.resolve();

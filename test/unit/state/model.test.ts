@@ -680,6 +680,11 @@ describe('chat model: guards', () => {
     reply('ok');
     await model.send('hello');
     expect(model.draft.value).toBe('');
+    // However either is spaced.
+    model.setDraft('thanks');
+    reply('ok');
+    await model.send(' thanks\n');
+    expect(model.draft.value).toBe('');
   });
 
   it('dismisses a failure only: dismissing while sending changes nothing', async () => {
