@@ -4,7 +4,7 @@ import { ChatError } from '../../../src/api/errors';
 import { parseConfig } from '../../../src/config/parse';
 import type { WidgetEvents } from '../../../src/state/events';
 import { createFeedback, isRateable } from '../../../src/state/feedback';
-import type { ChatMessage } from '../../../src/state/messages';
+import { localMessage, type ChatMessage } from '../../../src/state/messages';
 import { createFakeClient } from '../../helpers/fake-client';
 import { createMemoryStorage } from '../../helpers/memory-storage';
 
@@ -33,15 +33,8 @@ function setup() {
 }
 
 describe('which messages can be rated', () => {
-  const reply: ChatMessage = {
-    id: 'Rep1y0000001',
-    role: 'assistant',
-    text: 'Hi',
-    status: 'done',
-    flagged: false,
-    sources: [],
-    time: 0,
-  };
+  // A reply as the service stored it: its own id, not a local one.
+  const reply: ChatMessage = { ...localMessage('assistant', 'Hi', 'done'), id: 'Rep1y0000001' };
   const cases: [title: string, change: Partial<ChatMessage>, rateable: boolean][] = [
     ['a complete reply the service stored', {}, true],
     ['an id with "local-" past its start', { id: 'x-local-1' }, true],

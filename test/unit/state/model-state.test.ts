@@ -2,21 +2,13 @@ import { signal } from '@preact/signals';
 import { describe, expect, it } from 'vitest';
 import { ChatError } from '../../../src/api/errors';
 import { MAX_MESSAGE_LENGTH } from '../../../src/config/schema';
-import type { ChatMessage } from '../../../src/state/messages';
+import { localMessage } from '../../../src/state/messages';
 import { createModelState } from '../../../src/state/model-state';
 import type { Failure } from '../../../src/state/status';
 
 const ERROR = new ChatError('http', 'HTTP 500', { status: 500 });
-const FAILED_REPLY: ChatMessage = {
-  id: 'local-2',
-  role: 'assistant',
-  text: 'Sorry',
-  status: 'failed',
-  flagged: false,
-  sources: [],
-  time: 0,
-};
-const QUESTION: ChatMessage = { ...FAILED_REPLY, id: 'local-1', role: 'user', text: 'Hi', status: 'done' };
+const QUESTION = localMessage('user', 'Hi', 'done');
+const FAILED_REPLY = localMessage('assistant', 'Sorry', 'failed');
 
 /** A model state that failed with `failure` after a send. */
 function failedWith(failure: Failure) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../src/state/messages';
+import { localMessage, type ChatMessage } from '../../../src/state/messages';
 import { toMarkdown, type TranscriptLabels } from '../../../src/state/transcript';
 
 const LABELS: TranscriptLabels = {
@@ -10,15 +10,9 @@ const LABELS: TranscriptLabels = {
   formatTime: (time) => `t${time}`,
 };
 
-/** A message with the fields a transcript reads. */
+/** A complete message, with what a transcript reads changed by `extra`. */
 const message = (role: ChatMessage['role'], text: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
-  id: `${role}-${text.length}`,
-  role,
-  text,
-  status: 'done',
-  flagged: false,
-  sources: [],
-  time: 1,
+  ...localMessage(role, text, 'done'),
   ...extra,
 });
 
