@@ -1,4 +1,4 @@
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { chromium, type Browser, type ConsoleMessage, type Locator, type Page } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../../demo/server';
 import type { ProxyOptions } from '../../src/proxy/core/proxy';
 import type { Scenario } from '../../demo/simulator/scenario';
@@ -126,6 +126,7 @@ export const W = {
   user: 'askbox-widget .msg--user',
   welcome: 'askbox-widget .msg--welcome',
   alert: 'askbox-widget [role="alert"]',
+  log: 'askbox-widget .log',
 } as const;
 
 /**
@@ -147,11 +148,12 @@ export function retag(page: Page, attributes: Record<string, string>) {
  * What `read` finds once the page has come to rest: the same in two reads an animation frame apart, within 10 s.
  * The log, say, follows a finished reply in the frame after its layout, later on a busy machine; and a bubble just
  * put in (the stored reply replacing the streamed one) measures its `contain-intrinsic-size` placeholder until the
- * next frame decides it is on screen, so a read between the two finds a log that fits and has no scroll.
+ * next frame decides it is on screen, so a read between the two finds a log that fits and has no scroll. `check`: a
+ * concurrent test's own `expect`.
  */
-export async function atRest<T>(page: Page, read: () => Promise<T>): Promise<T> {
+export async function atRest<T>(page: Page, read: () => Promise<T>, check = expect): Promise<T> {
   let last = '';
-  await expect
+  await check
     .poll(
       async () => {
         await animationFrames(page);
@@ -164,6 +166,22 @@ export async function atRest<T>(page: Page, read: () => Promise<T>): Promise<T> 
     )
     .toBe(true);
   return JSON.parse(last) as T;
+}
+
+/**
+ * Clicks `target`, in the log, as a visitor does: scrolled to with the wheel, then pressed once it is at rest. The
+ * log keeps a reply taller than itself at its start until the reader scrolls (wheel, touch, press or key); a button
+ * below that start, scrolled into view by Playwright alone, is taken back down as the log's content next resizes. On
+ * a busy machine that can fall between the press and the release, and Playwright checks what is under the pointer
+ * only as the press starts: the release lands elsewhere, and the click is lost without an error. `check`: a
+ * concurrent test's own `expect`.
+ */
+export async function clickInLog(page: Page, target: Locator, check = expect) {
+  await target.waitFor();
+  await page.locator(W.log).hover();
+  await page.mouse.wheel(0, await page.locator(W.log).evaluate((log) => log.scrollHeight));
+  await atRest(page, () => target.boundingBox(), check);
+  await target.click();
 }
 
 /** Holds back the files whose URL matches `file`; resolves to the function that lets them through. */

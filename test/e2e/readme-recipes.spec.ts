@@ -24,7 +24,7 @@ import {
 import { startWordPressRecipe } from '../helpers/wordpress-recipe';
 import { freePort } from '../helpers/ports';
 import { CHAT_TEXT } from '../../src/config/chat-text';
-import { ask, launchChromium, W } from './harness';
+import { ask, clickInLog, launchChromium, W } from './harness';
 
 /**
  * Every install step and proxy recipe of the README, run as written: the package packed and installed into a fresh
@@ -217,10 +217,13 @@ describe("the README's install and proxy recipes, run as written", () => {
         if (response.url().startsWith(recipe.proxyUrl) && response.url().includes('feedback'))
           rated.push(response.status());
       });
-      await page.locator(`${W.bot} button[aria-label="${CHAT_TEXT.rateDown}"]`).first().click();
+      const thumbsDown = page.locator(`${W.bot} button[aria-label="${CHAT_TEXT.rateDown}"]`);
+      await clickInLog(page, thumbsDown, test.expect);
+      // The click was taken (a lost one fails here, not as a comment box that never opens). expect.poll needs the
+      // test's own expect in a concurrent test.
+      await test.expect.poll(() => thumbsDown.getAttribute('aria-pressed'), { timeout: STEP_TIMEOUT }).toBe('true');
       await page.getByLabel(CHAT_TEXT.comment).fill(COMMENT);
       await page.locator('askbox-widget .comment button[type="submit"]').click();
-      // expect.poll needs the test's own expect in a concurrent test.
       await test.expect.poll(() => rated, { timeout: STEP_TIMEOUT }).toEqual([200]);
       expect(errors, recipe.output.join('')).toEqual([]);
       await context.close();

@@ -12,7 +12,7 @@ import {
   type Permalinks,
 } from '../helpers/wordpress-admin';
 import { CHAT_TEXT } from '../../src/config/chat-text';
-import { ask, launchChromium, W } from './harness';
+import { ask, clickInLog, launchChromium, W } from './harness';
 
 /** The simulator's API key, as the site owner pastes it into Settings → Askbox. */
 const KEY = 'wordpress-e2e-simulator-key-81f3c2';
@@ -122,7 +122,7 @@ async function visitorChats(comment?: string) {
       if (proxyCall(response.request().method(), new URL(response.url()))?.endsWith('/feedback'))
         rated.push(response.status());
     });
-    await page.locator(`${W.bot} button[aria-label="${CHAT_TEXT.rateDown}"]`).click();
+    await clickInLog(page, page.locator(`${W.bot} button[aria-label="${CHAT_TEXT.rateDown}"]`));
     await page.getByLabel(CHAT_TEXT.comment).fill(comment);
     await page.locator(`askbox-widget .comment button[type="submit"]`).click();
     // The thumbs-down is sent once, with the comment.
