@@ -20,8 +20,20 @@ export async function installWordPress(page: Page, url: string): Promise<void> {
   await page.getByRole('button', { name: 'Install WordPress' }).click();
   await page.getByRole('heading', { name: 'Success!' }).waitFor();
   await page.getByRole('link', { name: 'Log In' }).click();
-  await page.locator('#user_login').fill(ADMIN.user);
-  await page.locator('#user_pass').fill(ADMIN.password);
+  await submitLogin(page, { login: ADMIN.user, password: ADMIN.password });
+}
+
+/**
+ * Fills and sends wp-login.php's form, on screen in `page`; resolves once WordPress has let the user in (its admin
+ * bar shows). WordPress focuses and selects the username field 200 ms after the form is parsed
+ * (`wp_attempt_focus`), and Playwright fills a field in two steps (it focuses the field, then sends the text), far
+ * apart on a busy machine: a fill under way as that focus comes types the password over the username, and the login
+ * fails with an empty password. The form is filled once WordPress's focus has come.
+ */
+async function submitLogin(page: Page, user: { login: string; password: string }): Promise<void> {
+  await page.waitForFunction(() => document.activeElement?.id === 'user_login');
+  await page.locator('#user_login').fill(user.login);
+  await page.locator('#user_pass').fill(user.password);
   await page.locator('#wp-submit').click();
   await page.locator('#wpadminbar').waitFor();
 }
@@ -60,8 +72,5 @@ export async function saveSettings(page: Page, url: string, menu: string, fields
 /** wp-login.php as a user signs in; resolves once WordPress has let them in (its admin bar shows). */
 export async function logIn(page: Page, url: string, user: { login: string; password: string }): Promise<void> {
   await page.goto(`${url}/wp-login.php`);
-  await page.locator('#user_login').fill(user.login);
-  await page.locator('#user_pass').fill(user.password);
-  await page.locator('#wp-submit').click();
-  await page.locator('#wpadminbar').waitFor();
+  await submitLogin(page, user);
 }
