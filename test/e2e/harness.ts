@@ -170,10 +170,11 @@ export async function atRest<T>(page: Page, read: () => Promise<T>, check = expe
 
 /**
  * Clicks `target`, in the log, as a visitor does: scrolled to with the wheel, then pressed once it is at rest. The
- * log keeps a reply taller than itself at its start until the reader scrolls (wheel, touch, press or key); a button
- * below that start, scrolled into view by Playwright alone, is taken back down as the log's content next resizes. On
- * a busy machine that can fall between the press and the release, and Playwright checks what is under the pointer
- * only as the press starts: the release lands elsewhere, and the click is lost without an error. `check`: a
+ * log keeps a reply taller than itself at its start until the reader scrolls (wheel, touch, press or key). A button
+ * below that start, scrolled into view by Playwright alone, can still move in the frames after: a bubble just put in
+ * is laid out from its placeholder size, and the log takes a reply it keeps at its start back there as its content
+ * resizes. Playwright checks what is under the pointer only as the press starts; on a busy machine a move between
+ * the press and the release takes the release elsewhere, and the click is lost without an error. `check`: a
  * concurrent test's own `expect`.
  */
 export async function clickInLog(page: Page, target: Locator, check = expect) {
