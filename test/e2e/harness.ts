@@ -179,8 +179,9 @@ export async function atRest<T>(page: Page, read: () => Promise<T>, check = expe
  */
 export async function clickInLog(page: Page, target: Locator, check = expect) {
   await target.waitFor();
-  await page.locator(W.log).hover();
-  await page.mouse.wheel(0, await page.locator(W.log).evaluate((log) => log.scrollHeight));
+  const log = page.locator(W.log);
+  await log.hover();
+  await page.mouse.wheel(0, await log.evaluate((element) => element.scrollHeight));
   await atRest(page, () => target.boundingBox(), check);
   await target.click();
 }

@@ -1,18 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseHandoff } from '../../../src/config/handoff';
 import { handoffLink, MAILTO_BODY_MAX } from '../../../src/state/handoff';
-import type { ChatMessage } from '../../../src/state/messages';
+import { localMessage, type ChatMessage } from '../../../src/state/messages';
 
 const labels = { title: 'Help', you: 'You', assistant: 'Assistant', sources: 'Sources', formatTime: () => '10:00' };
-const message = (role: ChatMessage['role'], text: string): ChatMessage => ({
-  id: `m${text.length}`,
-  role,
-  text,
-  status: 'done',
-  flagged: false,
-  sources: [],
-  time: 0,
-});
+const message = (role: ChatMessage['role'], text: string) => localMessage(role, text, 'done');
+/** A mailto link's body, as encoded in it. */
+const encodedBody = (href: string) => /[?&]body=([^&]*)/.exec(href)![1]!;
 
 describe('the way to a person', () => {
   it('opens the contact page, with the conversation id under the parameter the site names', () => {
@@ -49,7 +43,7 @@ describe('the way to a person', () => {
   it(`cuts a long conversation to ${MAILTO_BODY_MAX} encoded characters, keeping its end behind "…"`, () => {
     const long = [message('user', 'Première question 🙂 '.repeat(80)), message('assistant', 'The last answer.')];
     const link = handoffLink({ email: 'help@example.com' }, { messages: long, id: 'conv00000001' }, labels)!;
-    const encoded = /[?&]body=([^&]*)/.exec(link.href)![1]!;
+    const encoded = encodedBody(link.href);
     expect(encoded.length).toBeLessThanOrEqual(MAILTO_BODY_MAX);
     expect(encoded.length).toBeGreaterThan(MAILTO_BODY_MAX - 20);
     const body = decodeURIComponent(encoded);
@@ -70,7 +64,7 @@ describe('the way to a person', () => {
         { messages: [message('user', text)], id: undefined },
         labels,
       );
-      return /[?&]body=([^&]*)/.exec(link!.href)![1]!;
+      return encodedBody(link!.href);
     };
     const whole = bodyOf('a'.repeat(MAILTO_BODY_MAX - head));
     expect(whole.length).toBe(MAILTO_BODY_MAX);
